@@ -1,0 +1,302 @@
+/* ir/infer.c: the shape and dtype rule of every op. One function serves the compiler (graph
+ * nodes) and the runtime (eager ops on real tensors), so both apply the same rules. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ir.h"
+
+#define ERR(...) (snprintf(err, errn, __VA_ARGS__), -1)
+
+/* Promotes all operands; the result is weak only when every operand is. */
+static DType promote_all(const TensorType *in, int n, bool *weak) {
+    DType t = in[0].dtype;
+    bool w = in[0].weak;
+    for (int i = 1; i < n; i++) {
+        t = ir_promote(t, w, in[i].dtype, in[i].weak);
+        w = w && in[i].weak;
+    }
+    if (weak) *weak = w;
+    return t;
+}
+
+static int check_dims(const TensorType *t, char *err, size_t errn);
+int ir_check_type(const TensorType *t, char *err, size_t errn) { return check_dims(t, err, errn); }
+
+static int check_dims(const TensorType *t, char *err, size_t errn) {
+    char s[256];
+    int64_t bytes = (int64_t)ir_dtype_size(t->dtype);
+    if (t->rank > IR_MAX_RANK) return ERR("rank %d exceeds the limit of %d", t->rank, IR_MAX_RANK);
+    for (int i = 0; i < t->rank; i++) {
+        if (t->dims[i] < 0 || t->dims[i] >= IR_MAX_DIM)
+            return ERR("dimension %lld is out of range (0 to 2^31-1)", (long long)t->dims[i]);
+        if (t->dims[i] && bytes > IR_MAX_BYTES / t->dims[i])
+            return ERR("shape %s is too large (over 2^40 bytes)", ir_shape_str(t, s, sizeof s));
+        bytes *= t->dims[i];
+    }
+    return 0;
+}
+
+int ir_reduce_mask(const Attrs *a, int rank, unsigned *mask, char *err, size_t errn) {
+    *mask = 0;
+    if (!a->has_axes) {
+        *mask = rank ? (1u << rank) - 1 : 0;
+        return 0;
+    }
+    for (int i = 0; i < a->naxes; i++) {
+        int ax = a->axes[i];
+        if (ax < -rank || ax >= rank) return ERR("axis %d is out of range for rank %d", ax, rank);
+        if (ax < 0) ax += rank;
+        if (*mask & (1u << ax)) return ERR("axis %d is repeated", a->axes[i]);
+        *mask |= 1u << ax;
+    }
+    return 0;
+}
+
+int ir_transpose_perm(const Attrs *a, int rank, int perm[], char *err, size_t errn) {
+    if (a->nperm == 0) {
+        for (int i = 0; i < rank; i++) perm[i] = rank - 1 - i;
+        return 0;
+    }
+    if (a->nperm != rank) return ERR("perm has %d entries for rank %d", a->nperm, rank);
+    unsigned seen = 0;
+    for (int i = 0; i < rank; i++) {
+        int p = a->perm[i];
+        if (p < -rank || p >= rank) return ERR("perm entry %d is out of range for rank %d", p, rank);
+        if (p < 0) p += rank;
+        if (seen & (1u << p)) return ERR("perm is not a permutation (%d repeats)", a->perm[i]);
+        seen |= 1u << p;
+        perm[i] = p;
+    }
+    return 0;
+}
+
+int ir_slice_normalize(const TensorType *in, const Attrs *a, int64_t start[], int64_t step[],
+                       int64_t size[], char *err, size_t errn) {
+    int rank = in->rank;
+    for (int i = 0; i < rank; i++) start[i] = 0, step[i] = 1, size[i] = in->dims[i];
+    if (a->nslice > rank) return ERR("slice has %d starts for rank %d", a->nslice, rank);
+    if (a->has_axes && a->naxes != a->nslice)
+        return ERR("slice has %d axes but %d starts", a->naxes, a->nslice);
+    unsigned seen = 0;
+    for (int i = 0; i < a->nslice; i++) {
+        int ax = a->has_axes ? a->axes[i] : i;
+        if (ax < -rank || ax >= rank) return ERR("axis %d is out of range for rank %d", ax, rank);
+        if (ax < 0) ax += rank;
+        if (seen & (1u << ax)) return ERR("axis %d is repeated", ax);
+        seen |= 1u << ax;
+        int64_t dim = in->dims[ax], s = a->starts[i], e = a->ends[i];
+        int64_t st = a->has_steps ? a->steps[i] : 1;
+        if (st == 0) return ERR("slice step is 0 on axis %d", ax);
+        if (s < 0) s += dim;
+        if (e < 0) e += dim;
+        if (st > 0) {
+            s = s < 0 ? 0 : s > dim ? dim : s;
+            e = e < 0 ? 0 : e > dim ? dim : e;
+            size[ax] = e > s ? (e - s + st - 1) / st : 0;
+        } else {
+            s = s < 0 ? -1 : s > dim - 1 ? dim - 1 : s;
+            e = e < -1 ? -1 : e > dim - 1 ? dim - 1 : e;
+            size[ax] = s > e ? (s - e + (-st) - 1) / (-st) : 0;
+        }
+        start[ax] = size[ax] ? s : 0;
+        step[ax] = st;
+    }
+    return 0;
+}
+
+static int infer_matmul(const TensorType *a, const TensorType *b, TensorType *out, char *err,
+                        size_t errn) {
+    char sa[256], sb[256];
+    if (a->rank < 1 || b->rank < 1)
+        return ERR("operands must have rank >= 1, got %s x %s", ir_shape_str(a, sa, sizeof sa),
+                   ir_shape_str(b, sb, sizeof sb));
+    int64_t k1 = a->dims[a->rank - 1];
+    int64_t k2 = b->rank == 1 ? b->dims[0] : b->dims[b->rank - 2];
+    if (k1 != k2)
+        return ERR("inner dimensions differ: %s x %s", ir_shape_str(a, sa, sizeof sa),
+                   ir_shape_str(b, sb, sizeof sb));
+    TensorType ba = {0}, bb = {0}, bo = {0};
+    ba.rank = a->rank > 2 ? a->rank - 2 : 0;
+    bb.rank = b->rank > 2 ? b->rank - 2 : 0;
+    memcpy(ba.dims, a->dims, (size_t)ba.rank * sizeof(int64_t));
+    memcpy(bb.dims, b->dims, (size_t)bb.rank * sizeof(int64_t));
+    const TensorType *pair[2] = {&ba, &bb};
+    char berr[512];
+    if (ir_broadcast(pair, 2, &bo, berr, sizeof berr))
+        return ERR("batch dimensions do not broadcast: %s x %s", ir_shape_str(a, sa, sizeof sa),
+                   ir_shape_str(b, sb, sizeof sb));
+    *out = bo;
+    if (a->rank >= 2) out->dims[out->rank++] = a->dims[a->rank - 2];
+    if (b->rank >= 2) out->dims[out->rank++] = b->dims[b->rank - 1];
+    return 0;
+}
+
+static int infer_reshape(const TensorType *in, const Attrs *at, TensorType *out, char *err,
+                         size_t errn) {
+    char s[256];
+    int64_t known = 1, total = ir_numel(in);
+    int neg = -1;
+    out->rank = at->nshape;
+    for (int i = 0; i < at->nshape; i++) {
+        int64_t d = at->shape[i];
+        if (d == -1) {
+            if (neg >= 0) return ERR("reshape allows one -1, got two");
+            neg = i;
+            continue;
+        }
+        if (d < 0 || d >= IR_MAX_DIM)
+            return ERR("dimension %lld is out of range (0 to 2^31-1)", (long long)d);
+        out->dims[i] = d;
+        if (d && known > INT64_MAX / d) return ERR("reshape target is too large");
+        known *= d;
+    }
+    if (neg >= 0) {
+        if (known == 0 || total % known)
+            return ERR("cannot reshape %s (%lld elements) with a -1 into a multiple of %lld",
+                       ir_shape_str(in, s, sizeof s), (long long)total, (long long)known);
+        out->dims[neg] = total / known;
+    } else if (known != total) {
+        char t[256];
+        TensorType tt = *out;
+        return ERR("cannot reshape %s (%lld elements) into %s (%lld elements)",
+                   ir_shape_str(in, s, sizeof s), (long long)total, ir_shape_str(&tt, t, sizeof t),
+                   (long long)known);
+    }
+    return 0;
+}
+
+static int infer_broadcast_to(const TensorType *in, const Attrs *at, TensorType *out, char *err,
+                              size_t errn) {
+    char s[256], t[256];
+    out->rank = at->nshape;
+    for (int i = 0; i < at->nshape; i++) out->dims[i] = at->shape[i];
+    if (check_dims(out, err, errn)) return -1;
+    bool ok = in->rank <= out->rank;
+    for (int i = 0; ok && i < in->rank; i++) {
+        int64_t d = in->dims[i], o = out->dims[out->rank - in->rank + i];
+        ok = d == o || d == 1;
+    }
+    if (!ok)
+        return ERR("cannot broadcast %s to %s", ir_shape_str(in, s, sizeof s),
+                   ir_shape_str(out, t, sizeof t));
+    return 0;
+}
+
+/* Reduction output shape: reduced axes dropped, or kept as 1 with keepdims. */
+static int infer_reduce(Op op, const TensorType *in, const Attrs *at, TensorType *out, char *err,
+                        size_t errn) {
+    unsigned mask;
+    char s[256];
+    if (ir_reduce_mask(at, in->rank, &mask, err, errn)) return -1;
+    if (ir_ops[op].rule == R_ARG && (!at->has_axes || at->naxes != 1))
+        return ERR("takes exactly one axis in \"axes\"");
+    out->rank = 0;
+    for (int i = 0; i < in->rank; i++) {
+        if (mask & (1u << i)) {
+            if (in->dims[i] == 0 && (op == OP_MAX || op == OP_MIN || ir_ops[op].rule == R_ARG))
+                return ERR("reduces an empty axis %d of %s, which has no identity", i,
+                           ir_shape_str(in, s, sizeof s));
+            if (at->keepdims) out->dims[out->rank++] = 1;
+        } else {
+            out->dims[out->rank++] = in->dims[i];
+        }
+    }
+    return 0;
+}
+
+int ir_infer_op(Op op, const TensorType *in, int nin, const Attrs *at, TensorType *out,
+                char *err, size_t errn) {
+    const OpInfo *info = &ir_ops[op];
+    memset(out, 0, sizeof *out);
+    if (nin != info->arity)
+        return ERR("takes %d operand%s, got %d", info->arity, info->arity == 1 ? "" : "s", nin);
+    bool all_weak = nin > 0;
+    for (int i = 0; i < nin; i++) all_weak = all_weak && in[i].weak;
+    if (all_weak) return ERR("needs at least one tensor operand, got only constants");
+
+    /* dtype */
+    bool weak;
+    DType t = nin ? promote_all(in, nin, &weak) : DT_FLOAT32;
+    switch (info->rule) {
+    case R_INPUT: return ERR("internal: inputs carry their own type");
+    case R_FULL: t = at->has_dtype ? at->dtype : DT_FLOAT32; break;
+    case R_ARITH: if (t == DT_BOOL) t = DT_INT32; break;
+    case R_DIV: if (!ir_dtype_is_float(t)) t = DT_FLOAT32; break;
+    case R_CMP: t = DT_BOOL; break;
+    case R_SIGNED: if (t == DT_BOOL) t = DT_INT32; break;
+    case R_FLOAT: if (!ir_dtype_is_float(t)) t = DT_FLOAT32; break;
+    case R_WHERE:
+        if (in[0].dtype != DT_BOOL || in[0].weak)
+            return ERR("condition must be a bool tensor, got %s", in[0].weak ? "a constant"
+                                                                            : ir_dtype_name(in[0].dtype));
+        t = promote_all(in + 1, 2, NULL);
+        break;
+    case R_CLAMP: if (t == DT_BOOL) t = DT_INT32; break;
+    case R_CAST:
+        if (!at->has_dtype) return ERR("needs \"dtype\"");
+        t = at->dtype;
+        break;
+    case R_ONE_HOT:
+        if (!ir_dtype_is_int(in[0].dtype))
+            return ERR("indices must be int32 or int64, got %s", ir_dtype_name(in[0].dtype));
+        if (at->depth <= 0 || at->depth >= IR_MAX_DIM)
+            return ERR("depth %lld is out of range (1 to 2^31-1)", (long long)at->depth);
+        t = at->has_dtype ? at->dtype : DT_FLOAT32;
+        break;
+    case R_SUM: if (!ir_dtype_is_float(t)) t = DT_INT64; break;
+    case R_MEAN: if (!ir_dtype_is_float(t)) t = DT_FLOAT32; break;
+    case R_SAME: break;
+    case R_ARG: t = DT_INT64; break;
+    case R_MATMUL:
+        if (!ir_dtype_is_float(t))
+            return ERR("needs float32 or float64 operands, got %s and %s",
+                       ir_dtype_name(in[0].dtype), ir_dtype_name(in[1].dtype));
+        break;
+    }
+
+    /* shape */
+    int rc = 0;
+    switch (info->kind) {
+    case K_SOURCE:
+        out->rank = at->nshape;
+        for (int i = 0; i < at->nshape; i++) out->dims[i] = at->shape[i];
+        break;
+    case K_ELEMWISE: {
+        const TensorType *ptr[IR_MAX_INPUTS];
+        for (int i = 0; i < nin; i++) ptr[i] = &in[i];
+        rc = ir_broadcast(ptr, nin, out, err, errn);
+        if (rc == 0 && op == OP_ONE_HOT) {
+            if (out->rank >= IR_MAX_RANK) return ERR("rank %d exceeds the limit of %d", out->rank + 1, IR_MAX_RANK);
+            out->dims[out->rank++] = at->depth;
+        }
+        break;
+    }
+    case K_REDUCE: rc = infer_reduce(op, &in[0], at, out, err, errn); break;
+    case K_MATMUL: rc = infer_matmul(&in[0], &in[1], out, err, errn); break;
+    case K_VIEW:
+        if (in[0].weak) return ERR("needs a tensor operand, got a constant");
+        switch (op) {
+        case OP_RESHAPE: rc = infer_reshape(&in[0], at, out, err, errn); break;
+        case OP_BROADCAST_TO: rc = infer_broadcast_to(&in[0], at, out, err, errn); break;
+        case OP_TRANSPOSE: {
+            int perm[IR_MAX_RANK];
+            rc = ir_transpose_perm(at, in[0].rank, perm, err, errn);
+            out->rank = in[0].rank;
+            for (int i = 0; !rc && i < in[0].rank; i++) out->dims[i] = in[0].dims[perm[i]];
+            break;
+        }
+        case OP_SLICE: {
+            int64_t st[IR_MAX_RANK], sp[IR_MAX_RANK];
+            rc = ir_slice_normalize(&in[0], at, st, sp, out->dims, err, errn);
+            out->rank = in[0].rank;
+            break;
+        }
+        default: return ERR("internal: unknown view op");
+        }
+        break;
+    }
+    if (rc) return rc;
+    out->dtype = t;
+    out->weak = false;
+    return check_dims(out, err, errn);
+}

@@ -1,0 +1,213 @@
+/* ir/ir.h: the graph IR shared by the compiler and the runtime: dtypes, tensor types, ops,
+ * nodes, graphs, diagnostics, and the passes that every front-end runs (infer, verify). */
+#ifndef GTC_IR_H
+#define GTC_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define GTC_VERSION "0.1.0"
+
+/* Limits on what a graph may ask for; every one gives a clear error, never an overflow. */
+#define IR_MAX_RANK 8
+#define IR_MAX_INPUTS 3
+#define IR_MAX_NODES 100000
+#define IR_MAX_NAME 128
+#define IR_MAX_DIM ((int64_t)1 << 31)         /* one dimension: 0 <= d < 2^31 */
+#define IR_MAX_BYTES ((int64_t)1 << 40)       /* one tensor: at most 1 TiB */
+#define IR_MAX_FILE_BYTES ((size_t)64 << 20)  /* a graph file: at most 64 MiB */
+
+/* ---- dtypes ------------------------------------------------------------------------------ */
+
+/* Ordered by promotion rank: bool < int32 < int64 < float32 < float64. */
+typedef enum { DT_BOOL, DT_INT32, DT_INT64, DT_FLOAT32, DT_FLOAT64, DT_COUNT } DType;
+
+const char *ir_dtype_name(DType t);          /* "float32" */
+const char *ir_dtype_short(DType t);         /* "f32" (text dump) */
+int ir_dtype_from_name(const char *s, DType *out); /* 0 on success, -1 for unknown */
+size_t ir_dtype_size(DType t);
+bool ir_dtype_is_float(DType t);
+bool ir_dtype_is_int(DType t);               /* int32 or int64 (not bool) */
+
+/* A tensor's type. `weak` marks a numeric constant from the graph: it takes the dtype of the
+ * tensor it meets (`is_int` says whether it was integral: 2 vs 2.5). */
+typedef struct {
+    DType dtype;
+    int rank;
+    int64_t dims[IR_MAX_RANK];
+    bool weak;
+} TensorType;
+
+int64_t ir_numel(const TensorType *t);       /* product of dims; callers checked the limits */
+/* Writes "[512,480]" into buf; returns buf. */
+char *ir_shape_str(const TensorType *t, char *buf, size_t n);
+bool ir_type_equal(const TensorType *a, const TensorType *b);
+
+/* Promotion of two operand dtypes (weak constants yield to tensors: int tensor with a float
+ * constant gives float32; a float tensor with any constant keeps its dtype). */
+DType ir_promote(DType a, bool a_weak, DType b, bool b_weak);
+
+/* NumPy broadcasting of n shapes; -1 with a message in err when they are incompatible. */
+int ir_broadcast(const TensorType *const *in, int n, TensorType *out, char *err, size_t errn);
+
+/* ---- ops --------------------------------------------------------------------------------- */
+
+typedef enum {
+#define OP(id, name, arity, kind, rule, expr) OP_##id,
+#include "ops.def"
+#undef OP
+    OP_COUNT
+} Op;
+
+typedef enum { K_SOURCE, K_ELEMWISE, K_REDUCE, K_MATMUL, K_VIEW } OpKind;
+
+typedef enum {
+    R_INPUT, R_FULL, R_ARITH, R_DIV, R_CMP, R_SIGNED, R_FLOAT, R_WHERE, R_CLAMP, R_CAST,
+    R_ONE_HOT, R_SUM, R_MEAN, R_SAME, R_ARG, R_MATMUL
+} DtRule;
+
+typedef struct {
+    const char *name;
+    int arity;
+    OpKind kind;
+    DtRule rule;
+    const char *expr;      /* elementwise formula as text, for the code generators */
+} OpInfo;
+
+extern const OpInfo ir_ops[OP_COUNT];
+int ir_op_from_name(const char *s, Op *out); /* 0 on success; "input" is not a graph op */
+const char *ir_kind_name(OpKind k);
+
+/* ---- attributes and nodes ------------------------------------------------------------------ */
+
+/* Attributes; which fields mean something depends on the op (docs/graph-format.md). */
+typedef struct {
+    bool has_axes;                  /* reductions: false means all axes; slice: false = 0..n-1 */
+    int naxes;
+    int axes[IR_MAX_RANK];          /* as written (may be negative) */
+    bool keepdims;
+    int nperm;
+    int perm[IR_MAX_RANK];          /* transpose; nperm == 0 means reverse */
+    int nshape;
+    int64_t shape[IR_MAX_RANK];     /* reshape (one -1 allowed), broadcast_to, full */
+    int nslice;
+    int64_t starts[IR_MAX_RANK], ends[IR_MAX_RANK], steps[IR_MAX_RANK];
+    bool has_steps;
+    DType dtype;                    /* cast, full, one_hot */
+    bool has_dtype;
+    double value;                   /* full */
+    int64_t depth;                  /* one_hot */
+} Attrs;
+
+typedef int32_t NodeId;
+
+/* An operand is another node or an inline numeric constant (a weak rank-0 value). */
+typedef struct {
+    NodeId id;                      /* -1 for a constant */
+    double value;
+} Operand;
+
+/* A node is its output tensor. Graph inputs are nodes of op OP_INPUT. */
+typedef struct {
+    char *name;                     /* owned; an identifier */
+    Op op;
+    int ninputs;
+    Operand in[IR_MAX_INPUTS];
+    Attrs attrs;
+    TensorType type;                /* filled by ir_infer (inputs: from the file) */
+    int input_index;                /* OP_INPUT: position among the graph's inputs */
+    char loc[48];                   /* where it came from: "nodes[3]" or "12:5" */
+} Node;
+
+typedef struct {
+    char *name;                     /* output name (key in "outputs") */
+    NodeId value;
+} Output;
+
+typedef struct {
+    NodeId value;                   /* a value named by an output */
+    NodeId input;                   /* the input whose buffer it reuses */
+} Donation;
+
+typedef struct {
+    char *name;
+    Node *nodes;                    /* topological order once loaded */
+    int nnodes, cap;
+    Output *outputs;
+    int noutputs;
+    Donation *donations;
+    int ndonations;
+    int ninputs;
+} Graph;
+
+Graph *graph_new(const char *name);
+void graph_free(Graph *g);
+/* Appends a node (name copied); returns its id or -1 when the graph is full. */
+NodeId graph_add(Graph *g, const char *name, Op op);
+NodeId graph_find(const Graph *g, const char *name); /* -1 when absent */
+/* A node's operand type: the node's type, or a weak rank-0 constant's. */
+TensorType graph_operand_type(const Graph *g, const Operand *o);
+bool ir_is_identifier(const char *s);
+/* Shortest "%.Ng" text that reads back as the same double ("0.5", "512", "1e-08"). */
+char *ir_fmt_number(double v, char *buf, size_t n);
+
+/* A name → id hash map (names borrowed, not copied). */
+typedef struct {
+    const char **keys;
+    NodeId *vals;
+    size_t cap, len;
+} NameMap;
+void namemap_init(NameMap *m);
+void namemap_free(NameMap *m);
+NodeId namemap_get(const NameMap *m, const char *key); /* -1 when absent */
+void namemap_put(NameMap *m, const char *key, NodeId v); /* replaces */
+
+/* ---- diagnostics ----------------------------------------------------------------------------- */
+
+/* The first error of a run: "FILE: LOC "name" (op): message". */
+typedef struct {
+    const char *file;               /* borrowed; as the user named it */
+    int nerrors;
+    char msg[1024];
+} Diag;
+
+void diag_init(Diag *d, const char *file);
+/* An error at a node (its loc, name and op are prefixed). Only the first error is kept. */
+void diag_node(Diag *d, const Node *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* An error at a place given as text ("inputs[2].shape", "3:14"; NULL for the file itself). */
+void diag_at(Diag *d, const char *loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- inference and verification ------------------------------------------------------------ */
+
+/* The output type of `op` over operand types `in` with attributes `a`; -1 with a message
+ * (without location) in err. Shared by the compiler and the runtime's eager ops. */
+int ir_infer_op(Op op, const TensorType *in, int nin, const Attrs *a, TensorType *out,
+                char *err, size_t errn);
+/* Checks a type against the limits (rank, dimension range, total bytes). */
+int ir_check_type(const TensorType *t, char *err, size_t errn);
+/* Normalises reduction axes (negative → positive, absent → all) into a bit mask. */
+int ir_reduce_mask(const Attrs *a, int rank, unsigned *mask, char *err, size_t errn);
+
+/* Normalises slice attributes against a shape, ONNX-style (negative indices count from the
+ * end; out-of-range bounds clamp): per input axis the first index, step and result size. */
+int ir_slice_normalize(const TensorType *in, const Attrs *a, int64_t start[], int64_t step[],
+                       int64_t size[], char *err, size_t errn);
+/* The permutation of a transpose (nperm == 0 reverses the axes). */
+int ir_transpose_perm(const Attrs *a, int rank, int perm[], char *err, size_t errn);
+
+/* Checks the graph's structure (arity, ids, names, outputs, donations) and infers every node's
+ * type in order. Returns 0 or -1 with the first error in d. */
+int ir_verify(Graph *g, Diag *d);
+
+/* ---- text and JSON ------------------------------------------------------------------------- */
+
+void ir_dump(const Graph *g, FILE *f);
+/* Reads a v1 graph from memory; NULL with the error in d. The result is verified. */
+Graph *ir_read_json(const char *text, size_t len, Diag *d);
+Graph *ir_read_json_file(const char *path, Diag *d);
+/* Writes the graph as canonical v1 JSON; returns a malloc'd string. */
+char *ir_write_json(const Graph *g);
+
+#endif

@@ -1,0 +1,501 @@
+/* ir/json_read.c: reads a v1 graph (docs/graph-format.md) through cJSON. Every malformed input
+ * gets one message naming the JSON path and, for nodes, the node's name and op; the result is
+ * topologically sorted and verified. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ir.h"
+
+/* Operand names wait here until every node is known, so nodes may be listed in any order. */
+typedef struct {
+    const char *names[IR_MAX_INPUTS]; /* NULL for constants */
+} Pending;
+
+typedef struct {
+    Graph *g;
+    Diag *d;
+    Pending *pend;
+} Reader;
+
+#define FAIL(...) (diag_at(r->d, __VA_ARGS__), -1)
+#define NFAIL(n, ...) (diag_node(r->d, n, __VA_ARGS__), -1)
+
+/* Finds the byte offset of the first invalid UTF-8 sequence, or -1. */
+static long utf8_invalid(const unsigned char *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        size_t k = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : 9;
+        if (k == 9 || (k == 1 && c < 0xC2) || (c == 0xF4 && i + 1 < n && s[i + 1] > 0x8F) || c > 0xF4)
+            return (long)i;
+        if (i + k >= n + (k ? 0 : 1) && k) return (long)i;
+        for (size_t j = 1; j <= k; j++)
+            if ((s[i + j] & 0xC0) != 0x80) return (long)i;
+        if (k == 2 && ((c == 0xE0 && s[i + 1] < 0xA0) || (c == 0xED && s[i + 1] > 0x9F))) return (long)i;
+        if (k == 3 && c == 0xF0 && s[i + 1] < 0x90) return (long)i;
+        i += k + 1;
+    }
+    return -1;
+}
+
+static void line_col(const char *text, size_t off, int *line, int *col) {
+    *line = 1, *col = 1;
+    for (size_t i = 0; i < off; i++) {
+        if (text[i] == '\n') (*line)++, *col = 1;
+        else (*col)++;
+    }
+}
+
+/* An integer in [lo, hi] (JSON has only doubles: it must be finite and integral). */
+static bool get_int(const cJSON *j, int64_t lo, int64_t hi, int64_t *out) {
+    if (!cJSON_IsNumber(j)) return false;
+    double v = j->valuedouble;
+    if (!isfinite(v) || v != floor(v) || v < (double)lo || v > (double)hi) return false;
+    *out = (int64_t)v;
+    return true;
+}
+
+static const char *type_name(const cJSON *j) {
+    if (cJSON_IsString(j)) return "a string";
+    if (cJSON_IsNumber(j)) return "a number";
+    if (cJSON_IsBool(j)) return "a boolean";
+    if (cJSON_IsNull(j)) return "null";
+    if (cJSON_IsArray(j)) return "a list";
+    if (cJSON_IsObject(j)) return "an object";
+    return "invalid";
+}
+
+/* Checks an object's keys: each allowed, none twice. */
+static int check_keys(Reader *r, const cJSON *obj, const char *const *allowed, const Node *n,
+                      const char *loc) {
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        bool ok = false;
+        for (int i = 0; allowed[i]; i++) ok = ok || strcmp(c->string, allowed[i]) == 0;
+        if (!ok) {
+            if (n) return NFAIL(n, "unknown attribute \"%.64s\"", c->string);
+            return FAIL(loc, "unknown key \"%.64s\"", c->string);
+        }
+        for (const cJSON *e = obj->child; e != c; e = e->next)
+            if (strcmp(e->string, c->string) == 0) {
+                if (n) return NFAIL(n, "attribute \"%.64s\" appears twice", c->string);
+                return FAIL(loc, "key \"%.64s\" appears twice", c->string);
+            }
+    }
+    return 0;
+}
+
+/* Reads a list of at most IR_MAX_RANK integers in [lo, hi]. */
+static int read_ints(Reader *r, const Node *n, const cJSON *j, const char *key, int64_t lo,
+                     int64_t hi, int64_t *out, int *count) {
+    if (!cJSON_IsArray(j)) return NFAIL(n, "\"%s\" must be a list of integers, got %s", key, type_name(j));
+    int k = 0;
+    for (const cJSON *e = j->child; e; e = e->next, k++) {
+        if (k >= IR_MAX_RANK) return NFAIL(n, "\"%s\" has more than %d entries", key, IR_MAX_RANK);
+        if (!get_int(e, lo, hi, &out[k]))
+            return NFAIL(n, "\"%s\"[%d] must be an integer from %lld to %lld", key, k, (long long)lo,
+                         (long long)hi);
+    }
+    *count = k;
+    return 0;
+}
+
+static int read_dtype(Reader *r, const Node *n, const cJSON *j, const char *loc, DType *out) {
+    if (!cJSON_IsString(j)) {
+        if (n) return NFAIL(n, "\"dtype\" must be a string, got %s", type_name(j));
+        return FAIL(loc, "\"dtype\" must be a string, got %s", type_name(j));
+    }
+    if (ir_dtype_from_name(j->valuestring, out) == 0) return 0;
+    const char *msg = "unknown dtype \"%.32s\" (expected bool, int32, int64, float32 or float64)";
+    if (n) return NFAIL(n, msg, j->valuestring);
+    return FAIL(loc, msg, j->valuestring);
+}
+
+/* The attribute keys each op family accepts. */
+static const char *const *allowed_keys(Op op) {
+    static const char *const red[] = {"name", "op", "inputs", "axes", "keepdims", NULL};
+    static const char *const tr[] = {"name", "op", "inputs", "perm", NULL};
+    static const char *const shp[] = {"name", "op", "inputs", "shape", NULL};
+    static const char *const sl[] = {"name", "op", "inputs", "starts", "ends", "axes", "steps", NULL};
+    static const char *const cast[] = {"name", "op", "inputs", "dtype", NULL};
+    static const char *const full[] = {"name", "op", "inputs", "shape", "value", "dtype", NULL};
+    static const char *const oh[] = {"name", "op", "inputs", "depth", "dtype", NULL};
+    static const char *const plain[] = {"name", "op", "inputs", NULL};
+    switch (op) {
+    case OP_TRANSPOSE: return tr;
+    case OP_RESHAPE: case OP_BROADCAST_TO: return shp;
+    case OP_SLICE: return sl;
+    case OP_CAST: return cast;
+    case OP_FULL: return full;
+    case OP_ONE_HOT: return oh;
+    default: return ir_ops[op].kind == K_REDUCE ? red : plain;
+    }
+}
+
+static int read_attrs(Reader *r, Node *n, const cJSON *j) {
+    Attrs *a = &n->attrs;
+    int64_t tmp[IR_MAX_RANK];
+    int cnt;
+    const cJSON *v;
+    if (check_keys(r, j, allowed_keys(n->op), n, NULL)) return -1;
+    if ((v = cJSON_GetObjectItemCaseSensitive(j, "axes"))) {
+        if (read_ints(r, n, v, "axes", -IR_MAX_RANK, IR_MAX_RANK - 1, tmp, &cnt)) return -1;
+        a->has_axes = true;
+        a->naxes = cnt;
+        for (int i = 0; i < cnt; i++) a->axes[i] = (int)tmp[i];
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(j, "keepdims"))) {
+        if (!cJSON_IsBool(v)) return NFAIL(n, "\"keepdims\" must be true or false, got %s", type_name(v));
+        a->keepdims = cJSON_IsTrue(v);
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(j, "perm"))) {
+        if (read_ints(r, n, v, "perm", -IR_MAX_RANK, IR_MAX_RANK - 1, tmp, &cnt)) return -1;
+        a->nperm = cnt;
+        for (int i = 0; i < cnt; i++) a->perm[i] = (int)tmp[i];
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(j, "shape"))) {
+        if (read_ints(r, n, v, "shape", n->op == OP_RESHAPE ? -1 : 0, IR_MAX_DIM - 1, a->shape, &a->nshape))
+            return -1;
+    } else if (n->op == OP_RESHAPE || n->op == OP_BROADCAST_TO || n->op == OP_FULL) {
+        return NFAIL(n, "needs \"shape\"");
+    }
+    if (n->op == OP_SLICE) {
+        const int64_t big = (int64_t)1 << 53;
+        const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, "starts");
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "ends");
+        if (!s || !e) return NFAIL(n, "needs \"starts\" and \"ends\"");
+        int ne, ns = 0;
+        if (read_ints(r, n, s, "starts", -big, big, a->starts, &a->nslice)) return -1;
+        if (read_ints(r, n, e, "ends", -big, big, a->ends, &ne)) return -1;
+        if (ne != a->nslice) return NFAIL(n, "\"starts\" has %d entries but \"ends\" has %d", a->nslice, ne);
+        if ((v = cJSON_GetObjectItemCaseSensitive(j, "steps"))) {
+            if (read_ints(r, n, v, "steps", -big, big, a->steps, &ns)) return -1;
+            if (ns != a->nslice) return NFAIL(n, "\"starts\" has %d entries but \"steps\" has %d", a->nslice, ns);
+            a->has_steps = true;
+        }
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(j, "dtype"))) {
+        if (read_dtype(r, n, v, NULL, &a->dtype)) return -1;
+        a->has_dtype = true;
+    } else if (n->op == OP_CAST) {
+        return NFAIL(n, "needs \"dtype\"");
+    }
+    if (n->op == OP_FULL) {
+        v = cJSON_GetObjectItemCaseSensitive(j, "value");
+        if (!v) return NFAIL(n, "needs \"value\"");
+        if (cJSON_IsBool(v)) a->value = cJSON_IsTrue(v);
+        else if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) a->value = v->valuedouble;
+        else return NFAIL(n, "\"value\" must be a finite number or a boolean, got %s", type_name(v));
+    }
+    if (n->op == OP_ONE_HOT) {
+        v = cJSON_GetObjectItemCaseSensitive(j, "depth");
+        if (!v) return NFAIL(n, "needs \"depth\"");
+        if (!get_int(v, 1, IR_MAX_DIM - 1, &a->depth))
+            return NFAIL(n, "\"depth\" must be an integer from 1 to 2^31-1");
+    }
+    return 0;
+}
+
+static int read_inputs(Reader *r, const cJSON *arr) {
+    if (!cJSON_IsArray(arr)) return FAIL("inputs", "must be a list, got %s", type_name(arr));
+    static const char *const keys[] = {"name", "dtype", "shape", NULL};
+    int i = 0;
+    for (const cJSON *j = arr->child; j; j = j->next, i++) {
+        char loc[48];
+        snprintf(loc, sizeof loc, "inputs[%d]", i);
+        if (!cJSON_IsObject(j)) return FAIL(loc, "must be an object, got %s", type_name(j));
+        if (check_keys(r, j, keys, NULL, loc)) return -1;
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(j, "name");
+        if (!cJSON_IsString(name)) return FAIL(loc, "needs a string \"name\"");
+        NodeId id = graph_add(r->g, name->valuestring, OP_INPUT);
+        if (id < 0) return FAIL(loc, "graph has more than %d values", IR_MAX_NODES);
+        Node *n = &r->g->nodes[id];
+        snprintf(n->loc, sizeof n->loc, "%s", loc);
+        const cJSON *dt = cJSON_GetObjectItemCaseSensitive(j, "dtype");
+        if (!dt) return NFAIL(n, "needs \"dtype\"");
+        if (read_dtype(r, n, dt, NULL, &n->type.dtype)) return -1;
+        const cJSON *shape = cJSON_GetObjectItemCaseSensitive(j, "shape");
+        if (!shape) return NFAIL(n, "needs \"shape\"");
+        if (read_ints(r, n, shape, "shape", 0, IR_MAX_DIM - 1, n->type.dims, &n->type.rank)) return -1;
+    }
+    return 0;
+}
+
+static int read_nodes(Reader *r, const cJSON *arr) {
+    if (!cJSON_IsArray(arr)) return FAIL("nodes", "must be a list, got %s", type_name(arr));
+    int count = cJSON_GetArraySize(arr);
+    if (count > IR_MAX_NODES) return FAIL("nodes", "graph has more than %d values", IR_MAX_NODES);
+    r->pend = calloc((size_t)r->g->nnodes + (size_t)count + 1, sizeof *r->pend);
+    if (!r->pend) abort();
+    int i = 0;
+    for (const cJSON *j = arr->child; j; j = j->next, i++) {
+        char loc[48];
+        snprintf(loc, sizeof loc, "nodes[%d]", i);
+        if (!cJSON_IsObject(j)) return FAIL(loc, "must be an object, got %s", type_name(j));
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(j, "name");
+        const cJSON *opj = cJSON_GetObjectItemCaseSensitive(j, "op");
+        if (!cJSON_IsString(name)) return FAIL(loc, "needs a string \"name\"");
+        if (!ir_is_identifier(name->valuestring))
+            return FAIL(loc, "name \"%.64s\" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)",
+                        name->valuestring, IR_MAX_NAME);
+        if (!cJSON_IsString(opj)) return FAIL(loc, "\"%s\" needs a string \"op\"", name->valuestring);
+        Op op;
+        if (ir_op_from_name(opj->valuestring, &op))
+            return FAIL(loc, "\"%s\": unknown op \"%.32s\"", name->valuestring, opj->valuestring);
+        NodeId id = graph_add(r->g, name->valuestring, op);
+        if (id < 0) return FAIL(loc, "graph has more than %d values", IR_MAX_NODES);
+        Node *n = &r->g->nodes[id];
+        snprintf(n->loc, sizeof n->loc, "%s", loc);
+        if (read_attrs(r, n, j)) return -1;
+        const cJSON *ins = cJSON_GetObjectItemCaseSensitive(j, "inputs");
+        if (!ins && ir_ops[op].arity == 0) continue;
+        if (!cJSON_IsArray(ins)) return NFAIL(n, "\"inputs\" must be a list, got %s", ins ? type_name(ins) : "nothing");
+        int k = 0;
+        for (const cJSON *e = ins->child; e; e = e->next, k++) {
+            if (k >= ir_ops[op].arity)
+                return NFAIL(n, "takes %d input%s, got %d", ir_ops[op].arity,
+                             ir_ops[op].arity == 1 ? "" : "s", cJSON_GetArraySize(ins));
+            if (cJSON_IsString(e)) r->pend[id].names[k] = e->valuestring;
+            else if (cJSON_IsNumber(e) && isfinite(e->valuedouble)) n->in[k].value = e->valuedouble;
+            else return NFAIL(n, "inputs[%d] must be a value name or a finite number, got %s", k, type_name(e));
+        }
+        n->ninputs = k;
+    }
+    return 0;
+}
+
+/* Resolves operand names and orders nodes so that each comes after its operands (depth-first,
+ * keeping the file's order where it already is one); a cycle is an error. */
+static int resolve_and_sort(Reader *r) {
+    Graph *g = r->g;
+    int n = g->nnodes;
+    NameMap names;
+    namemap_init(&names);
+    int rc = 0;
+    for (NodeId i = 0; i < n && !rc; i++) {
+        NodeId prev = namemap_get(&names, g->nodes[i].name);
+        if (prev >= 0)
+            rc = NFAIL(&g->nodes[i], "name is already defined at %s", g->nodes[prev].loc);
+        namemap_put(&names, g->nodes[i].name, i);
+    }
+    for (NodeId i = 0; i < n && !rc; i++)
+        for (int k = 0; k < g->nodes[i].ninputs && !rc; k++) {
+            const char *s = r->pend[i].names[k];
+            if (!s) continue;
+            NodeId id = namemap_get(&names, s);
+            if (id < 0) {
+                bool ident = ir_is_identifier(s);
+                rc = NFAIL(&g->nodes[i], "input \"%.64s\" is %s", ident ? s : "?",
+                           ident ? "not defined" : "not an identifier");
+            }
+            g->nodes[i].in[k].id = id;
+        }
+    namemap_free(&names);
+    if (rc) return rc;
+
+    int *order = malloc(((size_t)n + 1) * sizeof *order), *newid = malloc(((size_t)n + 1) * sizeof *newid);
+    unsigned char *state = calloc((size_t)n + 1, 1); /* 0 new, 1 on stack, 2 done */
+    NodeId *stack = malloc(((size_t)n + 1) * sizeof *stack);
+    int *next = calloc((size_t)n + 1, sizeof *next);
+    if (!order || !newid || !state || !stack || !next) abort();
+    int norder = 0;
+    for (NodeId root = 0; root < n && !rc; root++) {
+        if (state[root]) continue;
+        int sp = 0;
+        stack[sp++] = root;
+        state[root] = 1;
+        while (sp && !rc) {
+            NodeId v = stack[sp - 1];
+            Node *nv = &g->nodes[v];
+            if (next[v] < nv->ninputs) {
+                NodeId u = nv->in[next[v]++].id;
+                if (u < 0) continue;
+                if (state[u] == 1)
+                    rc = NFAIL(nv, "is part of a cycle through \"%s\"", g->nodes[u].name);
+                else if (state[u] == 0)
+                    stack[sp++] = u, state[u] = 1;
+            } else {
+                state[v] = 2;
+                newid[v] = norder;
+                order[norder++] = v;
+                sp--;
+            }
+        }
+    }
+    if (!rc) {
+        Node *sorted = malloc(((size_t)n + 1) * sizeof *sorted);
+        if (!sorted) abort();
+        for (int i = 0; i < n; i++) {
+            sorted[i] = g->nodes[order[i]];
+            for (int k = 0; k < sorted[i].ninputs; k++)
+                if (sorted[i].in[k].id >= 0) sorted[i].in[k].id = newid[sorted[i].in[k].id];
+        }
+        free(g->nodes);
+        g->nodes = sorted;
+        g->cap = n;
+    }
+    free(order), free(newid), free(state), free(stack), free(next);
+    return rc;
+}
+
+static int read_outputs(Reader *r, const cJSON *obj, const cJSON *don) {
+    Graph *g = r->g;
+    if (!cJSON_IsObject(obj)) return FAIL("outputs", "must be an object mapping output names to values, got %s", type_name(obj));
+    int count = cJSON_GetArraySize(obj);
+    g->outputs = calloc((size_t)count + 1, sizeof *g->outputs);
+    if (!g->outputs) abort();
+    NameMap names;
+    namemap_init(&names);
+    for (int i = 0; i < g->nnodes; i++) namemap_put(&names, g->nodes[i].name, i);
+    int rc = 0;
+    for (const cJSON *c = obj->child; c && !rc; c = c->next) {
+        char loc[160];
+        bool ident = ir_is_identifier(c->string);
+        snprintf(loc, sizeof loc, "outputs.%.100s", ident ? c->string : "?");
+        if (!ident) {
+            rc = FAIL("outputs", "output name \"%.64s\" is not an identifier", c->string);
+            break;
+        }
+        for (int k = 0; k < g->noutputs; k++)
+            if (strcmp(g->outputs[k].name, c->string) == 0) rc = FAIL(loc, "output is named twice");
+        if (rc) break;
+        if (!cJSON_IsString(c)) rc = FAIL(loc, "must name a value, got %s", type_name(c));
+        else if (namemap_get(&names, c->valuestring) < 0)
+            rc = FAIL(loc, "\"%.64s\" names no input or node", c->valuestring);
+        else {
+            Output *o = &g->outputs[g->noutputs++];
+            o->name = strdup(c->string);
+            if (!o->name) abort();
+            o->value = namemap_get(&names, c->valuestring);
+        }
+    }
+    if (!rc && don) {
+        if (!cJSON_IsObject(don)) rc = FAIL("donate", "must be an object mapping values to inputs, got %s", type_name(don));
+        int count2 = rc ? 0 : cJSON_GetArraySize(don);
+        g->donations = calloc((size_t)count2 + 1, sizeof *g->donations);
+        if (!g->donations) abort();
+        for (const cJSON *c = rc ? NULL : don->child; c && !rc; c = c->next) {
+            char loc[160];
+            snprintf(loc, sizeof loc, "donate.%.100s", ir_is_identifier(c->string) ? c->string : "?");
+            NodeId v = namemap_get(&names, c->string);
+            if (v < 0) rc = FAIL(loc, "\"%.64s\" names no value", ir_is_identifier(c->string) ? c->string : "?");
+            else if (!cJSON_IsString(c)) rc = FAIL(loc, "must name an input, got %s", type_name(c));
+            else if (namemap_get(&names, c->valuestring) < 0)
+                rc = FAIL(loc, "\"%.64s\" names no input", ir_is_identifier(c->valuestring) ? c->valuestring : "?");
+            else {
+                g->donations[g->ndonations].value = v;
+                g->donations[g->ndonations++].input = namemap_get(&names, c->valuestring);
+            }
+        }
+    }
+    namemap_free(&names);
+    return rc;
+}
+
+static int read_graph(Reader *r, const cJSON *root) {
+    static const char *const keys[] = {"format", "version", "name", "inputs", "nodes", "outputs",
+                                       "donate", "train", NULL};
+    if (!cJSON_IsObject(root)) return FAIL(NULL, "the graph must be a JSON object, got %s", type_name(root));
+    if (check_keys(r, root, keys, NULL, "graph")) return -1;
+    const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
+    if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, "gtc-graph") != 0)
+        return FAIL("format", "must be \"gtc-graph\"");
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "version");
+    int64_t version;
+    if (!get_int(ver, INT32_MIN, INT32_MAX, &version)) return FAIL("version", "must be the integer 1");
+    if (version != 1) return FAIL("version", "unsupported version %lld (this gtc reads version 1)", (long long)version);
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
+    if (!cJSON_IsString(name)) return FAIL("name", "must be a string");
+    if (!ir_is_identifier(name->valuestring))
+        return FAIL("name", "graph name \"%.64s\" is not an identifier", name->valuestring);
+    free(r->g->name);
+    r->g->name = strdup(name->valuestring);
+    if (!r->g->name) abort();
+    if (cJSON_GetObjectItemCaseSensitive(root, "train"))
+        return FAIL("train", "automatic differentiation is not implemented in this gtc version; write the backward pass as nodes");
+    const cJSON *inputs = cJSON_GetObjectItemCaseSensitive(root, "inputs");
+    if (!inputs) return FAIL(NULL, "missing \"inputs\"");
+    if (read_inputs(r, inputs)) return -1;
+    const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(root, "nodes");
+    if (!nodes) return FAIL(NULL, "missing \"nodes\"");
+    if (read_nodes(r, nodes)) return -1;
+    if (resolve_and_sort(r)) return -1;
+    const cJSON *outputs = cJSON_GetObjectItemCaseSensitive(root, "outputs");
+    if (!outputs) return FAIL(NULL, "missing \"outputs\"");
+    if (read_outputs(r, outputs, cJSON_GetObjectItemCaseSensitive(root, "donate"))) return -1;
+    return ir_verify(r->g, r->d);
+}
+
+Graph *ir_read_json(const char *text, size_t len, Diag *d) {
+    if (len > IR_MAX_FILE_BYTES) {
+        diag_at(d, NULL, "file is larger than %zu MiB", IR_MAX_FILE_BYTES >> 20);
+        return NULL;
+    }
+    long bad = utf8_invalid((const unsigned char *)text, len);
+    if (bad >= 0) {
+        int line, col;
+        line_col(text, (size_t)bad, &line, &col);
+        diag_at(d, NULL, "%d:%d: not valid UTF-8", line, col);
+        return NULL;
+    }
+    if (memchr(text, 0, len)) {
+        diag_at(d, NULL, "contains a NUL byte");
+        return NULL;
+    }
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
+    size_t off = end ? (size_t)(end - text) : len;
+    if (!root) {
+        const char *ep = cJSON_GetErrorPtr();
+        if (ep && ep >= text && ep <= text + len) off = (size_t)(ep - text);
+    } else {
+        while (off < len && (text[off] == ' ' || text[off] == '\n' || text[off] == '\r' || text[off] == '\t')) off++;
+    }
+    if (!root || off < len) {
+        int line, col;
+        line_col(text, off, &line, &col);
+        if (!root && off >= len) diag_at(d, NULL, "%d:%d: invalid JSON: unexpected end of file", line, col);
+        else diag_at(d, NULL, "%d:%d: invalid JSON%s", line, col, root ? ": text after the graph object" : "");
+        cJSON_Delete(root);
+        return NULL;
+    }
+    Reader r = {graph_new("graph"), d, NULL};
+    int rc = read_graph(&r, root);
+    cJSON_Delete(root);
+    free(r.pend);
+    if (rc) {
+        graph_free(r.g);
+        return NULL;
+    }
+    return r.g;
+}
+
+Graph *ir_read_json_file(const char *path, Diag *d) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        diag_at(d, NULL, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        diag_at(d, NULL, "not a regular file");
+        return NULL;
+    }
+    if ((size_t)st.st_size > IR_MAX_FILE_BYTES) {
+        fclose(f);
+        diag_at(d, NULL, "file is larger than %zu MiB", IR_MAX_FILE_BYTES >> 20);
+        return NULL;
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
+    if (!buf) abort();
+    size_t len = fread(buf, 1, (size_t)st.st_size, f);
+    fclose(f);
+    buf[len] = 0;
+    Graph *g = ir_read_json(buf, len, d);
+    free(buf);
+    return g;
+}

@@ -1,0 +1,92 @@
+/* ir/json_write.c: writes a graph as canonical v1 JSON (fixed key order, attributes only where
+ * the op takes them), so that writing twice gives identical bytes and reading back gives an
+ * equivalent graph. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+
+#include "ir.h"
+
+static cJSON *int_list(const int64_t *v, int n) {
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateNumber((double)v[i]));
+    return a;
+}
+
+static cJSON *small_list(const int *v, int n) {
+    int64_t tmp[IR_MAX_RANK];
+    for (int i = 0; i < n; i++) tmp[i] = v[i];
+    return int_list(tmp, n);
+}
+
+static void write_attrs(cJSON *j, const Node *n) {
+    const Attrs *a = &n->attrs;
+    if (ir_ops[n->op].kind == K_REDUCE) {
+        if (a->has_axes) cJSON_AddItemToObject(j, "axes", small_list(a->axes, a->naxes));
+        if (a->keepdims) cJSON_AddTrueToObject(j, "keepdims");
+        return;
+    }
+    switch (n->op) {
+    case OP_TRANSPOSE:
+        if (a->nperm) cJSON_AddItemToObject(j, "perm", small_list(a->perm, a->nperm));
+        break;
+    case OP_RESHAPE: case OP_BROADCAST_TO:
+        cJSON_AddItemToObject(j, "shape", int_list(a->shape, a->nshape));
+        break;
+    case OP_SLICE:
+        cJSON_AddItemToObject(j, "starts", int_list(a->starts, a->nslice));
+        cJSON_AddItemToObject(j, "ends", int_list(a->ends, a->nslice));
+        if (a->has_axes) cJSON_AddItemToObject(j, "axes", small_list(a->axes, a->naxes));
+        if (a->has_steps) cJSON_AddItemToObject(j, "steps", int_list(a->steps, a->nslice));
+        break;
+    case OP_CAST: cJSON_AddStringToObject(j, "dtype", ir_dtype_name(a->dtype)); break;
+    case OP_FULL:
+        cJSON_AddItemToObject(j, "shape", int_list(a->shape, a->nshape));
+        cJSON_AddNumberToObject(j, "value", a->value);
+        if (a->has_dtype) cJSON_AddStringToObject(j, "dtype", ir_dtype_name(a->dtype));
+        break;
+    case OP_ONE_HOT:
+        cJSON_AddNumberToObject(j, "depth", (double)a->depth);
+        if (a->has_dtype) cJSON_AddStringToObject(j, "dtype", ir_dtype_name(a->dtype));
+        break;
+    default: break;
+    }
+}
+
+char *ir_write_json(const Graph *g) {
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "format", "gtc-graph");
+    cJSON_AddNumberToObject(root, "version", 1);
+    cJSON_AddStringToObject(root, "name", g->name);
+    cJSON *inputs = cJSON_AddArrayToObject(root, "inputs");
+    cJSON *nodes = cJSON_AddArrayToObject(root, "nodes");
+    for (int i = 0; i < g->nnodes; i++) {
+        const Node *n = &g->nodes[i];
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "name", n->name);
+        if (n->op == OP_INPUT) {
+            cJSON_AddStringToObject(j, "dtype", ir_dtype_name(n->type.dtype));
+            cJSON_AddItemToObject(j, "shape", int_list(n->type.dims, n->type.rank));
+            cJSON_AddItemToArray(inputs, j);
+            continue;
+        }
+        cJSON_AddStringToObject(j, "op", ir_ops[n->op].name);
+        cJSON *ins = cJSON_AddArrayToObject(j, "inputs");
+        for (int k = 0; k < n->ninputs; k++)
+            cJSON_AddItemToArray(ins, n->in[k].id >= 0 ? cJSON_CreateString(g->nodes[n->in[k].id].name)
+                                                       : cJSON_CreateNumber(n->in[k].value));
+        write_attrs(j, n);
+        cJSON_AddItemToArray(nodes, j);
+    }
+    cJSON *outs = cJSON_AddObjectToObject(root, "outputs");
+    for (int i = 0; i < g->noutputs; i++)
+        cJSON_AddStringToObject(outs, g->outputs[i].name, g->nodes[g->outputs[i].value].name);
+    if (g->ndonations) {
+        cJSON *don = cJSON_AddObjectToObject(root, "donate");
+        for (int i = 0; i < g->ndonations; i++)
+            cJSON_AddStringToObject(don, g->nodes[g->donations[i].value].name,
+                                    g->nodes[g->donations[i].input].name);
+    }
+    char *s = cJSON_Print(root);
+    cJSON_Delete(root);
+    return s;
+}

@@ -1,0 +1,132 @@
+/* ir/scalar.h: the scalar semantics of every elementwise op, for C (CPU backend, generated CPU
+ * code) and CUDA (eager kernels, generated and NVRTC kernels) alike. The formulas in ops.def call
+ * these helpers, so one definition fixes NaN handling, rounding and conversions everywhere.
+ *
+ * Semantics pinned here: max/min/clamp propagate NaN; round is half-to-even; float-to-int
+ * conversion saturates and maps NaN to 0 (as CUDA's cvt does); anything-to-bool is `!= 0`;
+ * integer pow with a negative exponent gives 0 unless the base is 1 or -1. */
+#ifndef GTC_SCALAR_H
+#define GTC_SCALAR_H
+
+#ifdef __CUDACC__
+#define GTC_FN static __device__ __host__ __forceinline__
+#else
+#define GTC_FN static inline
+#include <math.h>
+#include <stdint.h>
+#endif
+
+#ifndef __CUDACC_RTC__
+#include <stdint.h>
+#endif
+
+typedef uint8_t gtc_bool;
+
+GTC_FN int32_t gtc_f2i32(double x) {
+    if (x != x) return 0;
+    if (x >= 2147483647.0) return INT32_MAX;
+    if (x <= -2147483648.0) return INT32_MIN;
+    return (int32_t)x;
+}
+GTC_FN int64_t gtc_f2i64(double x) {
+    if (x != x) return 0;
+    if (x >= 9223372036854775807.0) return INT64_MAX;
+    if (x <= -9223372036854775808.0) return INT64_MIN;
+    return (int64_t)x;
+}
+GTC_FN int64_t gtc_ipow64(int64_t a, int64_t b) {
+    if (b < 0) return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;
+    uint64_t r = 1, base = (uint64_t)a;  /* unsigned: overflow wraps instead of being UB */
+    while (b) { if (b & 1) r *= base; base *= base; b >>= 1; }
+    return (int64_t)r;
+}
+
+#ifdef __CUDACC__
+/* ---- CUDA: overloads ---- */
+#define GTC_F1(name, f32, f64) \
+    GTC_FN float name(float x) { return f32(x); } \
+    GTC_FN double name(double x) { return f64(x); }
+GTC_F1(gtc_exp, expf, exp)
+GTC_F1(gtc_log, logf, log)
+GTC_F1(gtc_sqrt, sqrtf, sqrt)
+GTC_F1(gtc_sin, sinf, sin)
+GTC_F1(gtc_cos, cosf, cos)
+GTC_F1(gtc_tanh, tanhf, tanh)
+GTC_F1(gtc_fabs, fabsf, fabs)
+GTC_F1(gtc_floorf, floorf, floor)
+GTC_F1(gtc_ceilf, ceilf, ceil)
+GTC_F1(gtc_rint, rintf, rint)
+#undef GTC_F1
+GTC_FN float gtc_rsqrt(float x) { return 1.0f / sqrtf(x); }
+GTC_FN double gtc_rsqrt(double x) { return 1.0 / sqrt(x); }
+GTC_FN float gtc_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+GTC_FN double gtc_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+GTC_FN float gtc_pow(float a, float b) { return powf(a, b); }
+GTC_FN double gtc_pow(double a, double b) { return pow(a, b); }
+GTC_FN int32_t gtc_pow(int32_t a, int32_t b) { return (int32_t)gtc_ipow64(a, b); }
+GTC_FN int64_t gtc_pow(int64_t a, int64_t b) { return gtc_ipow64(a, b); }
+template <typename T> GTC_FN T gtc_abs(T a) { return a < 0 ? (T)-a : a; }
+GTC_FN float gtc_abs(float a) { return fabsf(a); }
+GTC_FN double gtc_abs(double a) { return fabs(a); }
+template <typename T> GTC_FN T gtc_floor(T a) { return a; }
+GTC_FN float gtc_floor(float a) { return floorf(a); }
+GTC_FN double gtc_floor(double a) { return floor(a); }
+template <typename T> GTC_FN T gtc_ceil(T a) { return a; }
+GTC_FN float gtc_ceil(float a) { return ceilf(a); }
+GTC_FN double gtc_ceil(double a) { return ceil(a); }
+template <typename T> GTC_FN T gtc_round(T a) { return a; }
+GTC_FN float gtc_round(float a) { return rintf(a); }
+GTC_FN double gtc_round(double a) { return rint(a); }
+template <typename T> GTC_FN T gtc_max(T a, T b) { return (a > b || a != a) ? a : b; }
+template <typename T> GTC_FN T gtc_min(T a, T b) { return (a < b || a != a) ? a : b; }
+template <typename T> GTC_FN T gtc_relu(T a) { return a < (T)0 ? (T)0 : a; }
+template <typename T> GTC_FN T gtc_sign(T a) { return a != a ? a : (T)((a > (T)0) - (a < (T)0)); }
+template <typename T> GTC_FN T gtc_clamp(T x, T lo, T hi) { return gtc_min(gtc_max(x, lo), hi); }
+template <typename T> GTC_FN gtc_bool gtc_to_bool(T x) { return x != (T)0; }
+template <typename T> GTC_FN int32_t gtc_to_i32(T x) { return (int32_t)x; }
+GTC_FN int32_t gtc_to_i32(float x) { return gtc_f2i32(x); }
+GTC_FN int32_t gtc_to_i32(double x) { return gtc_f2i32(x); }
+template <typename T> GTC_FN int64_t gtc_to_i64(T x) { return (int64_t)x; }
+GTC_FN int64_t gtc_to_i64(float x) { return gtc_f2i64(x); }
+GTC_FN int64_t gtc_to_i64(double x) { return gtc_f2i64(x); }
+template <typename T> GTC_FN float gtc_to_f32(T x) { return (float)x; }
+template <typename T> GTC_FN double gtc_to_f64(T x) { return (double)x; }
+
+#else
+/* ---- C11: _Generic over float and double (and the integer types where the op allows them) ---- */
+#define GTC_GF(x, f32, f64) _Generic((x), float: f32, default: f64)(x)
+#define gtc_exp(x) GTC_GF(x, expf, exp)
+#define gtc_log(x) GTC_GF(x, logf, log)
+#define gtc_sqrt(x) GTC_GF(x, sqrtf, sqrt)
+#define gtc_sin(x) GTC_GF(x, sinf, sin)
+#define gtc_cos(x) GTC_GF(x, cosf, cos)
+#define gtc_tanh(x) GTC_GF(x, tanhf, tanh)
+GTC_FN float gtc_rsqrtf(float x) { return 1.0f / sqrtf(x); }
+GTC_FN double gtc_rsqrtd(double x) { return 1.0 / sqrt(x); }
+#define gtc_rsqrt(x) GTC_GF(x, gtc_rsqrtf, gtc_rsqrtd)
+GTC_FN float gtc_sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
+GTC_FN double gtc_sigmoidd(double x) { return 1.0 / (1.0 + exp(-x)); }
+#define gtc_sigmoid(x) GTC_GF(x, gtc_sigmoidf, gtc_sigmoidd)
+GTC_FN int32_t gtc_ipow32(int32_t a, int32_t b) { return (int32_t)gtc_ipow64(a, b); }
+#define gtc_pow(a, b) _Generic((a), float: powf, double: pow, int32_t: gtc_ipow32, \
+                               default: gtc_ipow64)(a, b)
+GTC_FN int32_t gtc_iabs32(int32_t a) { return a < 0 ? (int32_t)(0u - (uint32_t)a) : a; }
+GTC_FN int64_t gtc_iabs64(int64_t a) { return a < 0 ? (int64_t)(0ull - (uint64_t)a) : a; }
+#define gtc_abs(x) _Generic((x), float: fabsf, double: fabs, int32_t: gtc_iabs32, \
+                            default: gtc_iabs64)(x)
+#define gtc_floor(x) _Generic((x), float: floorf(x), double: floor(x), default: (x))
+#define gtc_ceil(x) _Generic((x), float: ceilf(x), double: ceil(x), default: (x))
+#define gtc_round(x) _Generic((x), float: rintf(x), double: rint(x), default: (x))
+#define gtc_max(a, b) (((a) > (b) || (a) != (a)) ? (a) : (b))
+#define gtc_min(a, b) (((a) < (b) || (a) != (a)) ? (a) : (b))
+#define gtc_relu(a) ((a) < 0 ? 0 : (a))
+#define gtc_sign(a) ((a) != (a) ? (a) : ((a) > 0) - ((a) < 0))
+#define gtc_clamp(x, lo, hi) gtc_min(gtc_max((x), (lo)), (hi))
+#define gtc_to_bool(x) ((gtc_bool)((x) != 0))
+#define gtc_to_i32(x) _Generic((x), float: gtc_f2i32(x), double: gtc_f2i32(x), default: (int32_t)(x))
+#define gtc_to_i64(x) _Generic((x), float: gtc_f2i64(x), double: gtc_f2i64(x), default: (int64_t)(x))
+#define gtc_to_f32(x) ((float)(x))
+#define gtc_to_f64(x) ((double)(x))
+#endif
+
+#endif
