@@ -18,20 +18,36 @@ CFLAGS += $(CFLAGS_BASE)
 IR_SRCS := ir/types.c ir/ops.c ir/graph.c ir/names.c ir/infer.c ir/verify.c ir/dump.c \
            ir/json_read.c ir/json_write.c
 COMPILER_SRCS := compiler/frontend.c
+RT_CORE_SRCS := runtime/core/error.c runtime/core/tensor.c runtime/core/ops.c runtime/core/npy.c
+RT_CPU_SRCS := runtime/cpu/cpu_backend.c runtime/cpu/cpu_elementwise.c runtime/cpu/cpu_reduce.c \
+               runtime/cpu/cpu_matmul.c
+PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cudaarray_ops.c \
+                runtime/php/hostarray.c runtime/php/exceptions.c
 GTC_MAIN := compiler/main.c
 UNIT_TESTS := test_types test_infer test_verify test_json
+RT_UNIT_TESTS := test_tensor test_cpu_ops
 
 LIBGTC := $(BUILD)/libgtc.a
+LIBGTCRT := $(BUILD)/libgtcrt.a
+GTC_EXT := $(BUILD)/gtc.so
+PHP_CONFIG ?= php-config
+PHP_INCLUDES = $(shell $(PHP_CONFIG) --includes 2>/dev/null)
+RUN_TESTS ?= $(firstword $(wildcard /usr/lib/php/*/build/run-tests.php) $(PHP_RUN_TESTS))
+PHP ?= php
 GTC := $(BUILD)/gtc
 LIBGTC_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(IR_SRCS) $(COMPILER_SRCS))
-ALL_OBJS := $(LIBGTC_OBJS) $(patsubst %.c,$(BUILD)/obj/%.o,$(GTC_MAIN))
+LIBGTCRT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(IR_SRCS) $(RT_CORE_SRCS) $(RT_CPU_SRCS))
+PHP_EXT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(PHP_EXT_SRCS))
+ALL_OBJS := $(LIBGTC_OBJS) $(LIBGTCRT_OBJS) $(PHP_EXT_OBJS) $(patsubst %.c,$(BUILD)/obj/%.o,$(GTC_MAIN))
 UNIT_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
+RT_UNIT_BINS := $(addprefix $(BUILD)/tests/,$(RT_UNIT_TESTS))
 DEPS_STAMP := build/.deps-stamp
 
-.PHONY: all test demo golden golden-update asan clean deps unit errors
+.PHONY: runtime rt-unit all test demo golden golden-update asan clean deps unit errors phpt
 .DEFAULT_GOAL := all
 
 all: $(GTC) $(LIBGTC)
+runtime: $(LIBGTCRT) $(GTC_EXT)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -41,12 +57,28 @@ $(LIBGTC): $(LIBGTC_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+$(LIBGTCRT): $(LIBGTCRT_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# The PHP extension: PHP's headers are not -Wextra clean, so they come in as system headers.
+$(BUILD)/obj/runtime/php/%.o: runtime/php/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(subst -I,-isystem ,$(PHP_INCLUDES)) -c $< -o $@
+
+$(GTC_EXT): $(PHP_EXT_OBJS) $(LIBGTCRT)
+	$(CC) -shared $(LDFLAGS_BASE) -o $@ $(PHP_EXT_OBJS) $(LIBGTCRT) -lopenblas -lcjson -lm
+
 $(GTC): $(BUILD)/obj/compiler/main.o $(LIBGTC)
 	$(CC) $(LDFLAGS_BASE) -o $@ $^ -lcjson -lm
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIBGTC)
+$(UNIT_BINS): $(BUILD)/tests/%: tests/unit/%.c $(LIBGTC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(LIBGTC) $(LDFLAGS_BASE) -lcmocka -lcjson -lm
+
+$(RT_UNIT_BINS): $(BUILD)/tests/%: tests/unit/%.c $(LIBGTCRT)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(LIBGTCRT) $(LDFLAGS_BASE) -lcmocka -lopenblas -lcjson -lm
 
 # Dependencies: installed by scripts/install-deps.sh, re-run when the script changes.
 $(DEPS_STAMP): scripts/install-deps.sh
@@ -56,6 +88,13 @@ deps: $(DEPS_STAMP)
 
 unit: $(UNIT_BINS)
 	@fail=0; for t in $(UNIT_BINS); do $$t || fail=1; done; exit $$fail
+
+rt-unit: $(RT_UNIT_BINS)
+	@fail=0; for t in $(RT_UNIT_BINS); do $$t || fail=1; done; exit $$fail
+
+# The .phpt suite against the freshly built extension (CPU backend unless GTC_DEVICE says).
+phpt: $(GTC_EXT)
+	bash tests/php/run.sh $(GTC_EXT)
 
 errors: $(GTC)
 	bash tests/errors/run.sh $(GTC)
@@ -69,8 +108,10 @@ golden-update: $(GTC)
 test: $(DEPS_STAMP)
 	$(MAKE) all
 	$(MAKE) unit
+	$(MAKE) rt-unit
 	$(MAKE) errors
 	$(MAKE) golden
+	$(MAKE) phpt
 	@echo "make test: all suites passed"
 
 demo: $(DEPS_STAMP)
@@ -81,9 +122,9 @@ demo: $(DEPS_STAMP)
 asan: $(DEPS_STAMP)
 	$(MAKE) BUILD=build/asan OPT=-O1 \
 	  SAN_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  unit errors
+	  unit rt-unit errors phpt
 
 clean:
 	rm -rf build
 
--include $(ALL_OBJS:.o=.d) $(UNIT_BINS:=.d)
+-include $(ALL_OBJS:.o=.d) $(UNIT_BINS:=.d) $(RT_UNIT_BINS:=.d)

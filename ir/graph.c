@@ -56,7 +56,11 @@ TensorType graph_operand_type(const Graph *g, const Operand *o) {
     if (o->id >= 0) return g->nodes[o->id].type;
     TensorType t = {0};
     t.weak = true;
-    t.dtype = o->value == (double)(int64_t)o->value ? DT_INT64 : DT_FLOAT32;
+    /* Integral and within int64's range (checked first: converting a double outside it is
+     * undefined) is an int constant; anything else, 1e20 included, a float one. */
+    double v = o->value;
+    bool integral = v >= -9223372036854775808.0 && v < 9223372036854775808.0 && v == (double)(int64_t)v;
+    t.dtype = integral ? DT_INT64 : DT_FLOAT32;
     return t;
 }
 
@@ -75,11 +79,19 @@ void diag_init(Diag *d, const char *file) {
     d->file = file;
 }
 
+/* Formats the first error. Names and strings in it come from the graph file, so control
+ * characters are shown escaped ("\x1b") and never reach a terminal as they are. */
 static void diag_vadd(Diag *d, const char *prefix, const char *fmt, va_list ap) {
     if (d->nerrors++) return;
-    int k = snprintf(d->msg, sizeof d->msg, "%s: %s", d->file ? d->file : "<input>", prefix);
-    if (k < 0 || (size_t)k >= sizeof d->msg) return;
-    vsnprintf(d->msg + k, sizeof d->msg - (size_t)k, fmt, ap);
+    char raw[sizeof d->msg];
+    int k = snprintf(raw, sizeof raw, "%s: %s", d->file ? d->file : "<input>", prefix);
+    if (k >= 0 && (size_t)k < sizeof raw) vsnprintf(raw + k, sizeof raw - (size_t)k, fmt, ap);
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)raw; *p && o + 5 < sizeof d->msg; p++) {
+        if (*p < 0x20 || *p == 0x7f) o += (size_t)snprintf(d->msg + o, 5, "\\x%02x", *p);
+        else d->msg[o++] = (char)*p;
+    }
+    d->msg[o] = 0;
 }
 
 void diag_node(Diag *d, const Node *n, const char *fmt, ...) {
@@ -102,6 +114,11 @@ void diag_at(Diag *d, const char *loc, const char *fmt, ...) {
 }
 
 char *ir_fmt_number(double v, char *buf, size_t n) {
+    /* Integers below 2^53 print as integers: "480", not the shorter "4.8e+02". */
+    if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v) {
+        snprintf(buf, n, "%.0f", v);
+        return buf;
+    }
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, n, "%.*g", prec, v);
         if (strtod(buf, NULL) == v) return buf;

@@ -187,6 +187,10 @@ int ir_infer_op(Op op, const TensorType *in, int nin, const Attrs *a, TensorType
                 char *err, size_t errn);
 /* Checks a type against the limits (rank, dimension range, total bytes). */
 int ir_check_type(const TensorType *t, char *err, size_t errn);
+/* The dtype an op's formula is evaluated in, given its operand and output types: the output's,
+ * except comparisons (the promoted operands'), where's condition (bool), one_hot's indices and
+ * arg-reductions (the input's). For where, the dtype of operands 1 and 2. */
+DType ir_compute_dtype(Op op, const TensorType *in, int nin, const TensorType *out);
 /* Normalises reduction axes (negative → positive, absent → all) into a bit mask. */
 int ir_reduce_mask(const Attrs *a, int rank, unsigned *mask, char *err, size_t errn);
 

@@ -42,6 +42,62 @@ static long utf8_invalid(const unsigned char *s, size_t n) {
     return -1;
 }
 
+#define JSON_STR2(x) #x
+#define JSON_STR(x) JSON_STR2(x)
+
+/* Where and why cJSON's parse failed, as exactly as cJSON lets us tell:
+ *  - a scan finds nesting deeper than cJSON accepts and a string still open at the end;
+ *  - cJSON reports a failure at the end of the text at the last byte, so such a failure is
+ *    parsed again with two spaces appended: a truncated text then fails past its own end;
+ *  - cJSON reports a key that does not start with '"' one byte late; that is undone. */
+static size_t json_error(const char *text, size_t len, const char **why) {
+    const char *ep = cJSON_GetErrorPtr();
+    size_t off = ep && ep >= text && ep <= text + len ? (size_t)(ep - text) : len;
+    long depth = 0, deep = -1, open = -1; /* open: where the string open at the end starts */
+    for (size_t i = 0; i < len && deep < 0; i++) {
+        char c = text[i];
+        if (open >= 0) {
+            if (c == '\\') i++;
+            else if (c == '"') open = -1;
+        } else if (c == '"') {
+            open = (long)i;
+        } else if (c == '[' || c == '{') {
+            if (++depth > CJSON_NESTING_LIMIT) deep = (long)i;
+        } else if (c == ']' || c == '}') {
+            depth--;
+        }
+    }
+    *why = "";
+    if (deep >= 0 && (size_t)deep <= off) {
+        *why = ": nested more than " JSON_STR(CJSON_NESTING_LIMIT) " levels deep";
+        return (size_t)deep;
+    }
+    if (deep < 0 && open >= 0 && off >= (size_t)open) {
+        *why = ": unexpected end of file inside a string";
+        return len;
+    }
+    if (off + 1 >= len) {
+        char *pad = malloc(len + 3);
+        if (!pad) abort();
+        memcpy(pad, text, len);
+        memcpy(pad + len, "  ", 3);
+        cJSON *again = cJSON_ParseWithLength(pad, len + 2);
+        ep = cJSON_GetErrorPtr();
+        bool eof = !again && ep && ep >= pad + len + 1;
+        cJSON_Delete(again);
+        free(pad);
+        if (eof) {
+            *why = ": unexpected end of file";
+            return len;
+        }
+    }
+    if (off >= 1 && off < len && !strchr("\" \t\r\n", text[off - 1])) {
+        size_t k = off - 1;
+        while (k > 0 && strchr(" \t\r\n", text[k - 1])) k--;
+        if (k > 0 && (text[k - 1] == '{' || text[k - 1] == ',')) off--;
+    }
+    return off;
+}
 static void line_col(const char *text, size_t off, int *line, int *col) {
     *line = 1, *col = 1;
     for (size_t i = 0; i < off; i++) {
@@ -69,20 +125,31 @@ static const char *type_name(const cJSON *j) {
     return "invalid";
 }
 
+/* What a value is, for "got ..." in messages: the number itself, else its kind. */
+static const char *describe(const cJSON *j, char *buf, size_t n) {
+    if (!cJSON_IsNumber(j)) return type_name(j);
+    return ir_fmt_number(j->valuedouble, buf, n);
+}
+
 /* Checks an object's keys: each allowed, none twice. */
 static int check_keys(Reader *r, const cJSON *obj, const char *const *allowed, const Node *n,
                       const char *loc) {
     for (const cJSON *c = obj->child; c; c = c->next) {
         bool ok = false;
         for (int i = 0; allowed[i]; i++) ok = ok || strcmp(c->string, allowed[i]) == 0;
-        if (!ok) {
-            if (n) return NFAIL(n, "unknown attribute \"%.64s\"", c->string);
-            return FAIL(loc, "unknown key \"%.64s\"", c->string);
+        if (!ok && n) {
+            char list[160] = "";
+            size_t k = 0;
+            for (int i = 3; allowed[i] && k < sizeof list; i++) /* after "name", "op", "inputs" */
+                k += (size_t)snprintf(list + k, sizeof list - k, "%s\"%s\"", i > 3 ? ", " : "", allowed[i]);
+            return NFAIL(n, "unknown attribute \"%.64s\" (%s takes %s)", c->string, ir_ops[n->op].name,
+                         k ? list : "no attributes");
         }
+        if (!ok) return FAIL(loc, "unknown %skey \"%.64s\"", loc ? "" : "top-level ", c->string);
         for (const cJSON *e = obj->child; e != c; e = e->next)
             if (strcmp(e->string, c->string) == 0) {
                 if (n) return NFAIL(n, "attribute \"%.64s\" appears twice", c->string);
-                return FAIL(loc, "key \"%.64s\" appears twice", c->string);
+                return FAIL(loc, "%skey \"%.64s\" appears twice", loc ? "" : "top-level ", c->string);
             }
     }
     return 0;
@@ -95,9 +162,11 @@ static int read_ints(Reader *r, const Node *n, const cJSON *j, const char *key, 
     int k = 0;
     for (const cJSON *e = j->child; e; e = e->next, k++) {
         if (k >= IR_MAX_RANK) return NFAIL(n, "\"%s\" has more than %d entries", key, IR_MAX_RANK);
-        if (!get_int(e, lo, hi, &out[k]))
-            return NFAIL(n, "\"%s\"[%d] must be an integer from %lld to %lld", key, k, (long long)lo,
-                         (long long)hi);
+        if (!get_int(e, lo, hi, &out[k])) {
+            char got[48];
+            return NFAIL(n, "\"%s\"[%d] must be an integer from %lld to %lld, got %s", key, k,
+                         (long long)lo, (long long)hi, describe(e, got, sizeof got));
+        }
     }
     *count = k;
     return 0;
@@ -170,10 +239,12 @@ static int read_attrs(Reader *r, Node *n, const cJSON *j) {
         int ne, ns = 0;
         if (read_ints(r, n, s, "starts", -big, big, a->starts, &a->nslice)) return -1;
         if (read_ints(r, n, e, "ends", -big, big, a->ends, &ne)) return -1;
-        if (ne != a->nslice) return NFAIL(n, "\"starts\" has %d entries but \"ends\" has %d", a->nslice, ne);
+        if (ne != a->nslice)
+            return NFAIL(n, "\"starts\" has %d entr%s but \"ends\" has %d", a->nslice, a->nslice == 1 ? "y" : "ies", ne);
         if ((v = cJSON_GetObjectItemCaseSensitive(j, "steps"))) {
             if (read_ints(r, n, v, "steps", -big, big, a->steps, &ns)) return -1;
-            if (ns != a->nslice) return NFAIL(n, "\"starts\" has %d entries but \"steps\" has %d", a->nslice, ns);
+            if (ns != a->nslice)
+                return NFAIL(n, "\"starts\" has %d entr%s but \"steps\" has %d", a->nslice, a->nslice == 1 ? "y" : "ies", ns);
             a->has_steps = true;
         }
     }
@@ -210,6 +281,9 @@ static int read_inputs(Reader *r, const cJSON *arr) {
         if (check_keys(r, j, keys, NULL, loc)) return -1;
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(j, "name");
         if (!cJSON_IsString(name)) return FAIL(loc, "needs a string \"name\"");
+        if (!ir_is_identifier(name->valuestring))
+            return FAIL(loc, "name \"%.64s\" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)",
+                        name->valuestring, IR_MAX_NAME);
         NodeId id = graph_add(r->g, name->valuestring, OP_INPUT);
         if (id < 0) return FAIL(loc, "graph has more than %d values", IR_MAX_NODES);
         Node *n = &r->g->nodes[id];
@@ -241,10 +315,12 @@ static int read_nodes(Reader *r, const cJSON *arr) {
         if (!ir_is_identifier(name->valuestring))
             return FAIL(loc, "name \"%.64s\" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)",
                         name->valuestring, IR_MAX_NAME);
-        if (!cJSON_IsString(opj)) return FAIL(loc, "\"%s\" needs a string \"op\"", name->valuestring);
+        if (!cJSON_IsString(opj))
+            return FAIL(NULL, "%s \"%s\": needs a string \"op\"%s%s", loc, name->valuestring,
+                        opj ? ", got " : "", opj ? type_name(opj) : "");
         Op op;
         if (ir_op_from_name(opj->valuestring, &op))
-            return FAIL(loc, "\"%s\": unknown op \"%.32s\"", name->valuestring, opj->valuestring);
+            return FAIL(NULL, "%s \"%s\": unknown op \"%.32s\"", loc, name->valuestring, opj->valuestring);
         NodeId id = graph_add(r->g, name->valuestring, op);
         if (id < 0) return FAIL(loc, "graph has more than %d values", IR_MAX_NODES);
         Node *n = &r->g->nodes[id];
@@ -252,7 +328,9 @@ static int read_nodes(Reader *r, const cJSON *arr) {
         if (read_attrs(r, n, j)) return -1;
         const cJSON *ins = cJSON_GetObjectItemCaseSensitive(j, "inputs");
         if (!ins && ir_ops[op].arity == 0) continue;
-        if (!cJSON_IsArray(ins)) return NFAIL(n, "\"inputs\" must be a list, got %s", ins ? type_name(ins) : "nothing");
+        if (!ins) return NFAIL(n, "needs \"inputs\", a list of %d value name%s or number%s", ir_ops[op].arity,
+                              ir_ops[op].arity == 1 ? "" : "s", ir_ops[op].arity == 1 ? "" : "s");
+        if (!cJSON_IsArray(ins)) return NFAIL(n, "\"inputs\" must be a list, got %s", type_name(ins));
         int k = 0;
         for (const cJSON *e = ins->child; e; e = e->next, k++) {
             if (k >= ir_ops[op].arity)
@@ -313,7 +391,9 @@ static int resolve_and_sort(Reader *r) {
             if (next[v] < nv->ninputs) {
                 NodeId u = nv->in[next[v]++].id;
                 if (u < 0) continue;
-                if (state[u] == 1)
+                if (u == v)
+                    rc = NFAIL(nv, "uses itself as an input");
+                else if (state[u] == 1)
                     rc = NFAIL(nv, "is part of a cycle through \"%s\"", g->nodes[u].name);
                 else if (state[u] == 0)
                     stack[sp++] = u, state[u] = 1;
@@ -399,16 +479,21 @@ static int read_graph(Reader *r, const cJSON *root) {
     static const char *const keys[] = {"format", "version", "name", "inputs", "nodes", "outputs",
                                        "donate", "train", NULL};
     if (!cJSON_IsObject(root)) return FAIL(NULL, "the graph must be a JSON object, got %s", type_name(root));
-    if (check_keys(r, root, keys, NULL, "graph")) return -1;
+    if (check_keys(r, root, keys, NULL, NULL)) return -1;
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
-    if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, "gtc-graph") != 0)
-        return FAIL("format", "must be \"gtc-graph\"");
+    if (!fmt) return FAIL(NULL, "missing \"format\": \"gtc-graph\" (is this a gtc graph?)");
+    if (!cJSON_IsString(fmt)) return FAIL("format", "must be \"gtc-graph\", got %s", type_name(fmt));
+    if (strcmp(fmt->valuestring, "gtc-graph") != 0)
+        return FAIL("format", "must be \"gtc-graph\", got \"%.32s\"", fmt->valuestring);
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "version");
     int64_t version;
-    if (!get_int(ver, INT32_MIN, INT32_MAX, &version)) return FAIL("version", "must be the integer 1");
+    char got[48];
+    if (!ver) return FAIL(NULL, "missing \"version\": 1");
+    if (!get_int(ver, INT32_MIN, INT32_MAX, &version)) return FAIL("version", "must be the integer 1, got %s", describe(ver, got, sizeof got));
     if (version != 1) return FAIL("version", "unsupported version %lld (this gtc reads version 1)", (long long)version);
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
-    if (!cJSON_IsString(name)) return FAIL("name", "must be a string");
+    if (!name) return FAIL(NULL, "missing \"name\" (the graph's name, an identifier)");
+    if (!cJSON_IsString(name)) return FAIL("name", "must be a string, got %s", type_name(name));
     if (!ir_is_identifier(name->valuestring))
         return FAIL("name", "graph name \"%.64s\" is not an identifier", name->valuestring);
     free(r->g->name);
@@ -441,24 +526,27 @@ Graph *ir_read_json(const char *text, size_t len, Diag *d) {
         diag_at(d, NULL, "%d:%d: not valid UTF-8", line, col);
         return NULL;
     }
-    if (memchr(text, 0, len)) {
-        diag_at(d, NULL, "contains a NUL byte");
+    const char *nul = memchr(text, 0, len);
+    if (nul) {
+        int line, col;
+        line_col(text, (size_t)(nul - text), &line, &col);
+        diag_at(d, NULL, "%d:%d: contains a NUL byte", line, col);
         return NULL;
     }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
     size_t off = end ? (size_t)(end - text) : len;
+    const char *why = "";
     if (!root) {
-        const char *ep = cJSON_GetErrorPtr();
-        if (ep && ep >= text && ep <= text + len) off = (size_t)(ep - text);
+        off = json_error(text, len, &why);
     } else {
         while (off < len && (text[off] == ' ' || text[off] == '\n' || text[off] == '\r' || text[off] == '\t')) off++;
+        why = ": text after the graph object";
     }
     if (!root || off < len) {
         int line, col;
         line_col(text, off, &line, &col);
-        if (!root && off >= len) diag_at(d, NULL, "%d:%d: invalid JSON: unexpected end of file", line, col);
-        else diag_at(d, NULL, "%d:%d: invalid JSON%s", line, col, root ? ": text after the graph object" : "");
+        diag_at(d, NULL, "%d:%d: invalid JSON%s", line, col, why);
         cJSON_Delete(root);
         return NULL;
     }

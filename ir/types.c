@@ -73,12 +73,13 @@ int ir_broadcast(const TensorType *const *in, int n, TensorType *out, char *err,
             int64_t s = in[i]->dims[k];
             if (s == size || s == 1) continue;
             if (size != 1) {
-                char sa[160], sb[160];
-                size_t m = 0;
-                for (int j = 0; j < n; j++)
-                    m += (size_t)snprintf(sa + m, sizeof sa - m < 1 ? 1 : sizeof sa - m, "%s%s",
-                                          j ? " and " : "", ir_shape_str(in[j], sb, sizeof sb));
-                snprintf(err, errn, "cannot broadcast %s", sa);
+                /* Written straight into err, stopping once it is full (snprintf's return value
+                 * may exceed the room left, so the offset is checked before each write). */
+                char sb[IR_MAX_RANK * 21 + 3];
+                size_t m = (size_t)snprintf(err, errn, "cannot broadcast");
+                for (int j = 0; j < n && m < errn; j++)
+                    m += (size_t)snprintf(err + m, errn - m, "%s%s", j ? " and " : " ",
+                                          ir_shape_str(in[j], sb, sizeof sb));
                 return -1;
             }
             size = s;

@@ -1,0 +1,244 @@
+/* runtime/core/ops.c: rt_apply, the eager entry point for every graph op. Shapes and dtypes
+ * come from the IR's rules (ir_infer_op), so an eager op and a compiled node cannot disagree;
+ * this file only prepares operands (promotion casts, broadcast views) and calls the backend. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+/* A new tensor header over t's storage (a view); shape and strides are set by the caller. */
+static RtTensor *view_of(RtTensor *t) {
+    RtTensor *v = malloc(sizeof *v);
+    if (!v) {
+        rt_error(RT_EOOM, "out of host memory");
+        return NULL;
+    }
+    *v = *t;
+    v->refcount = 1;
+    v->storage->refcount++;
+    return v;
+}
+
+/* A view of t broadcast to `shape` (new leading axes and size-1 axes get stride 0). */
+static RtTensor *broadcast_view(RtTensor *t, int rank, const int64_t *shape) {
+    RtTensor *v = view_of(t);
+    if (!v) return NULL;
+    int shift = rank - t->rank;
+    v->rank = rank;
+    for (int i = rank - 1; i >= 0; i--) {
+        int k = i - shift;
+        bool keep = k >= 0 && t->shape[k] == shape[i];
+        v->strides[i] = keep ? t->strides[k] : 0;
+        v->shape[i] = shape[i];
+    }
+    return v;
+}
+
+RtTensor *rt_cast(RtTensor *t, DType dt) {
+    RtTensor *r = rt_empty(t->storage->backend, dt, t->rank, t->shape);
+    if (r && t->storage->backend->copy(r, t)) {
+        rt_release(r);
+        return NULL;
+    }
+    return r;
+}
+
+RtTensor *rt_contiguous(RtTensor *t) { return rt_cast(t, t->dtype); }
+
+int rt_assign(RtTensor *dst, const RtTensor *src) {
+    if (!rt_is_contiguous(dst)) return rt_error(RT_EINVAL, "assign: the destination must be contiguous");
+    TensorType a = rt_type(dst), b = rt_type(src);
+    a.dtype = b.dtype;
+    if (!ir_type_equal(&a, &b)) return rt_error(RT_EINVAL, "assign: shapes differ");
+    if (dst->storage->backend != src->storage->backend)
+        return rt_error(RT_EINVAL, "assign: operands live on different devices");
+    return dst->storage->backend->copy(dst, src);
+}
+
+/* Turns an operand into a tensor of dtype dt on backend b (scalars become rank-0 tensors). */
+static RtTensor *prepare(const RtBackend *b, const RtOperand *o, DType dt) {
+    if (!o->t) return rt_full(b, dt, 0, NULL, o->value);
+    if (o->t->dtype != dt) return rt_cast(o->t, dt);
+    return rt_retain(o->t);
+}
+
+static RtTensor *apply_elementwise(const RtBackend *b, Op op, const RtOperand *in, int nin,
+                                   const Attrs *a, const TensorType *tin, const TensorType *out) {
+    DType ct = ir_compute_dtype(op, tin, nin, out);
+    RtTensor *res = rt_empty(b, out->dtype, out->rank, out->dims);
+    if (!res) return NULL;
+    if (op == OP_CAST) {
+        if (b->copy(res, in[0].t)) rt_release(res), res = NULL;
+        return res;
+    }
+    RtTensor *ops[IR_MAX_INPUTS] = {0};
+    int rank = op == OP_ONE_HOT ? out->rank - 1 : out->rank, rc = 0;
+    for (int i = 0; i < nin && !rc; i++) {
+        DType want = (op == OP_WHERE && i == 0) ? DT_BOOL : ct;
+        RtTensor *p = prepare(b, &in[i], want);
+        ops[i] = p ? broadcast_view(p, rank, out->dims) : NULL;
+        rt_release(p);
+        rc = ops[i] ? 0 : -1;
+    }
+    if (!rc) rc = b->elementwise(op, res, ops, nin, a);
+    for (int i = 0; i < nin; i++) rt_release(ops[i]);
+    if (rc) rt_release(res), res = NULL;
+    return res;
+}
+
+static RtTensor *apply_reduce(const RtBackend *b, Op op, RtTensor *x, const Attrs *a,
+                              const TensorType *out) {
+    unsigned mask;
+    char err[256];
+    if (ir_reduce_mask(a, x->rank, &mask, err, sizeof err)) {
+        rt_error(RT_EINVAL, "%s: %s", ir_ops[op].name, err);
+        return NULL;
+    }
+    DType ct = ir_ops[op].rule == R_ARG ? x->dtype : out->dtype;
+    RtTensor *src = x->dtype == ct ? rt_retain(x) : rt_cast(x, ct);
+    if (!src) return NULL;
+    int64_t keep[IR_MAX_RANK];
+    for (int i = 0; i < x->rank; i++) keep[i] = (mask >> i) & 1 ? 1 : x->shape[i];
+    RtTensor *res = rt_empty(b, out->dtype, x->rank, keep);
+    if (res && b->reduce(op, res, src, mask)) rt_release(res), res = NULL;
+    rt_release(src);
+    if (res) { /* contiguous: dropping size-1 axes is a relabelling */
+        res->rank = out->rank;
+        memcpy(res->shape, out->dims, sizeof res->shape);
+        rt_contiguous_strides(res->rank, res->shape, res->strides);
+    }
+    return res;
+}
+
+static RtTensor *apply_matmul(const RtBackend *b, RtTensor *x, RtTensor *y, const TensorType *out) {
+    RtTensor *pa = x->dtype == out->dtype ? rt_retain(x) : rt_cast(x, out->dtype);
+    RtTensor *pb = pa ? (y->dtype == out->dtype ? rt_retain(y) : rt_cast(y, out->dtype)) : NULL;
+    RtTensor *va = NULL, *vb = NULL, *res = NULL;
+    if (!pa || !pb) goto done;
+    /* NumPy's 1-D rules: a vector on the left is a row, on the right a column. */
+    int64_t m = pa->rank == 1 ? 1 : pa->shape[pa->rank - 2], k = pa->shape[pa->rank - 1];
+    int64_t n = pb->rank == 1 ? 1 : pb->shape[pb->rank - 1];
+    int brank = out->rank - (pa->rank > 1) - (pb->rank > 1);
+    int64_t shape[IR_MAX_RANK + 2];
+    memcpy(shape, out->dims, (size_t)brank * sizeof *shape);
+    if (brank + 2 > IR_MAX_RANK) {
+        rt_error(RT_EINVAL, "matmul: result rank exceeds %d", IR_MAX_RANK);
+        goto done;
+    }
+    RtTensor *views[2] = {pa, pb};
+    int64_t rows[2] = {m, k}, cols[2] = {k, n};
+    for (int s = 0; s < 2; s++) {
+        RtTensor *p = views[s], *v = view_of(p);
+        if (!v) goto done;
+        if (p->rank == 1) { /* [k] → [1,k] or [k,1] */
+            v->rank = 2;
+            v->shape[0] = rows[s], v->shape[1] = cols[s];
+            v->strides[0] = s == 0 ? 0 : p->strides[0];
+            v->strides[1] = s == 0 ? p->strides[0] : 0;
+        }
+        int64_t full[IR_MAX_RANK];
+        memcpy(full, shape, (size_t)brank * sizeof *full);
+        full[brank] = rows[s], full[brank + 1] = cols[s];
+        RtTensor *bv = broadcast_view(v, brank + 2, full);
+        rt_release(v);
+        if (!bv) goto done;
+        if (s == 0) va = bv; else vb = bv;
+    }
+    shape[brank] = m, shape[brank + 1] = n;
+    res = rt_empty(b, out->dtype, brank + 2, shape);
+    if (res && b->matmul(res, va, vb)) rt_release(res), res = NULL;
+    if (res) {
+        res->rank = out->rank;
+        memcpy(res->shape, out->dims, sizeof res->shape);
+        rt_contiguous_strides(res->rank, res->shape, res->strides);
+    }
+done:
+    rt_release(pa), rt_release(pb), rt_release(va), rt_release(vb);
+    return res;
+}
+
+static RtTensor *apply_view(Op op, RtTensor *x, const Attrs *a, const TensorType *out) {
+    char err[256];
+    RtTensor *v;
+    switch (op) {
+    case OP_RESHAPE:
+        v = rt_is_contiguous(x) ? view_of(x) : rt_contiguous(x);
+        if (!v) return NULL;
+        v->rank = out->rank;
+        memcpy(v->shape, out->dims, sizeof v->shape);
+        rt_contiguous_strides(v->rank, v->shape, v->strides);
+        return v;
+    case OP_TRANSPOSE: {
+        int perm[IR_MAX_RANK];
+        if (ir_transpose_perm(a, x->rank, perm, err, sizeof err)) {
+            rt_error(RT_EINVAL, "transpose: %s", err);
+            return NULL;
+        }
+        if (!(v = view_of(x))) return NULL;
+        for (int i = 0; i < x->rank; i++) v->shape[i] = x->shape[perm[i]], v->strides[i] = x->strides[perm[i]];
+        return v;
+    }
+    case OP_BROADCAST_TO: return broadcast_view(x, out->rank, out->dims);
+    case OP_SLICE: {
+        int64_t start[IR_MAX_RANK], step[IR_MAX_RANK], size[IR_MAX_RANK];
+        TensorType tt = rt_type(x);
+        if (ir_slice_normalize(&tt, a, start, step, size, err, sizeof err)) {
+            rt_error(RT_EINVAL, "slice: %s", err);
+            return NULL;
+        }
+        if (!(v = view_of(x))) return NULL;
+        for (int i = 0; i < x->rank; i++) {
+            v->offset += start[i] * x->strides[i];
+            v->strides[i] = x->strides[i] * step[i];
+            v->shape[i] = size[i];
+        }
+        return v;
+    }
+    default: rt_error(RT_ERUNTIME, "internal: %s is not a view", ir_ops[op].name); return NULL;
+    }
+}
+
+RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
+    static const Attrs none;
+    if (!a) a = &none;
+    if ((unsigned)op >= OP_COUNT || op == OP_INPUT) {
+        rt_error(RT_EINVAL, "not an op");
+        return NULL;
+    }
+    if (nin < 0 || nin > IR_MAX_INPUTS) {
+        rt_error(RT_EINVAL, "%s: takes %d operands, got %d", ir_ops[op].name, ir_ops[op].arity, nin);
+        return NULL;
+    }
+    const RtBackend *b = NULL;
+    TensorType tin[IR_MAX_INPUTS];
+    for (int i = 0; i < nin; i++) {
+        if (in[i].t) {
+            tin[i] = rt_type(in[i].t);
+            if (b && b != in[i].t->storage->backend) {
+                rt_error(RT_EINVAL, "%s: operands live on different devices (%s and %s)",
+                         ir_ops[op].name, b->name, in[i].t->storage->backend->name);
+                return NULL;
+            }
+            b = in[i].t->storage->backend;
+        } else {
+            Operand o = {.id = -1, .value = in[i].value};
+            tin[i] = graph_operand_type(NULL, &o);
+        }
+    }
+    if (!b) b = rt_default_backend();
+    TensorType out;
+    char err[512];
+    if (ir_infer_op(op, tin, nin, a, &out, err, sizeof err)) {
+        rt_error(RT_EINVAL, "%s: %s", ir_ops[op].name, err);
+        return NULL;
+    }
+    switch (ir_ops[op].kind) {
+    case K_SOURCE: return rt_full(b, out.dtype, out.rank, out.dims, a->value);
+    case K_ELEMWISE: return apply_elementwise(b, op, in, nin, a, tin, &out);
+    case K_REDUCE: return apply_reduce(b, op, in[0].t, a, &out);
+    case K_MATMUL: return apply_matmul(b, in[0].t, in[1].t, &out);
+    case K_VIEW: return apply_view(op, in[0].t, a, &out);
+    }
+    rt_error(RT_ERUNTIME, "internal: unknown op kind");
+    return NULL;
+}

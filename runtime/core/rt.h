@@ -1,0 +1,130 @@
+/* runtime/core/rt.h: libgtcrt's C API (no PHP): tensors over reference-counted storage, the
+ * backend interface, memory accounting, errors, and the one entry point for every op.
+ *
+ * Ownership: functions returning RtTensor* return a new reference (refcount 1) the caller must
+ * rt_release; arguments are borrowed. Views share storage with their base (storage refcount). */
+#ifndef GTC_RT_H
+#define GTC_RT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../ir/ir.h"
+
+/* ---- errors: the last error of the process (PHP runs one request per thread) -------------- */
+
+typedef enum { RT_OK = 0, RT_EINVAL, RT_ERUNTIME, RT_EOOM, RT_ECOMPILE } RtStatus;
+
+/* Records an error and returns -1 (so `return rt_error(...)` reads naturally). */
+int rt_error(RtStatus st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+RtStatus rt_status(void);
+const char *rt_message(void);
+void rt_clear_error(void);
+
+/* ---- storage, tensors, backends ----------------------------------------------------------- */
+
+typedef struct RtBackend RtBackend;
+
+typedef struct {
+    int refcount;
+    const RtBackend *backend;
+    void *data;
+    size_t bytes;
+} RtStorage;
+
+typedef struct {
+    int refcount;
+    DType dtype;
+    int rank;
+    int64_t shape[IR_MAX_RANK];
+    int64_t strides[IR_MAX_RANK];   /* in elements; 0 on broadcast axes; may be negative */
+    int64_t offset;                 /* in elements from storage->data */
+    RtStorage *storage;
+} RtTensor;
+
+/* What a backend implements. Kernels receive validated operands: shapes agree (operands are
+ * already broadcast views of out's shape), dtypes are the op's compute dtype (ir_compute_dtype),
+ * and `out` is freshly allocated and contiguous. Each returns 0, or -1 after rt_error. */
+struct RtBackend {
+    const char *name;               /* "cpu", "cuda" */
+    void *(*alloc)(size_t bytes);   /* NULL when the device has no memory left */
+    void (*free)(void *p);
+    int (*upload)(void *dst, const void *src, size_t bytes);   /* host → backend */
+    int (*download)(void *dst, const void *src, size_t bytes); /* backend → host */
+    /* out = convert(in): any strided view in, any dtype pair (saturating casts, see scalar.h) */
+    int (*copy)(RtTensor *out, const RtTensor *in);
+    int (*fill)(RtTensor *out, double value);
+    /* out = op(in[0..nin)) for elementwise ops; one_hot reads a->depth */
+    int (*elementwise)(Op op, RtTensor *out, RtTensor *const *in, int nin, const Attrs *a);
+    /* out = reduce(in) over the axes in mask; out has keepdims shape (reduced axes are 1) */
+    int (*reduce)(Op op, RtTensor *out, const RtTensor *in, unsigned mask);
+    /* out[..., m, n] = a[..., m, k] @ b[..., k, n]; batch axes already broadcast to out's */
+    int (*matmul)(RtTensor *out, const RtTensor *a, const RtTensor *b);
+    void (*synchronize)(void);
+};
+
+extern const RtBackend rt_cpu_backend;
+/* The default backend for new tensors (cpu unless a GPU backend was selected). */
+const RtBackend *rt_default_backend(void);
+void rt_set_default_backend(const RtBackend *b);
+
+/* ---- memory accounting ---------------------------------------------------------------------- */
+
+void rt_set_memory_limit(size_t bytes); /* 0 = unlimited */
+size_t rt_memory_limit(void);
+size_t rt_memory_used(void);
+size_t rt_memory_peak(void);
+
+/* ---- tensor life cycle ---------------------------------------------------------------------- */
+
+RtTensor *rt_empty(const RtBackend *b, DType dt, int rank, const int64_t *shape);
+RtTensor *rt_full(const RtBackend *b, DType dt, int rank, const int64_t *shape, double value);
+/* Uniform [0, 1) floats (or 0/1 for bool, [0, 2^31) for ints) from a seeded generator on the
+ * host, so every backend gets the same numbers for the same seed. */
+RtTensor *rt_rand(const RtBackend *b, DType dt, int rank, const int64_t *shape, uint64_t seed);
+/* Copies `data` (contiguous, C order, dtype dt) into a new tensor. */
+RtTensor *rt_from_host(const RtBackend *b, DType dt, int rank, const int64_t *shape, const void *data);
+/* Writes the tensor's elements, C order, contiguous, into dst (rt_nbytes bytes). */
+int rt_to_host(const RtTensor *t, void *dst);
+/* A new contiguous tensor with t's values on backend b (a copy even when b is t's backend). */
+RtTensor *rt_to_backend(const RtTensor *t, const RtBackend *b);
+RtTensor *rt_retain(RtTensor *t);
+void rt_release(RtTensor *t);
+
+int64_t rt_numel(const RtTensor *t);
+size_t rt_nbytes(const RtTensor *t);
+bool rt_is_contiguous(const RtTensor *t);
+TensorType rt_type(const RtTensor *t);
+void rt_contiguous_strides(int rank, const int64_t *shape, int64_t *strides);
+/* The address of element 0 of the view (storage data + offset). */
+void *rt_data(const RtTensor *t);
+
+/* ---- ops --------------------------------------------------------------------------------------- */
+
+/* An operand: a tensor, or (t == NULL) a weak numeric scalar. */
+typedef struct {
+    RtTensor *t;
+    double value;
+} RtOperand;
+
+/* Applies any graph op (ops.def) eagerly with the IR's shape and dtype rules: elementwise ops
+ * broadcast and promote, reductions take a->axes/keepdims, views return views sharing storage
+ * (reshape copies when the input is not contiguous), matmul goes to the backend's GEMM.
+ * Operands must live on one backend. Returns a new tensor or NULL after rt_error. */
+RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a);
+
+/* A contiguous copy of any view (same dtype), or a converted one (rt_cast). */
+RtTensor *rt_contiguous(RtTensor *t);
+RtTensor *rt_cast(RtTensor *t, DType dt);
+/* Writes src's values into dst (same shape; src converted to dst's dtype). */
+int rt_assign(RtTensor *dst, const RtTensor *src);
+
+/* ---- .npy (format versions 1.0 and 2.0, little-endian, C order) ----------------------------- */
+
+/* Reads an .npy image from memory into a tensor on backend b. */
+RtTensor *rt_npy_read(const RtBackend *b, const void *buf, size_t len);
+/* Encodes t as .npy (version 1.0, or 2.0 when the header needs it); *out is malloc'd. */
+int rt_npy_write(const RtTensor *t, char **out, size_t *len);
+
+#endif

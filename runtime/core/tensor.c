@@ -1,0 +1,201 @@
+/* runtime/core/tensor.c: storage and tensor life cycle, memory accounting, host transfers and
+ * the seeded generator behind rand. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+static size_t mem_limit, mem_used, mem_peak;
+static const RtBackend *default_backend = &rt_cpu_backend;
+
+const RtBackend *rt_default_backend(void) { return default_backend; }
+void rt_set_default_backend(const RtBackend *b) { default_backend = b; }
+void rt_set_memory_limit(size_t bytes) { mem_limit = bytes; }
+size_t rt_memory_limit(void) { return mem_limit; }
+size_t rt_memory_used(void) { return mem_used; }
+size_t rt_memory_peak(void) { return mem_peak; }
+
+/* Allocates storage counted against the limit; the limit is checked before the backend is
+ * asked, so a low gtc.memory_limit fails cleanly on any device. */
+static RtStorage *storage_new(const RtBackend *b, size_t bytes) {
+    if (mem_limit && (bytes > mem_limit || mem_used > mem_limit - bytes)) {
+        rt_error(RT_EOOM, "out of memory: %zu bytes requested, %zu of the %zu-byte limit in use "
+                 "(gtc.memory_limit)", bytes, mem_used, mem_limit);
+        return NULL;
+    }
+    RtStorage *s = calloc(1, sizeof *s);
+    if (!s) {
+        rt_error(RT_EOOM, "out of host memory");
+        return NULL;
+    }
+    s->data = b->alloc(bytes ? bytes : 1);
+    if (!s->data) {
+        free(s);
+        if (rt_status() != RT_EOOM)
+            rt_error(RT_EOOM, "out of %s memory: %zu bytes requested", b->name, bytes);
+        return NULL;
+    }
+    s->refcount = 1;
+    s->backend = b;
+    s->bytes = bytes;
+    mem_used += bytes;
+    if (mem_used > mem_peak) mem_peak = mem_used;
+    return s;
+}
+
+static void storage_release(RtStorage *s) {
+    if (!s || --s->refcount > 0) return;
+    s->backend->free(s->data);
+    mem_used -= s->bytes;
+    free(s);
+}
+
+void rt_contiguous_strides(int rank, const int64_t *shape, int64_t *strides) {
+    int64_t st = 1;
+    for (int i = rank - 1; i >= 0; i--) {
+        strides[i] = st;
+        st *= shape[i] ? shape[i] : 1;
+    }
+}
+
+RtTensor *rt_empty(const RtBackend *b, DType dt, int rank, const int64_t *shape) {
+    TensorType tt = {.dtype = dt, .rank = rank};
+    char err[256];
+    if (rank < 0 || rank > IR_MAX_RANK) {
+        rt_error(RT_EINVAL, "rank %d exceeds the limit of %d", rank, IR_MAX_RANK);
+        return NULL;
+    }
+    memcpy(tt.dims, shape, (size_t)rank * sizeof *shape);
+    if (ir_check_type(&tt, err, sizeof err)) {
+        rt_error(RT_EINVAL, "%s", err);
+        return NULL;
+    }
+    RtTensor *t = calloc(1, sizeof *t);
+    if (!t) {
+        rt_error(RT_EOOM, "out of host memory");
+        return NULL;
+    }
+    t->refcount = 1;
+    t->dtype = dt;
+    t->rank = rank;
+    memcpy(t->shape, shape, (size_t)rank * sizeof *shape);
+    rt_contiguous_strides(rank, shape, t->strides);
+    t->storage = storage_new(b, (size_t)ir_numel(&tt) * ir_dtype_size(dt));
+    if (!t->storage) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+RtTensor *rt_retain(RtTensor *t) {
+    if (t) t->refcount++;
+    return t;
+}
+
+void rt_release(RtTensor *t) {
+    if (!t || --t->refcount > 0) return;
+    storage_release(t->storage);
+    free(t);
+}
+
+int64_t rt_numel(const RtTensor *t) {
+    int64_t n = 1;
+    for (int i = 0; i < t->rank; i++) n *= t->shape[i];
+    return n;
+}
+
+size_t rt_nbytes(const RtTensor *t) { return (size_t)rt_numel(t) * ir_dtype_size(t->dtype); }
+
+bool rt_is_contiguous(const RtTensor *t) {
+    int64_t st = 1;
+    for (int i = t->rank - 1; i >= 0; i--) {
+        if (t->shape[i] != 1 && t->strides[i] != st) return false;
+        st *= t->shape[i];
+    }
+    return true;
+}
+
+TensorType rt_type(const RtTensor *t) {
+    TensorType tt = {.dtype = t->dtype, .rank = t->rank};
+    memcpy(tt.dims, t->shape, (size_t)t->rank * sizeof *t->shape);
+    return tt;
+}
+
+void *rt_data(const RtTensor *t) {
+    return (char *)t->storage->data + t->offset * (int64_t)ir_dtype_size(t->dtype);
+}
+
+RtTensor *rt_full(const RtBackend *b, DType dt, int rank, const int64_t *shape, double value) {
+    RtTensor *t = rt_empty(b, dt, rank, shape);
+    if (t && b->fill(t, value)) {
+        rt_release(t);
+        return NULL;
+    }
+    return t;
+}
+
+RtTensor *rt_from_host(const RtBackend *b, DType dt, int rank, const int64_t *shape, const void *data) {
+    RtTensor *t = rt_empty(b, dt, rank, shape);
+    if (t && rt_nbytes(t) && b->upload(t->storage->data, data, rt_nbytes(t))) {
+        rt_release(t);
+        return NULL;
+    }
+    return t;
+}
+
+int rt_to_host(const RtTensor *t, void *dst) {
+    if (rt_is_contiguous(t)) {
+        size_t n = rt_nbytes(t);
+        return n ? t->storage->backend->download(dst, rt_data(t), n) : 0;
+    }
+    RtTensor *c = rt_contiguous((RtTensor *)t);
+    if (!c) return -1;
+    int rc = rt_to_host(c, dst);
+    rt_release(c);
+    return rc;
+}
+
+RtTensor *rt_to_backend(const RtTensor *t, const RtBackend *b) {
+    size_t n = rt_nbytes(t);
+    void *tmp = malloc(n ? n : 1);
+    if (!tmp) {
+        rt_error(RT_EOOM, "out of host memory");
+        return NULL;
+    }
+    RtTensor *out = NULL;
+    if (rt_to_host(t, tmp) == 0) out = rt_from_host(b, t->dtype, t->rank, t->shape, tmp);
+    free(tmp);
+    return out;
+}
+
+/* splitmix64: small, fast, and the same sequence on every platform. */
+static uint64_t splitmix64(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+RtTensor *rt_rand(const RtBackend *b, DType dt, int rank, const int64_t *shape, uint64_t seed) {
+    RtTensor *t = rt_empty(&rt_cpu_backend, dt, rank, shape);
+    if (!t) return NULL;
+    int64_t n = rt_numel(t);
+    uint64_t s = seed;
+    void *p = t->storage->data;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t r = splitmix64(&s);
+        switch (dt) {
+        case DT_FLOAT32: ((float *)p)[i] = (float)(r >> 40) * (1.0f / 16777216.0f); break;
+        case DT_FLOAT64: ((double *)p)[i] = (double)(r >> 11) * (1.0 / 9007199254740992.0); break;
+        case DT_INT32: ((int32_t *)p)[i] = (int32_t)(r >> 33); break;
+        case DT_INT64: ((int64_t *)p)[i] = (int64_t)(r >> 33); break;
+        case DT_BOOL: ((uint8_t *)p)[i] = (uint8_t)(r >> 63); break;
+        default: break;
+        }
+    }
+    if (b == &rt_cpu_backend) return t;
+    RtTensor *out = rt_from_host(b, dt, rank, shape, p);
+    rt_release(t);
+    return out;
+}

@@ -1,0 +1,90 @@
+/* runtime/php/php_gtc.h: the gtc PHP extension's shared declarations: module globals, class
+ * entries, the tensor-holding object, and helpers shared by the extension's files.
+ *
+ * Ownership: a php_gtc_array owns one reference to its RtTensor (NULL until initialised);
+ * php_gtc_wrap() takes over the caller's reference. */
+#ifndef PHP_GTC_H
+#define PHP_GTC_H
+
+#include "php.h"
+
+#include "../core/rt.h"
+
+#define PHP_GTC_VERSION GTC_VERSION
+
+extern zend_module_entry gtc_module_entry;
+#define phpext_gtc_ptr &gtc_module_entry
+
+ZEND_BEGIN_MODULE_GLOBALS(gtc)
+    char *device;          /* gtc.device: auto, cpu, cuda, cuda:N */
+    zend_long memory_limit; /* gtc.memory_limit in bytes; 0 = unlimited */
+ZEND_END_MODULE_GLOBALS(gtc)
+
+ZEND_EXTERN_MODULE_GLOBALS(gtc)
+#define GTC_G(v) ZEND_MODULE_GLOBALS_ACCESSOR(gtc, v)
+
+#if defined(ZTS) && defined(COMPILE_DL_GTC)
+ZEND_TSRMLS_CACHE_EXTERN()
+#endif
+
+/* Class entries (registered in gtc_module.c). */
+extern zend_class_entry *php_gtc_ce_Exception;
+extern zend_class_entry *php_gtc_ce_InvalidArgumentException;
+extern zend_class_entry *php_gtc_ce_RuntimeException;
+extern zend_class_entry *php_gtc_ce_OutOfMemoryException;
+extern zend_class_entry *php_gtc_ce_CompilationException;
+extern zend_class_entry *php_gtc_ce_CudaArray;
+extern zend_class_entry *php_gtc_ce_HostArray;
+
+/* The object behind Cuda\CudaArray and Cuda\HostArray. */
+typedef struct _php_gtc_array {
+    RtTensor *t;
+    zend_object std;
+} php_gtc_array;
+
+static inline php_gtc_array *php_gtc_array_from_obj(zend_object *obj) {
+    return (php_gtc_array *)((char *)(obj) - XtOffsetOf(php_gtc_array, std));
+}
+#define Z_GTC_ARRAY_P(zv) php_gtc_array_from_obj(Z_OBJ_P(zv))
+
+/* Object handlers set-up, called from MINIT after the classes are registered. */
+void php_gtc_cudaarray_minit(zend_class_entry *ce);
+void php_gtc_hostarray_minit(zend_class_entry *ce);
+
+/* ---- exceptions.c ---- */
+/* Throws the Cuda\... exception that matches a status, with a printf message. */
+void php_gtc_throw(RtStatus st, const char *fmt, ...) ZEND_ATTRIBUTE_FORMAT(printf, 2, 3);
+/* Throws the runtime's last error (rt_status/rt_message) and clears it. */
+void php_gtc_throw_rt(void);
+
+/* ---- gtc_module.c ---- */
+/* The backend new tensors go to (gtc.device, GTC_DEVICE); NULL after throwing. */
+const RtBackend *php_gtc_backend(void);
+
+/* ---- cudaarray.c ---- */
+/* Wraps a tensor (reference taken over) in a new object of class ce; a NULL t throws the
+ * runtime's error and leaves rv undefined. Returns false when it threw. */
+bool php_gtc_wrap(zval *rv, zend_class_entry *ce, RtTensor *t);
+/* The tensor of an object, or NULL after throwing Error when it is not initialised. */
+RtTensor *php_gtc_tensor(zend_object *obj);
+#define GTC_THIS_TENSOR(var)                                     \
+    RtTensor *var = php_gtc_tensor(Z_OBJ_P(ZEND_THIS));          \
+    if (!var) RETURN_THROWS()
+
+/* ---- cudaarray_convert.c ---- */
+/* A dtype from a name; throws ValueError for argument arg_num and returns false if unknown. */
+bool php_gtc_parse_dtype(zend_string *name, uint32_t arg_num, DType *out);
+/* A shape from a PHP list of ints (rank <= IR_MAX_RANK); allow_neg1 admits one -1 (reshape).
+ * Throws TypeError/ValueError for argument arg_num and returns -1 on error, else the rank. */
+int php_gtc_parse_shape(HashTable *ht, uint32_t arg_num, bool allow_neg1, int64_t *shape);
+/* A PHP list of ints of at most IR_MAX_RANK entries (axes, perms); returns the count or -1. */
+int php_gtc_parse_int_list(HashTable *ht, uint32_t arg_num, int64_t *out);
+/* A tensor from nested PHP arrays of numbers; infer_dtype picks bool/int64/float32 from the
+ * values. NULL after throwing. */
+RtTensor *php_gtc_from_php(const RtBackend *b, zval *data, DType dt, bool infer_dtype);
+/* Nested PHP arrays (rank 0: the scalar itself) of a tensor's values; false after throwing. */
+bool php_gtc_to_php(const RtTensor *t, zval *rv);
+/* The shape (or strides) as a PHP list. */
+void php_gtc_dims_to_php(int rank, const int64_t *dims, zval *rv);
+
+#endif
