@@ -45,8 +45,30 @@ static long utf8_invalid(const unsigned char *s, size_t n) {
 #define JSON_STR2(x) #x
 #define JSON_STR(x) JSON_STR2(x)
 
+/* Whether offset `at` (outside strings) lies directly in an object rather than a list. */
+static bool in_object(const char *text, size_t at) {
+    char kind[CJSON_NESTING_LIMIT + 2] = {0};
+    long depth = 0;
+    bool str = false;
+    for (size_t i = 0; i < at; i++) {
+        char c = text[i];
+        if (str) {
+            if (c == '\\') i++;
+            else if (c == '"') str = false;
+        } else if (c == '"') {
+            str = true;
+        } else if ((c == '[' || c == '{') && depth <= CJSON_NESTING_LIMIT) {
+            kind[++depth] = c;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    return kind[depth] == '{';
+}
+
 /* Where and why cJSON's parse failed, as exactly as cJSON lets us tell:
  *  - a scan finds nesting deeper than cJSON accepts and a string still open at the end;
+ *  - a literal or number that runs into the end of the text was cut by it;
  *  - cJSON reports a failure at the end of the text at the last byte, so such a failure is
  *    parsed again with two spaces appended: a truncated text then fails past its own end;
  *  - cJSON reports a key that does not start with '"' one byte late; that is undone. */
@@ -76,6 +98,14 @@ static size_t json_error(const char *text, size_t len, const char **why) {
         *why = ": unexpected end of file inside a string";
         return len;
     }
+    size_t tail = len - (off < len ? off : len), digits = 0; /* a literal or number cut short */
+    while (digits < tail && strchr("0123456789+-.eE", text[off + digits])) digits++;
+    if (tail && (digits == tail ||
+                 (tail < 5 && (!strncmp(text + off, "true", tail) || !strncmp(text + off, "false", tail) ||
+                               !strncmp(text + off, "null", tail))))) {
+        *why = ": unexpected end of file";
+        return len;
+    }
     if (off + 1 >= len) {
         char *pad = malloc(len + 3);
         if (!pad) abort();
@@ -83,10 +113,10 @@ static size_t json_error(const char *text, size_t len, const char **why) {
         memcpy(pad + len, "  ", 3);
         cJSON *again = cJSON_ParseWithLength(pad, len + 2);
         ep = cJSON_GetErrorPtr();
-        bool eof = !again && ep && ep >= pad + len + 1;
+        size_t at = !again && ep && ep >= pad && ep <= pad + len + 2 ? (size_t)(ep - pad) : 0;
         cJSON_Delete(again);
         free(pad);
-        if (eof) {
+        if (at > len) {
             *why = ": unexpected end of file";
             return len;
         }
@@ -94,10 +124,11 @@ static size_t json_error(const char *text, size_t len, const char **why) {
     if (off >= 1 && off < len && !strchr("\" \t\r\n", text[off - 1])) {
         size_t k = off - 1;
         while (k > 0 && strchr(" \t\r\n", text[k - 1])) k--;
-        if (k > 0 && (text[k - 1] == '{' || text[k - 1] == ',')) off--;
+        if (k > 0 && (text[k - 1] == '{' || (text[k - 1] == ',' && in_object(text, k - 1)))) off--;
     }
     return off;
 }
+
 static void line_col(const char *text, size_t off, int *line, int *col) {
     *line = 1, *col = 1;
     for (size_t i = 0; i < off; i++) {
@@ -125,6 +156,24 @@ static const char *type_name(const cJSON *j) {
     return "invalid";
 }
 
+/* A string from the file as messages show it: in double quotes, with '"', '\\' and control
+ * characters escaped as in JSON, cut after about 64 bytes (never inside a UTF-8 sequence). */
+#define QBUF 400
+static const char *quote(const char *s, char *buf) {
+    size_t o = 0, i = 0;
+    buf[o++] = '"';
+    for (; s[i] && (i < 64 || ((unsigned char)s[i] & 0xC0) == 0x80); i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') buf[o++] = '\\', buf[o++] = (char)c;
+        else if (c < 0x20 || c == 0x7f) o += (size_t)snprintf(buf + o, 7, "\\u%04x", c);
+        else buf[o++] = (char)c;
+    }
+    if (s[i]) memcpy(buf + o, "...", 3), o += 3;
+    buf[o++] = '"';
+    buf[o] = 0;
+    return buf;
+}
+
 /* What a value is, for "got ..." in messages: the number itself, else its kind. */
 static const char *describe(const cJSON *j, char *buf, size_t n) {
     if (!cJSON_IsNumber(j)) return type_name(j);
@@ -134,6 +183,7 @@ static const char *describe(const cJSON *j, char *buf, size_t n) {
 /* Checks an object's keys: each allowed, none twice. */
 static int check_keys(Reader *r, const cJSON *obj, const char *const *allowed, const Node *n,
                       const char *loc) {
+    char q[QBUF];
     for (const cJSON *c = obj->child; c; c = c->next) {
         bool ok = false;
         for (int i = 0; allowed[i]; i++) ok = ok || strcmp(c->string, allowed[i]) == 0;
@@ -142,14 +192,14 @@ static int check_keys(Reader *r, const cJSON *obj, const char *const *allowed, c
             size_t k = 0;
             for (int i = 3; allowed[i] && k < sizeof list; i++) /* after "name", "op", "inputs" */
                 k += (size_t)snprintf(list + k, sizeof list - k, "%s\"%s\"", i > 3 ? ", " : "", allowed[i]);
-            return NFAIL(n, "unknown attribute \"%.64s\" (%s takes %s)", c->string, ir_ops[n->op].name,
+            return NFAIL(n, "unknown attribute %s (%s takes %s)", quote(c->string, q), ir_ops[n->op].name,
                          k ? list : "no attributes");
         }
-        if (!ok) return FAIL(loc, "unknown %skey \"%.64s\"", loc ? "" : "top-level ", c->string);
+        if (!ok) return FAIL(loc, "unknown %skey %s", loc ? "" : "top-level ", quote(c->string, q));
         for (const cJSON *e = obj->child; e != c; e = e->next)
             if (strcmp(e->string, c->string) == 0) {
-                if (n) return NFAIL(n, "attribute \"%.64s\" appears twice", c->string);
-                return FAIL(loc, "%skey \"%.64s\" appears twice", loc ? "" : "top-level ", c->string);
+                if (n) return NFAIL(n, "attribute %s appears twice", quote(c->string, q));
+                return FAIL(loc, "%skey %s appears twice", loc ? "" : "top-level ", quote(c->string, q));
             }
     }
     return 0;
@@ -178,9 +228,10 @@ static int read_dtype(Reader *r, const Node *n, const cJSON *j, const char *loc,
         return FAIL(loc, "\"dtype\" must be a string, got %s", type_name(j));
     }
     if (ir_dtype_from_name(j->valuestring, out) == 0) return 0;
-    const char *msg = "unknown dtype \"%.32s\" (expected bool, int32, int64, float32 or float64)";
-    if (n) return NFAIL(n, msg, j->valuestring);
-    return FAIL(loc, msg, j->valuestring);
+    const char *msg = "unknown dtype %s (expected bool, int32, int64, float32 or float64)";
+    char q[QBUF];
+    if (n) return NFAIL(n, msg, quote(j->valuestring, q));
+    return FAIL(loc, msg, quote(j->valuestring, q));
 }
 
 /* The attribute keys each op family accepts. */
@@ -281,9 +332,10 @@ static int read_inputs(Reader *r, const cJSON *arr) {
         if (check_keys(r, j, keys, NULL, loc)) return -1;
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(j, "name");
         if (!cJSON_IsString(name)) return FAIL(loc, "needs a string \"name\"");
+        char q[QBUF];
         if (!ir_is_identifier(name->valuestring))
-            return FAIL(loc, "name \"%.64s\" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)",
-                        name->valuestring, IR_MAX_NAME);
+            return FAIL(loc, "name %s is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)",
+                        quote(name->valuestring, q), IR_MAX_NAME);
         NodeId id = graph_add(r->g, name->valuestring, OP_INPUT);
         if (id < 0) return FAIL(loc, "graph has more than %d values", IR_MAX_NODES);
         Node *n = &r->g->nodes[id];
@@ -312,15 +364,16 @@ static int read_nodes(Reader *r, const cJSON *arr) {
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(j, "name");
         const cJSON *opj = cJSON_GetObjectItemCaseSensitive(j, "op");
         if (!cJSON_IsString(name)) return FAIL(loc, "needs a string \"name\"");
+        char q[QBUF];
         if (!ir_is_identifier(name->valuestring))
-            return FAIL(loc, "name \"%.64s\" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)",
-                        name->valuestring, IR_MAX_NAME);
+            return FAIL(loc, "name %s is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)",
+                        quote(name->valuestring, q), IR_MAX_NAME);
         if (!cJSON_IsString(opj))
             return FAIL(NULL, "%s \"%s\": needs a string \"op\"%s%s", loc, name->valuestring,
                         opj ? ", got " : "", opj ? type_name(opj) : "");
         Op op;
         if (ir_op_from_name(opj->valuestring, &op))
-            return FAIL(NULL, "%s \"%s\": unknown op \"%.32s\"", loc, name->valuestring, opj->valuestring);
+            return FAIL(NULL, "%s \"%s\": unknown op %s", loc, name->valuestring, quote(opj->valuestring, q));
         NodeId id = graph_add(r->g, name->valuestring, op);
         if (id < 0) return FAIL(loc, "graph has more than %d values", IR_MAX_NODES);
         Node *n = &r->g->nodes[id];
@@ -338,7 +391,11 @@ static int read_nodes(Reader *r, const cJSON *arr) {
                              ir_ops[op].arity == 1 ? "" : "s", cJSON_GetArraySize(ins));
             if (cJSON_IsString(e)) r->pend[id].names[k] = e->valuestring;
             else if (cJSON_IsNumber(e) && isfinite(e->valuedouble)) n->in[k].value = e->valuedouble;
-            else return NFAIL(n, "inputs[%d] must be a value name or a finite number, got %s", k, type_name(e));
+            else {
+                char got[48];
+                return NFAIL(n, "inputs[%d] must be a value name or a finite number, got %s", k,
+                             describe(e, got, sizeof got));
+            }
         }
         n->ninputs = k;
     }
@@ -365,9 +422,9 @@ static int resolve_and_sort(Reader *r) {
             if (!s) continue;
             NodeId id = namemap_get(&names, s);
             if (id < 0) {
-                bool ident = ir_is_identifier(s);
-                rc = NFAIL(&g->nodes[i], "input \"%.64s\" is %s", ident ? s : "?",
-                           ident ? "not defined" : "not an identifier");
+                char q[QBUF];
+                rc = NFAIL(&g->nodes[i], "input %s is %s", quote(s, q),
+                           ir_is_identifier(s) ? "not defined" : "not an identifier");
             }
             g->nodes[i].in[k].id = id;
         }
@@ -431,12 +488,13 @@ static int read_outputs(Reader *r, const cJSON *obj, const cJSON *don) {
     namemap_init(&names);
     for (int i = 0; i < g->nnodes; i++) namemap_put(&names, g->nodes[i].name, i);
     int rc = 0;
+    char q[QBUF];
     for (const cJSON *c = obj->child; c && !rc; c = c->next) {
         char loc[160];
         bool ident = ir_is_identifier(c->string);
         snprintf(loc, sizeof loc, "outputs.%.100s", ident ? c->string : "?");
         if (!ident) {
-            rc = FAIL("outputs", "output name \"%.64s\" is not an identifier", c->string);
+            rc = FAIL("outputs", "output name %s is not an identifier", quote(c->string, q));
             break;
         }
         for (int k = 0; k < g->noutputs; k++)
@@ -444,7 +502,7 @@ static int read_outputs(Reader *r, const cJSON *obj, const cJSON *don) {
         if (rc) break;
         if (!cJSON_IsString(c)) rc = FAIL(loc, "must name a value, got %s", type_name(c));
         else if (namemap_get(&names, c->valuestring) < 0)
-            rc = FAIL(loc, "\"%.64s\" names no input or node", c->valuestring);
+            rc = FAIL(loc, "%s names no input or node", quote(c->valuestring, q));
         else {
             Output *o = &g->outputs[g->noutputs++];
             o->name = strdup(c->string);
@@ -461,10 +519,10 @@ static int read_outputs(Reader *r, const cJSON *obj, const cJSON *don) {
             char loc[160];
             snprintf(loc, sizeof loc, "donate.%.100s", ir_is_identifier(c->string) ? c->string : "?");
             NodeId v = namemap_get(&names, c->string);
-            if (v < 0) rc = FAIL(loc, "\"%.64s\" names no value", ir_is_identifier(c->string) ? c->string : "?");
+            if (v < 0) rc = FAIL(loc, "%s names no value", quote(c->string, q));
             else if (!cJSON_IsString(c)) rc = FAIL(loc, "must name an input, got %s", type_name(c));
             else if (namemap_get(&names, c->valuestring) < 0)
-                rc = FAIL(loc, "\"%.64s\" names no input", ir_is_identifier(c->valuestring) ? c->valuestring : "?");
+                rc = FAIL(loc, "%s names no input", quote(c->valuestring, q));
             else {
                 g->donations[g->ndonations].value = v;
                 g->donations[g->ndonations++].input = namemap_get(&names, c->valuestring);
@@ -480,14 +538,14 @@ static int read_graph(Reader *r, const cJSON *root) {
                                        "donate", "train", NULL};
     if (!cJSON_IsObject(root)) return FAIL(NULL, "the graph must be a JSON object, got %s", type_name(root));
     if (check_keys(r, root, keys, NULL, NULL)) return -1;
+    char got[QBUF];
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
     if (!fmt) return FAIL(NULL, "missing \"format\": \"gtc-graph\" (is this a gtc graph?)");
     if (!cJSON_IsString(fmt)) return FAIL("format", "must be \"gtc-graph\", got %s", type_name(fmt));
     if (strcmp(fmt->valuestring, "gtc-graph") != 0)
-        return FAIL("format", "must be \"gtc-graph\", got \"%.32s\"", fmt->valuestring);
+        return FAIL("format", "must be \"gtc-graph\", got %s", quote(fmt->valuestring, got));
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "version");
     int64_t version;
-    char got[48];
     if (!ver) return FAIL(NULL, "missing \"version\": 1");
     if (!get_int(ver, INT32_MIN, INT32_MAX, &version)) return FAIL("version", "must be the integer 1, got %s", describe(ver, got, sizeof got));
     if (version != 1) return FAIL("version", "unsupported version %lld (this gtc reads version 1)", (long long)version);
@@ -495,7 +553,7 @@ static int read_graph(Reader *r, const cJSON *root) {
     if (!name) return FAIL(NULL, "missing \"name\" (the graph's name, an identifier)");
     if (!cJSON_IsString(name)) return FAIL("name", "must be a string, got %s", type_name(name));
     if (!ir_is_identifier(name->valuestring))
-        return FAIL("name", "graph name \"%.64s\" is not an identifier", name->valuestring);
+        return FAIL("name", "graph name %s is not an identifier", quote(name->valuestring, got));
     free(r->g->name);
     r->g->name = strdup(name->valuestring);
     if (!r->g->name) abort();
@@ -546,7 +604,11 @@ Graph *ir_read_json(const char *text, size_t len, Diag *d) {
     if (!root || off < len) {
         int line, col;
         line_col(text, off, &line, &col);
-        diag_at(d, NULL, "%d:%d: invalid JSON%s", line, col, why);
+        char c = off < len ? text[off] : 0;
+        if (!*why && c > ' ' && c < 0x7f)
+            diag_at(d, NULL, c == '\'' ? "%d:%d: invalid JSON: unexpected \"%c\"" : "%d:%d: invalid JSON: unexpected '%c'",
+                    line, col, c);
+        else diag_at(d, NULL, "%d:%d: invalid JSON%s", line, col, why);
         cJSON_Delete(root);
         return NULL;
     }

@@ -2,13 +2,23 @@
  * the op takes them), so that writing twice gives identical bytes and reading back gives an
  * equivalent graph. */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "ir.h"
 
+/* A number as ir_fmt_number writes it: cJSON prints 15 significant digits when they come
+ * within a relative epsilon, which does not read back as the same double (0.30000000000000004
+ * became 0.3), so graphs would change on a round trip. */
+static cJSON *number(double v) {
+    char buf[40];
+    if (!isfinite(v)) return cJSON_CreateNull(); /* as cJSON writes them; no reader takes them */
+    return cJSON_CreateRaw(ir_fmt_number(v, buf, sizeof buf));
+}
+
 static cJSON *int_list(const int64_t *v, int n) {
     cJSON *a = cJSON_CreateArray();
-    for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateNumber((double)v[i]));
+    for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, number((double)v[i]));
     return a;
 }
 
@@ -41,11 +51,11 @@ static void write_attrs(cJSON *j, const Node *n) {
     case OP_CAST: cJSON_AddStringToObject(j, "dtype", ir_dtype_name(a->dtype)); break;
     case OP_FULL:
         cJSON_AddItemToObject(j, "shape", int_list(a->shape, a->nshape));
-        cJSON_AddNumberToObject(j, "value", a->value);
+        cJSON_AddItemToObject(j, "value", number(a->value));
         if (a->has_dtype) cJSON_AddStringToObject(j, "dtype", ir_dtype_name(a->dtype));
         break;
     case OP_ONE_HOT:
-        cJSON_AddNumberToObject(j, "depth", (double)a->depth);
+        cJSON_AddItemToObject(j, "depth", number((double)a->depth));
         if (a->has_dtype) cJSON_AddStringToObject(j, "dtype", ir_dtype_name(a->dtype));
         break;
     default: break;
@@ -73,7 +83,7 @@ char *ir_write_json(const Graph *g) {
         cJSON *ins = cJSON_AddArrayToObject(j, "inputs");
         for (int k = 0; k < n->ninputs; k++)
             cJSON_AddItemToArray(ins, n->in[k].id >= 0 ? cJSON_CreateString(g->nodes[n->in[k].id].name)
-                                                       : cJSON_CreateNumber(n->in[k].value));
+                                                       : number(n->in[k].value));
         write_attrs(j, n);
         cJSON_AddItemToArray(nodes, j);
     }

@@ -50,10 +50,11 @@ bool ir_type_equal(const TensorType *a, const TensorType *b) {
 }
 
 /* Weak constants yield: a float constant lifts an int or bool tensor to float32; an integral
- * constant takes the tensor's dtype. Two weak or two strong operands promote by rank. */
+ * constant takes the tensor's dtype, except that it lifts a bool tensor to int32. Two weak or two strong operands promote by rank. */
 DType ir_promote(DType a, bool a_weak, DType b, bool b_weak) {
     if (a_weak && !b_weak) {
         if (ir_dtype_is_float(a) && !ir_dtype_is_float(b)) return DT_FLOAT32;
+        if (b == DT_BOOL && a != DT_BOOL) return DT_INT32; /* bool tensor with a number */
         return b;
     }
     if (b_weak && !a_weak) return ir_promote(b, b_weak, a, a_weak);

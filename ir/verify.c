@@ -24,8 +24,13 @@ static int verify_node(Graph *g, NodeId id, Diag *d) {
         if (o >= id || o < -1) return diag_node(d, n, "input %d is not defined before use (cycle?)", i), -1;
         in[i] = graph_operand_type(g, &n->in[i]);
     }
-    if (ir_infer_op(n->op, in, n->ninputs, &n->attrs, &n->type, err, sizeof err))
+    if (ir_infer_op(n->op, in, n->ninputs, &n->attrs, &n->type, err, sizeof err)) {
+        /* Errors about axes, perm or slices name a rank; the operand's shape says more. */
+        char shape[256];
+        if (n->ninputs == 1 && info->kind != K_ELEMWISE && !strchr(err, '['))
+            return diag_node(d, n, "%s (input shape %s)", err, ir_shape_str(&in[0], shape, sizeof shape)), -1;
         return diag_node(d, n, "%s", err), -1;
+    }
     return 0;
 }
 
@@ -92,6 +97,10 @@ int ir_verify(Graph *g, Diag *d) {
         taken[dn->input] |= 1;
         taken[dn->value] |= 2;
     }
+    for (int i = 0; i < g->noutputs && !rc; i++) /* a donated input is overwritten: not an output */
+        if (taken[g->outputs[i].value] & 1)
+            diag_at(d, "outputs", "output \"%s\" names input \"%s\", whose buffer is donated",
+                    g->outputs[i].name, g->nodes[g->outputs[i].value].name), rc = -1;
     free(taken);
     namemap_free(&outs);
     namemap_free(&names);

@@ -148,16 +148,19 @@ TEST(ir_promote__strong_x_strong_5x5__table) {
         }
 }
 
-/* An integral constant (weak int64) takes the tensor's dtype, whichever side it is on. */
-TEST(ir_promote__int_constant_with_each_tensor__tensor_dtype) {
+/* An integral constant (weak int64) takes the tensor's dtype, whichever side it is on, except
+ * that a number lifts a bool tensor to int32. */
+TEST(ir_promote__int_constant_with_each_tensor__tensor_dtype_bool_int32) {
+    static const DType want[DT_COUNT] = {DT_INT32, DT_INT32, DT_INT64, DT_FLOAT32, DT_FLOAT64};
     for (int t = 0; t < DT_COUNT; t++) {
-        assert_int_equal(ir_promote(DT_INT64, true, (DType)t, false), t);
-        assert_int_equal(ir_promote((DType)t, false, DT_INT64, true), t);
+        assert_int_equal(ir_promote(DT_INT64, true, (DType)t, false), want[t]);
+        assert_int_equal(ir_promote((DType)t, false, DT_INT64, true), want[t]);
     }
 }
 
-TEST(ir_promote__int_constant_with_bool_tensor__bool) {
-    assert_int_equal(ir_promote(DT_INT64, true, DT_BOOL, false), DT_BOOL);
+TEST(ir_promote__int_constant_with_bool_tensor__int32) {
+    assert_int_equal(ir_promote(DT_INT64, true, DT_BOOL, false), DT_INT32);
+    assert_int_equal(ir_promote(DT_BOOL, false, DT_INT64, true), DT_INT32);
 }
 
 TEST(ir_promote__int_constant_with_int32_tensor__int32) {
@@ -412,8 +415,8 @@ int main(void) {
         cmocka_unit_test(ir_promote__int64_and_float32__float32),
         cmocka_unit_test(ir_promote__bool_and_int32__int32),
         cmocka_unit_test(ir_promote__strong_x_strong_5x5__table),
-        cmocka_unit_test(ir_promote__int_constant_with_each_tensor__tensor_dtype),
-        cmocka_unit_test(ir_promote__int_constant_with_bool_tensor__bool),
+        cmocka_unit_test(ir_promote__int_constant_with_each_tensor__tensor_dtype_bool_int32),
+        cmocka_unit_test(ir_promote__int_constant_with_bool_tensor__int32),
         cmocka_unit_test(ir_promote__int_constant_with_int32_tensor__int32),
         cmocka_unit_test(ir_promote__float_constant_with_each_tensor__float32_or_tensor_float),
         cmocka_unit_test(ir_promote__float_constant_with_float64_tensor__float64),

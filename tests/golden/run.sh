@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# tests/golden/run.sh: the golden-output suite. Runs gtc's subcommands on every graph under
+# tests/golden/ and compares their standard output, byte for byte, with the reviewed files.
+#
+# usage: tests/golden/run.sh GTC_BINARY [--update]
+#
+# Each case is a directory tests/golden/<case>/ holding graph.json and expected/. Every file in
+# expected/ is one comparison, and its name says what to run: the stem is the subcommand, so
+# expected/dump.txt is the stdout of `gtc dump graph.json`, expected/check.txt that of
+# `gtc check graph.json`, and dropping in expected/plan.txt adds `gtc plan graph.json`.
+# gtc runs from inside the case directory, must exit 0 and write nothing to stderr; a hang
+# (10 s) or a crash is a failure. A case whose expected/ is empty or missing gets the default
+# set, $GOLDEN_DEFAULT ("check dump"), when --update runs.
+# --update rewrites the expected files from what gtc prints now: review the diff before
+# committing it. The last line is "N passed, N failed", counting comparisons; the status is 1
+# when any failed.
+set -u
+
+if [ $# -lt 1 ] || [ $# -gt 2 ] || { [ $# -eq 2 ] && [ "$2" != --update ]; }; then
+    echo "usage: $0 GTC_BINARY [--update]" >&2
+    exit 2
+fi
+gtc=$1
+update=${2:-}
+case $gtc in /*) ;; *) gtc=$PWD/$gtc ;; esac
+if [ ! -x "$gtc" ]; then
+    echo "$0: $gtc is not an executable" >&2
+    exit 2
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+export ASAN_OPTIONS="exitcode=134:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="exitcode=134:print_stacktrace=1:${UBSAN_OPTIONS:-}"
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+pass=0
+fail=0
+for dir in "$here"/*/; do
+    dir=${dir%/}
+    name=$(basename "$dir")
+    [ -f "$dir/graph.json" ] || continue
+    files=()
+    for f in "$dir"/expected/*; do [ -f "$f" ] && files+=("$f"); done
+    if [ ${#files[@]} -eq 0 ]; then
+        if [ -z "$update" ]; then
+            fail=$((fail + 1))
+            echo "FAIL $name: no expected/ files (run with --update to create them)"
+            continue
+        fi
+        mkdir -p "$dir/expected"
+        for sub in ${GOLDEN_DEFAULT:-check dump}; do files+=("$dir/expected/$sub.txt"); done
+    fi
+    for want in "${files[@]}"; do
+        base=$(basename "$want")
+        sub=${base%%.*}
+        status=0
+        (cd "$dir" && exec timeout 10 "$gtc" "$sub" graph.json) >"$scratch/out" 2>"$scratch/err" || status=$?
+        problem=""
+        if [ "$status" -eq 124 ]; then
+            problem="timed out after 10 s (a hang?)"
+        elif [ "$status" -ge 128 ]; then
+            problem="crashed: exit status $status"
+        elif [ "$status" -ne 0 ]; then
+            problem="exit status $status"
+        elif [ -s "$scratch/err" ]; then
+            problem="wrote to stderr"
+        elif [ -n "$update" ]; then
+            cp "$scratch/out" "$want"
+        fi
+        if [ -z "$problem" ] && ! cmp -s "$want" "$scratch/out"; then
+            problem="stdout differs"
+        fi
+        if [ -z "$problem" ]; then
+            pass=$((pass + 1))
+            continue
+        fi
+        fail=$((fail + 1))
+        echo "FAIL $name/expected/$base: $problem (gtc $sub graph.json)"
+        head -c 2000 "$scratch/err"
+        if [ -f "$want" ]; then
+            diff -u --label "expected/$base" --label actual "$want" "$scratch/out" | head -n 60
+        fi
+    done
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
