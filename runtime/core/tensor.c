@@ -65,7 +65,7 @@ RtTensor *rt_empty(const RtBackend *b, DType dt, int rank, const int64_t *shape)
         rt_error(RT_EINVAL, "rank %d exceeds the limit of %d", rank, IR_MAX_RANK);
         return NULL;
     }
-    memcpy(tt.dims, shape, (size_t)rank * sizeof *shape);
+    if (rank) memcpy(tt.dims, shape, (size_t)rank * sizeof *shape);
     if (ir_check_type(&tt, err, sizeof err)) {
         rt_error(RT_EINVAL, "%s", err);
         return NULL;
@@ -78,7 +78,7 @@ RtTensor *rt_empty(const RtBackend *b, DType dt, int rank, const int64_t *shape)
     t->refcount = 1;
     t->dtype = dt;
     t->rank = rank;
-    memcpy(t->shape, shape, (size_t)rank * sizeof *shape);
+    if (rank) memcpy(t->shape, shape, (size_t)rank * sizeof *shape);
     rt_contiguous_strides(rank, shape, t->strides);
     t->storage = storage_new(b, (size_t)ir_numel(&tt) * ir_dtype_size(dt));
     if (!t->storage) {

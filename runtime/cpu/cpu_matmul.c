@@ -1,0 +1,153 @@
+/* runtime/cpu/cpu_matmul.c: (batched) matrix products on the CPU through OpenBLAS's cblas GEMM. */
+#include <cblas.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+
+/* How a [rows, cols] matrix with element strides (sr, sc) can be passed to a row-major GEMM:
+ * as is (ld = sr) when its rows are contiguous, transposed (ld = sc) when its columns are, so
+ * transposed views cost nothing. False when neither holds (broadcast, negative or scattered
+ * strides): the caller packs a contiguous copy. The stride of a size-1 axis does not matter. */
+static bool blas_layout(int64_t rows, int64_t cols, int64_t sr, int64_t sc,
+                        enum CBLAS_TRANSPOSE *tr, int64_t *ld) {
+    int64_t r1 = rows > 1 ? rows : 1, c1 = cols > 1 ? cols : 1;
+    int64_t l = rows <= 1 ? c1 : sr;
+    if ((cols <= 1 || sc == 1) && l >= c1 && l <= INT_MAX) {
+        *tr = CblasNoTrans;
+        *ld = l;
+        return true;
+    }
+    l = cols <= 1 ? r1 : sc;
+    if ((rows <= 1 || sr == 1) && l >= r1 && l <= INT_MAX) {
+        *tr = CblasTrans;
+        *ld = l;
+        return true;
+    }
+    return false;
+}
+
+/* dst[rows, cols] (contiguous) = src viewed with element strides (sr, sc). */
+static void pack(DType dt, void *dst, const char *src, int64_t rows, int64_t cols, int64_t sr,
+                 int64_t sc) {
+    if (dt == DT_FLOAT32) {
+        float *d = dst;
+        const float *s = (const float *)src;
+        for (int64_t r = 0; r < rows; r++)
+            for (int64_t c = 0; c < cols; c++) d[r * cols + c] = s[r * sr + c * sc];
+    } else {
+        double *d = dst;
+        const double *s = (const double *)src;
+        for (int64_t r = 0; r < rows; r++)
+            for (int64_t c = 0; c < cols; c++) d[r * cols + c] = s[r * sr + c * sc];
+    }
+}
+
+static void gemm(DType dt, enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, int64_t m,
+                 int64_t n, int64_t k, const void *a, int64_t lda, const void *b, int64_t ldb,
+                 void *c) {
+    if (dt == DT_FLOAT32)
+        cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, a, (int)lda, b,
+                    (int)ldb, 0.0f, c, (int)n);
+    else
+        cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0, a, (int)lda, b,
+                    (int)ldb, 0.0, c, (int)n);
+}
+
+/* One operand's matrix axes and its batch strides against out's batch shape. */
+typedef struct {
+    int64_t rows, cols, sr, sc;
+    int64_t bst[IR_MAX_RANK];
+    enum CBLAS_TRANSPOSE tr;
+    int64_t ld;
+    bool direct;
+} MatArg;
+
+static int mat_arg(const RtTensor *t, bool is_b, int nb, const int64_t *bshape, MatArg *m) {
+    int r = t->rank;
+    if (r < 1) return -1;
+    if (r == 1) { /* a vector: a as [1, k], b as [k, 1] */
+        m->rows = is_b ? t->shape[0] : 1;
+        m->cols = is_b ? 1 : t->shape[0];
+        m->sr = is_b ? t->strides[0] : 0;
+        m->sc = is_b ? 0 : t->strides[0];
+    } else {
+        m->rows = t->shape[r - 2], m->cols = t->shape[r - 1];
+        m->sr = t->strides[r - 2], m->sc = t->strides[r - 1];
+    }
+    int tb = r > 2 ? r - 2 : 0;
+    if (tb > nb) return -1;
+    for (int i = 0; i < nb; i++) {
+        int j = i - (nb - tb);
+        if (j < 0) m->bst[i] = 0;
+        else if (t->shape[j] == bshape[i]) m->bst[i] = bshape[i] == 1 ? 0 : t->strides[j];
+        else if (t->shape[j] == 1) m->bst[i] = 0;
+        else return -1;
+    }
+    m->direct = blas_layout(m->rows, m->cols, m->sr, m->sc, &m->tr, &m->ld);
+    if (!m->direct) m->tr = CblasNoTrans, m->ld = m->cols > 1 ? m->cols : 1;
+    return 0;
+}
+
+int cpu_matmul(RtTensor *out, const RtTensor *a, const RtTensor *b) {
+    DType dt = out->dtype;
+    if ((dt != DT_FLOAT32 && dt != DT_FLOAT64) || a->dtype != dt || b->dtype != dt)
+        return rt_error(RT_EINVAL, "matmul needs float32 or float64 operands of one dtype, got %s "
+                        "and %s into %s on the cpu backend", ir_dtype_name(a->dtype),
+                        ir_dtype_name(b->dtype), ir_dtype_name(dt));
+    if (a->rank < 1 || b->rank < 1)
+        return rt_error(RT_EINVAL, "internal: matmul operands must have rank >= 1");
+    int nb = out->rank - (a->rank >= 2) - (b->rank >= 2);
+    if (nb < 0 || !cpu_is_contiguous(out))
+        return rt_error(RT_EINVAL, "internal: matmul output is not a contiguous [..., m, n]");
+    MatArg A, B;
+    if (mat_arg(a, false, nb, out->shape, &A) || mat_arg(b, true, nb, out->shape, &B) ||
+        A.cols != B.rows || (a->rank >= 2 && out->shape[nb] != A.rows) ||
+        (b->rank >= 2 && out->shape[out->rank - 1] != B.cols))
+        return rt_error(RT_EINVAL, "internal: matmul operand shapes do not match the output");
+    int64_t m = A.rows, k = A.cols, n = B.cols;
+    int64_t batch = cpu_numel(nb, out->shape);
+    size_t es = ir_dtype_size(dt);
+    if (m == 0 || n == 0 || batch == 0) return 0;
+    if (k == 0) {
+        memset(cpu_data(out), 0, (size_t)(batch * m * n) * es);
+        return 0;
+    }
+
+    void *pa = NULL, *pb = NULL;
+    if ((!A.direct && !(pa = malloc((size_t)(m * k) * es))) ||
+        (!B.direct && !(pb = malloc((size_t)(k * n) * es)))) {
+        free(pa);
+        return rt_error(RT_EOOM, "matmul: out of host memory");
+    }
+    int64_t ost[IR_MAX_RANK];
+    for (int64_t i = nb - 1, s = m * n; i >= 0; i--) ost[i] = s, s *= out->shape[i];
+    char *base[3] = {cpu_data(out), cpu_data(a), cpu_data(b)};
+    const int64_t *st[3] = {ost, A.bst, B.bst};
+    size_t esz[3] = {es, es, es};
+    CpuIter it;
+    cpu_iter_init(&it, nb, out->shape, 3, base, st, esz);
+    /* A batch of row-major a's against one shared b is one GEMM with batch*m rows. */
+    if (it.ndim == 0 && it.inner > 1 && it.istride[2] == 0 && A.direct && A.tr == CblasNoTrans &&
+        (m == 1 || it.istride[1] == m * A.sr) && it.istride[1] >= k && it.inner * m <= INT_MAX) {
+        int64_t lda = m == 1 ? it.istride[1] : A.ld;
+        gemm(dt, CblasNoTrans, B.tr, it.inner * m, n, k, it.ptr[1], lda,
+             B.direct ? it.ptr[2] : (pack(dt, pb, it.ptr[2], k, n, B.sr, B.sc), pb), B.ld,
+             it.ptr[0]);
+    } else {
+        do {
+            for (int64_t i = 0; i < it.inner; i++) {
+                char *c = it.ptr[0] + i * it.istride[0] * (int64_t)es;
+                char *x = it.ptr[1] + i * it.istride[1] * (int64_t)es;
+                char *y = it.ptr[2] + i * it.istride[2] * (int64_t)es;
+                if (!A.direct) pack(dt, pa, x, m, k, A.sr, A.sc), x = pa;
+                if (!B.direct) pack(dt, pb, y, k, n, B.sr, B.sc), y = pb;
+                gemm(dt, A.tr, B.tr, m, n, k, x, A.ld, y, B.ld, c);
+            }
+        } while (cpu_iter_next(&it));
+    }
+    free(pa);
+    free(pb);
+    return 0;
+}
