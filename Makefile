@@ -22,6 +22,7 @@ RT_CORE_SRCS := runtime/core/error.c runtime/core/tensor.c runtime/core/ops.c ru
 RT_CPU_SRCS := runtime/cpu/cpu_backend.c runtime/cpu/cpu_elementwise.c runtime/cpu/cpu_reduce.c \
                runtime/cpu/cpu_matmul.c
 PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cudaarray_ops.c \
+                runtime/php/cudaarray_convert.c \
                 runtime/php/hostarray.c runtime/php/exceptions.c
 GTC_MAIN := compiler/main.c
 UNIT_TESTS := test_types test_infer test_verify test_json
@@ -43,10 +44,10 @@ UNIT_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
 RT_UNIT_BINS := $(addprefix $(BUILD)/tests/,$(RT_UNIT_TESTS))
 DEPS_STAMP := build/.deps-stamp
 
-.PHONY: runtime rt-unit all test demo golden golden-update asan clean deps unit errors phpt
+.PHONY: ref runtime rt-unit all test demo golden golden-update asan clean deps unit errors phpt
 .DEFAULT_GOAL := all
 
-all: $(GTC) $(LIBGTC)
+all: $(GTC) $(LIBGTC) runtime
 runtime: $(LIBGTCRT) $(GTC_EXT)
 
 $(BUILD)/obj/%.o: %.c
@@ -111,13 +112,18 @@ test: $(DEPS_STAMP)
 	$(MAKE) rt-unit
 	$(MAKE) errors
 	$(MAKE) golden
+	$(MAKE) ref
 	$(MAKE) phpt
 	@echo "make test: all suites passed"
 
 demo: $(DEPS_STAMP)
 	$(MAKE) all
 	$(GTC) check examples/train_step.json
-	$(GTC) dump examples/digits_step.json
+	$(PHP) -n -d extension=$(abspath $(GTC_EXT)) examples/eager_mlp.php 200
+
+# The example training steps against an independent float64 NumPy gradient.
+ref:
+	python3 tests/ref/graph_ref.py examples/train_step.json examples/digits_step.json --check-grad
 
 asan: $(DEPS_STAMP)
 	$(MAKE) BUILD=build/asan OPT=-O1 \
