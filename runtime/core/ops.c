@@ -157,17 +157,55 @@ done:
     return res;
 }
 
+/* Strides that let `out` view x's elements in C order without a copy, as NumPy's
+ * attempt_nocopy_reshape: each run of output axes must map onto a run of input axes that is
+ * itself laid out contiguously. False when no such strides exist. */
+static bool reshape_strides(const RtTensor *x, const TensorType *out, int64_t *strides) {
+    int64_t ish[IR_MAX_RANK], ist[IR_MAX_RANK];
+    int in = 0;
+    for (int i = 0; i < x->rank; i++) {
+        if (x->shape[i] == 0) { /* empty: any strides will do */
+            rt_contiguous_strides(out->rank, out->dims, strides);
+            return true;
+        }
+        if (x->shape[i] != 1) ish[in] = x->shape[i], ist[in++] = x->strides[i];
+    }
+    int oi = 0, oj = 1, ii = 0, ij = 1, on = out->rank;
+    while (ii < in && oi < on) {
+        int64_t np = ish[ii], op = out->dims[oi];
+        while (np != op) {
+            if (np < op) np *= ish[ij++];
+            else op *= out->dims[oj++];
+        }
+        for (int k = ii; k < ij - 1; k++)
+            if (ist[k] != ist[k + 1] * ish[k + 1]) return false;
+        strides[oj - 1] = ist[ij - 1];
+        for (int k = oj - 1; k > oi; k--) strides[k - 1] = strides[k] * out->dims[k];
+        ii = ij++;
+        oi = oj++;
+    }
+    /* trailing size-1 output axes */
+    for (int k = oi; k < on; k++) strides[k] = 1;
+    return true;
+}
+
 static RtTensor *apply_view(Op op, RtTensor *x, const Attrs *a, const TensorType *out) {
     char err[256];
     RtTensor *v;
     switch (op) {
-    case OP_RESHAPE:
-        v = rt_is_contiguous(x) ? view_of(x) : rt_contiguous(x);
-        if (!v) return NULL;
+    case OP_RESHAPE: {
+        int64_t strides[IR_MAX_RANK];
+        if (reshape_strides(x, out, strides)) {
+            if (!(v = view_of(x))) return NULL;
+            memcpy(v->strides, strides, sizeof strides);
+        } else {
+            if (!(v = rt_contiguous(x))) return NULL;
+            rt_contiguous_strides(out->rank, out->dims, v->strides);
+        }
         v->rank = out->rank;
         memcpy(v->shape, out->dims, sizeof v->shape);
-        rt_contiguous_strides(v->rank, v->shape, v->strides);
         return v;
+    }
     case OP_TRANSPOSE: {
         int perm[IR_MAX_RANK];
         if (ir_transpose_perm(a, x->rank, perm, err, sizeof err)) {
@@ -223,6 +261,7 @@ RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
         } else {
             Operand o = {.id = -1, .value = in[i].value};
             tin[i] = graph_operand_type(NULL, &o);
+            if (in[i].is_float) tin[i].dtype = DT_FLOAT32;
         }
     }
     if (!b) b = rt_default_backend();

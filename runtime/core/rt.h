@@ -102,10 +102,12 @@ void *rt_data(const RtTensor *t);
 
 /* ---- ops --------------------------------------------------------------------------------------- */
 
-/* An operand: a tensor, or (t == NULL) a weak numeric scalar. */
+/* An operand: a tensor, or (t == NULL) a weak numeric scalar; is_float marks a scalar that was
+ * written as a float (PHP's 2.0), which lifts an int tensor to float32 even when integral. */
 typedef struct {
     RtTensor *t;
     double value;
+    bool is_float;
 } RtOperand;
 
 /* Applies any graph op (ops.def) eagerly with the IR's shape and dtype rules: elementwise ops

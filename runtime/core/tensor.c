@@ -108,6 +108,7 @@ int64_t rt_numel(const RtTensor *t) {
 size_t rt_nbytes(const RtTensor *t) { return (size_t)rt_numel(t) * ir_dtype_size(t->dtype); }
 
 bool rt_is_contiguous(const RtTensor *t) {
+    if (rt_numel(t) == 0) return true;
     int64_t st = 1;
     for (int i = t->rank - 1; i >= 0; i--) {
         if (t->shape[i] != 1 && t->strides[i] != st) return false;

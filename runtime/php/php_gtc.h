@@ -6,6 +6,10 @@
 #ifndef PHP_GTC_H
 #define PHP_GTC_H
 
+#ifndef COMPILE_DL_GTC
+#define COMPILE_DL_GTC 1 /* always built as a shared extension */
+#endif
+
 #include "php.h"
 
 #include "../core/rt.h"
@@ -47,6 +51,12 @@ static inline php_gtc_array *php_gtc_array_from_obj(zend_object *obj) {
 }
 #define Z_GTC_ARRAY_P(zv) php_gtc_array_from_obj(Z_OBJ_P(zv))
 
+/* The object life cycle shared by both classes (cudaarray.c): create with a class's handlers,
+ * free (releases the tensor), clone (an independent contiguous copy). */
+zend_object *php_gtc_array_create(zend_class_entry *ce, const zend_object_handlers *h);
+void php_gtc_array_free(zend_object *obj);
+zend_object *php_gtc_array_clone(zend_object *old);
+
 /* Object handlers set-up, called from MINIT after the classes are registered. */
 void php_gtc_cudaarray_minit(zend_class_entry *ce);
 void php_gtc_hostarray_minit(zend_class_entry *ce);
@@ -60,6 +70,8 @@ void php_gtc_throw_rt(void);
 /* ---- gtc_module.c ---- */
 /* The backend new tensors go to (gtc.device, GTC_DEVICE); NULL after throwing. */
 const RtBackend *php_gtc_backend(void);
+/* "cpu" or "cuda:N" for the tensor's storage (buf holds the text when needed). */
+const char *php_gtc_device_name(const RtTensor *t, char *buf, size_t n);
 
 /* ---- cudaarray.c ---- */
 /* Wraps a tensor (reference taken over) in a new object of class ce; a NULL t throws the
@@ -67,9 +79,18 @@ const RtBackend *php_gtc_backend(void);
 bool php_gtc_wrap(zval *rv, zend_class_entry *ce, RtTensor *t);
 /* The tensor of an object, or NULL after throwing Error when it is not initialised. */
 RtTensor *php_gtc_tensor(zend_object *obj);
+/* Returns a new CudaArray wrapping t (NULL: throws the runtime's error). */
+#define RETURN_TENSOR(t)                                                             \
+    do {                                                                             \
+        if (!php_gtc_wrap(return_value, php_gtc_ce_CudaArray, (t))) RETURN_THROWS(); \
+        return;                                                                      \
+    } while (0)
 #define GTC_THIS_TENSOR(var)                                     \
     RtTensor *var = php_gtc_tensor(Z_OBJ_P(ZEND_THIS));          \
     if (!var) RETURN_THROWS()
+
+/* t's values on backend b as a new contiguous tensor (NULL after rt_error). */
+RtTensor *php_gtc_to_backend(const RtTensor *t, const RtBackend *b);
 
 /* ---- cudaarray_convert.c ---- */
 /* A dtype from a name; throws ValueError for argument arg_num and returns false if unknown. */

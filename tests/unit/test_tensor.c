@@ -102,6 +102,45 @@ static void rt_apply__reshape_of_transposed__copies(void **state) {
     rt_release(r2), rt_release(r), rt_release(v), rt_release(t);
 }
 
+/* Every reshape of every view reads the same values as reshaping a contiguous copy, and those
+ * that can be views are views. */
+static void rt_apply__reshape_of_views__same_values_as_copy(void **state) {
+    (void)state;
+    int64_t s[3] = {4, 6, 2};
+    RtTensor *base = arange(DT_FLOAT64, 3, s);
+    Attrs views[4] = {
+        {0},                                                          /* identity via transpose perm below */
+        {.nslice = 1, .starts = {1}, .ends = {3}},                    /* rows 1..2: contiguous block */
+        {.nslice = 2, .starts = {0, 0}, .ends = {4, 6}, .steps = {2, 1}, .has_steps = true},
+        {.nslice = 2, .starts = {0, 5}, .ends = {4, -7}, .steps = {1, -2}, .has_steps = true},
+    };
+    int64_t targets[4][3] = {{-1, 0, 0}, {2, -1, 0}, {-1, 2, 0}, {0, 0, 0}};
+    int tranks[4] = {1, 2, 2, 0};
+    for (int v = 0; v < 4; v++) {
+        RtTensor *x = v == 0 ? unary(OP_TRANSPOSE, base, NULL) : unary(OP_SLICE, base, &views[v]);
+        assert_non_null(x);
+        for (int t = 0; t < 3; t++) {
+            Attrs r = {.nshape = tranks[t]};
+            memcpy(r.shape, targets[t], sizeof targets[t]);
+            RtTensor *y = unary(OP_RESHAPE, x, &r);
+            RtTensor *c = rt_contiguous(x);
+            RtTensor *yc = unary(OP_RESHAPE, c, &r);
+            assert_non_null(y);
+            assert_non_null(yc);
+            int64_t n = rt_numel(y);
+            double *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+            to_f64(y, a);
+            to_f64(yc, b);
+            assert_memory_equal(a, b, (size_t)n * sizeof *a);
+            if (v == 1 || (v == 2 && t == 1)) assert_ptr_equal(y->storage, base->storage);
+            free(a), free(b);
+            rt_release(y), rt_release(c), rt_release(yc);
+        }
+        rt_release(x);
+    }
+    rt_release(base);
+}
+
 static void rt_apply__add_broadcast_row_and_column__outer_sum(void **state) {
     (void)state;
     int64_t sa[2] = {3, 1}, sb[1] = {4};
@@ -267,6 +306,7 @@ int main(void) {
         cmocka_unit_test(rt_apply__transpose__view_shares_storage),
         cmocka_unit_test(rt_apply__slice_negative_step__reversed_view),
         cmocka_unit_test(rt_apply__reshape_of_transposed__copies),
+        cmocka_unit_test(rt_apply__reshape_of_views__same_values_as_copy),
         cmocka_unit_test(rt_apply__add_broadcast_row_and_column__outer_sum),
         cmocka_unit_test(rt_apply__weak_scalar__keeps_int_dtype_or_lifts_to_float32),
         cmocka_unit_test(rt_apply__incompatible_broadcast__einval_names_op_and_shapes),

@@ -1,0 +1,496 @@
+/* runtime/php/cudaarray.c: Cuda\CudaArray's object (handlers, clone, operators), construction
+ * (PHP arrays, buffers, .npy, zeros/ones/full/rand), conversion back to PHP, metadata, and
+ * serialisation. The op methods live in cudaarray_ops.c. */
+#include "php_gtc.h"
+
+#include "ext/random/php_random.h"
+#include "php_streams.h"
+#include "zend_exceptions.h"
+
+static zend_object_handlers cudaarray_handlers;
+
+/* ---- the object -------------------------------------------------------------------------- */
+
+zend_object *php_gtc_array_create(zend_class_entry *ce, const zend_object_handlers *h) {
+    php_gtc_array *a = zend_object_alloc(sizeof(php_gtc_array), ce);
+    zend_object_std_init(&a->std, ce);
+    object_properties_init(&a->std, ce);
+    a->std.handlers = h;
+    return &a->std;
+}
+
+void php_gtc_array_free(zend_object *obj) {
+    php_gtc_array *a = php_gtc_array_from_obj(obj);
+    if (a->t) rt_release(a->t);
+    a->t = NULL;
+    zend_object_std_dtor(obj);
+}
+
+/* clone gives an independent contiguous copy (a view's clone owns its own storage). */
+zend_object *php_gtc_array_clone(zend_object *old) {
+    php_gtc_array *src = php_gtc_array_from_obj(old);
+    zend_object *obj = php_gtc_array_create(old->ce, old->handlers);
+    zend_objects_clone_members(obj, old);
+    if (src->t) {
+        RtTensor *c = rt_contiguous(src->t);
+        if (!c) php_gtc_throw_rt();
+        php_gtc_array_from_obj(obj)->t = c;
+    }
+    return obj;
+}
+
+static zend_object *cudaarray_create(zend_class_entry *ce) {
+    return php_gtc_array_create(ce, &cudaarray_handlers);
+}
+
+bool php_gtc_wrap(zval *rv, zend_class_entry *ce, RtTensor *t) {
+    if (!t) {
+        php_gtc_throw_rt();
+        return false;
+    }
+    object_init_ex(rv, ce);
+    Z_GTC_ARRAY_P(rv)->t = t;
+    return true;
+}
+
+RtTensor *php_gtc_tensor(zend_object *obj) {
+    RtTensor *t = php_gtc_array_from_obj(obj)->t;
+    if (!t) zend_throw_error(NULL, "%s object is not initialized", ZSTR_VAL(obj->ce->name));
+    return t;
+}
+
+/* ---- operators: + - * / ** with a tensor on either side --------------------------------- */
+
+/* A tensor or a number as an operator operand; false for anything else (PHP then reports
+ * unsupported operand types) or after throwing for an uninitialised object. */
+static bool operator_operand(zval *z, RtOperand *o) {
+    ZVAL_DEREF(z);
+    *o = (RtOperand){0};
+    switch (Z_TYPE_P(z)) {
+    case IS_LONG: o->value = (double)Z_LVAL_P(z); return true;
+    case IS_DOUBLE: o->value = Z_DVAL_P(z), o->is_float = true; return true;
+    case IS_OBJECT:
+        if (Z_OBJCE_P(z) != php_gtc_ce_CudaArray) return false;
+        o->t = php_gtc_tensor(Z_OBJ_P(z));
+        return o->t != NULL;
+    default: return false;
+    }
+}
+
+static zend_result cudaarray_do_operation(zend_uchar opcode, zval *result, zval *op1, zval *op2) {
+    Op op;
+    switch (opcode) {
+    case ZEND_ADD: op = OP_ADD; break;
+    case ZEND_SUB: op = OP_SUB; break;
+    case ZEND_MUL: op = OP_MUL; break;
+    case ZEND_DIV: op = OP_DIV; break;
+    case ZEND_POW: op = OP_POW; break;
+    default: return FAILURE;
+    }
+    RtOperand in[2];
+    if (!operator_operand(op1, &in[0]) || !operator_operand(op2, &in[1])) return FAILURE;
+    zval tmp;
+    if (!php_gtc_wrap(&tmp, php_gtc_ce_CudaArray, rt_apply(op, in, 2, NULL))) return FAILURE;
+    if (result == op1) zval_ptr_dtor(result); /* compound assignment: $a += 1 */
+    ZVAL_COPY_VALUE(result, &tmp);
+    return SUCCESS;
+}
+
+/* == compares identity only: element-wise equality is eq(), and comparing the (empty) property
+ * tables would make every two arrays "equal". */
+static int cudaarray_compare(zval *a, zval *b) {
+    if (Z_TYPE_P(a) == IS_OBJECT && Z_TYPE_P(b) == IS_OBJECT && Z_OBJ_P(a) == Z_OBJ_P(b)) return 0;
+    return ZEND_UNCOMPARABLE;
+}
+
+/* ---- construction -------------------------------------------------------------------------- */
+
+static bool check_shape(DType dt, int rank, const int64_t *shape) {
+    TensorType tt = {.dtype = dt, .rank = rank};
+    memcpy(tt.dims, shape, (size_t)rank * sizeof *shape);
+    char err[256];
+    if (ir_check_type(&tt, err, sizeof err)) {
+        php_gtc_throw(RT_EINVAL, "%s", err);
+        return false;
+    }
+    return true;
+}
+
+static size_t shape_numel(int rank, const int64_t *shape) {
+    size_t n = 1;
+    for (int i = 0; i < rank; i++) n *= (size_t)shape[i];
+    return n;
+}
+
+/* Builds a tensor from raw C-order bytes; bool bytes are normalised to 0/1. */
+static RtTensor *from_bytes(DType dt, int rank, const int64_t *shape, const char *bytes) {
+    const RtBackend *b = php_gtc_backend();
+    if (!b) return NULL;
+    RtTensor *t;
+    if (dt == DT_BOOL) {
+        size_t n = shape_numel(rank, shape);
+        uint8_t *norm = emalloc(n ? n : 1);
+        for (size_t i = 0; i < n; i++) norm[i] = bytes[i] != 0;
+        t = rt_from_host(b, dt, rank, shape, norm);
+        efree(norm);
+    } else {
+        t = rt_from_host(b, dt, rank, shape, bytes);
+    }
+    if (!t) php_gtc_throw_rt();
+    return t;
+}
+
+ZEND_METHOD(Cuda_CudaArray, __construct) {
+    zval *data;
+    zend_string *dtype_name = NULL;
+    ZEND_PARSE_PARAMETERS_START(1, 2)
+        Z_PARAM_ARRAY(data)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_STR_OR_NULL(dtype_name)
+    ZEND_PARSE_PARAMETERS_END();
+    php_gtc_array *self = Z_GTC_ARRAY_P(ZEND_THIS);
+    if (self->t) {
+        zend_throw_error(NULL, "Cannot call constructor twice");
+        RETURN_THROWS();
+    }
+    DType dt = DT_FLOAT32;
+    bool infer = ZEND_NUM_ARGS() >= 2 && !dtype_name;
+    if (dtype_name && !php_gtc_parse_dtype(dtype_name, 2, &dt)) RETURN_THROWS();
+    const RtBackend *b = php_gtc_backend();
+    if (!b) RETURN_THROWS();
+    self->t = php_gtc_from_php(b, data, dt, infer);
+    if (!self->t) RETURN_THROWS();
+}
+
+ZEND_METHOD(Cuda_CudaArray, fromBuffer) {
+    zend_string *bytes, *dtype_name = NULL;
+    HashTable *shape_ht;
+    ZEND_PARSE_PARAMETERS_START(2, 3)
+        Z_PARAM_STR(bytes)
+        Z_PARAM_ARRAY_HT(shape_ht)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_STR(dtype_name)
+    ZEND_PARSE_PARAMETERS_END();
+    int64_t shape[IR_MAX_RANK];
+    DType dt = DT_FLOAT32;
+    int rank = php_gtc_parse_shape(shape_ht, 2, false, shape);
+    if (rank < 0 || (dtype_name && !php_gtc_parse_dtype(dtype_name, 3, &dt))) RETURN_THROWS();
+    if (!check_shape(dt, rank, shape)) RETURN_THROWS();
+    size_t want = shape_numel(rank, shape) * ir_dtype_size(dt);
+    if (ZSTR_LEN(bytes) != want) {
+        TensorType tt = {.rank = rank};
+        memcpy(tt.dims, shape, (size_t)rank * sizeof *shape);
+        char s[256];
+        php_gtc_throw(RT_EINVAL, "fromBuffer: shape %s of %s needs %zu bytes, got %zu",
+                      ir_shape_str(&tt, s, sizeof s), ir_dtype_name(dt), want, ZSTR_LEN(bytes));
+        RETURN_THROWS();
+    }
+    RtTensor *t = from_bytes(dt, rank, shape, ZSTR_VAL(bytes));
+    if (!t) RETURN_THROWS();
+    RETURN_TENSOR(t);
+}
+
+static void factory(INTERNAL_FUNCTION_PARAMETERS, double fixed, int kind) {
+    HashTable *shape_ht;
+    zval *value = NULL;
+    zend_long seed = 0;
+    bool seed_null = true;
+    zend_string *dtype_name = NULL;
+    uint32_t dtype_arg = kind == 0 ? 2 : 3;
+    if (kind == 0) { /* zeros, ones */
+        ZEND_PARSE_PARAMETERS_START(1, 2)
+            Z_PARAM_ARRAY_HT(shape_ht)
+            Z_PARAM_OPTIONAL
+            Z_PARAM_STR(dtype_name)
+        ZEND_PARSE_PARAMETERS_END();
+    } else if (kind == 1) { /* full */
+        ZEND_PARSE_PARAMETERS_START(2, 3)
+            Z_PARAM_ARRAY_HT(shape_ht)
+            Z_PARAM_ZVAL(value)
+            Z_PARAM_OPTIONAL
+            Z_PARAM_STR(dtype_name)
+        ZEND_PARSE_PARAMETERS_END();
+    } else { /* rand */
+        ZEND_PARSE_PARAMETERS_START(1, 3)
+            Z_PARAM_ARRAY_HT(shape_ht)
+            Z_PARAM_OPTIONAL
+            Z_PARAM_LONG_OR_NULL(seed, seed_null)
+            Z_PARAM_STR(dtype_name)
+        ZEND_PARSE_PARAMETERS_END();
+    }
+    int64_t shape[IR_MAX_RANK];
+    DType dt = DT_FLOAT32;
+    int rank = php_gtc_parse_shape(shape_ht, 1, false, shape);
+    if (rank < 0) RETURN_THROWS();
+    if (kind == 1) {
+        if (Z_TYPE_P(value) == IS_TRUE || Z_TYPE_P(value) == IS_FALSE) {
+            fixed = Z_TYPE_P(value) == IS_TRUE;
+        } else {
+            zval *num;
+            if (Z_TYPE_P(value) == IS_NULL || !zend_parse_arg_number(value, &num, false, 2)) {
+                zend_argument_type_error(2, "must be of type int|float|bool, %s given",
+                                         zend_zval_type_name(value));
+                RETURN_THROWS();
+            }
+            fixed = Z_TYPE_P(num) == IS_LONG ? (double)Z_LVAL_P(num) : Z_DVAL_P(num);
+        }
+    }
+    if (dtype_name && !php_gtc_parse_dtype(dtype_name, dtype_arg, &dt)) RETURN_THROWS();
+    if (!check_shape(dt, rank, shape)) RETURN_THROWS();
+    const RtBackend *b = php_gtc_backend();
+    if (!b) RETURN_THROWS();
+    if (kind == 2) {
+        uint64_t s = (uint64_t)seed;
+        if (seed_null && php_random_bytes_throw(&s, sizeof s) == FAILURE) RETURN_THROWS();
+        RETURN_TENSOR(rt_rand(b, dt, rank, shape, s));
+    }
+    RETURN_TENSOR(rt_full(b, dt, rank, shape, fixed));
+}
+
+ZEND_METHOD(Cuda_CudaArray, zeros) { factory(INTERNAL_FUNCTION_PARAM_PASSTHRU, 0.0, 0); }
+ZEND_METHOD(Cuda_CudaArray, ones) { factory(INTERNAL_FUNCTION_PARAM_PASSTHRU, 1.0, 0); }
+ZEND_METHOD(Cuda_CudaArray, full) { factory(INTERNAL_FUNCTION_PARAM_PASSTHRU, 0.0, 1); }
+ZEND_METHOD(Cuda_CudaArray, rand) { factory(INTERNAL_FUNCTION_PARAM_PASSTHRU, 0.0, 2); }
+
+/* ---- .npy files ------------------------------------------------------------------------------ */
+
+/* Re-throws the runtime's error with the file name in front. */
+static void throw_rt_for_file(const char *path) {
+    RtStatus st = rt_status();
+    php_gtc_throw(st == RT_OK ? RT_ERUNTIME : st, "%s: %s", path, rt_message());
+    rt_clear_error();
+}
+
+ZEND_METHOD(Cuda_CudaArray, fromNpy) {
+    zend_string *path;
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+        Z_PARAM_PATH_STR(path)
+    ZEND_PARSE_PARAMETERS_END();
+    const RtBackend *b = php_gtc_backend();
+    if (!b) RETURN_THROWS();
+    php_stream *stream = php_stream_open_wrapper(ZSTR_VAL(path), "rb", 0, NULL);
+    if (!stream) {
+        php_gtc_throw(RT_ERUNTIME, "%s: cannot open for reading", ZSTR_VAL(path));
+        RETURN_THROWS();
+    }
+    php_stream_statbuf ssb;
+    if (php_stream_stat(stream, &ssb) == 0 && S_ISDIR(ssb.sb.st_mode)) {
+        php_stream_close(stream);
+        php_gtc_throw(RT_ERUNTIME, "%s: is a directory", ZSTR_VAL(path));
+        RETURN_THROWS();
+    }
+    zend_string *contents = php_stream_copy_to_mem(stream, PHP_STREAM_COPY_ALL, 0);
+    php_stream_close(stream);
+    RtTensor *t = rt_npy_read(b, contents ? ZSTR_VAL(contents) : "",
+                              contents ? ZSTR_LEN(contents) : 0);
+    if (contents) zend_string_release(contents);
+    if (!t) {
+        throw_rt_for_file(ZSTR_VAL(path));
+        RETURN_THROWS();
+    }
+    RETURN_TENSOR(t);
+}
+
+ZEND_METHOD(Cuda_CudaArray, toNpy) {
+    zend_string *path;
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+        Z_PARAM_PATH_STR(path)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    char *buf = NULL;
+    size_t len = 0;
+    if (rt_npy_write(t, &buf, &len) != 0) {
+        throw_rt_for_file(ZSTR_VAL(path));
+        RETURN_THROWS();
+    }
+    php_stream *stream = php_stream_open_wrapper(ZSTR_VAL(path), "wb", 0, NULL);
+    if (!stream) {
+        free(buf);
+        php_gtc_throw(RT_ERUNTIME, "%s: cannot open for writing", ZSTR_VAL(path));
+        RETURN_THROWS();
+    }
+    ssize_t written = php_stream_write(stream, buf, len);
+    php_stream_close(stream);
+    free(buf);
+    if (written < 0 || (size_t)written != len) {
+        php_gtc_throw(RT_ERUNTIME, "%s: short write (%zd of %zu bytes)", ZSTR_VAL(path), written, len);
+        RETURN_THROWS();
+    }
+}
+
+/* ---- back to PHP ------------------------------------------------------------------------------ */
+
+ZEND_METHOD(Cuda_CudaArray, toBuffer) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    GTC_THIS_TENSOR(t);
+    zend_string *s = zend_string_alloc(rt_nbytes(t), 0);
+    if (ZSTR_LEN(s) && rt_to_host(t, ZSTR_VAL(s)) != 0) {
+        zend_string_efree(s);
+        php_gtc_throw_rt();
+        RETURN_THROWS();
+    }
+    ZSTR_VAL(s)[ZSTR_LEN(s)] = 0;
+    RETURN_NEW_STR(s);
+}
+
+ZEND_METHOD(Cuda_CudaArray, toArray) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    GTC_THIS_TENSOR(t);
+    if (!php_gtc_to_php(t, return_value)) RETURN_THROWS();
+}
+
+ZEND_METHOD(Cuda_CudaArray, item) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    GTC_THIS_TENSOR(t);
+    if (rt_numel(t) != 1) {
+        TensorType tt = rt_type(t);
+        char s[256];
+        php_gtc_throw(RT_EINVAL, "item() needs exactly one element, got shape %s (%lld elements)",
+                      ir_shape_str(&tt, s, sizeof s), (long long)rt_numel(t));
+        RETURN_THROWS();
+    }
+    zval nested;
+    if (!php_gtc_to_php(t, &nested)) RETURN_THROWS();
+    zval *v = &nested;
+    while (Z_TYPE_P(v) == IS_ARRAY) v = zend_hash_index_find(Z_ARRVAL_P(v), 0);
+    RETVAL_COPY(v);
+    zval_ptr_dtor(&nested);
+}
+
+RtTensor *php_gtc_to_backend(const RtTensor *t, const RtBackend *b) {
+    /* An empty array has no bytes to move (and rt_to_host of some empty views recurses). */
+    if (rt_numel(t) == 0) return rt_empty(b, t->dtype, t->rank, t->shape);
+    return rt_to_backend(t, b);
+}
+
+ZEND_METHOD(Cuda_CudaArray, toHost) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    GTC_THIS_TENSOR(t);
+    if (!php_gtc_wrap(return_value, php_gtc_ce_HostArray, php_gtc_to_backend(t, &rt_cpu_backend)))
+        RETURN_THROWS();
+}
+
+/* ---- metadata ---------------------------------------------------------------------------------- */
+
+ZEND_METHOD(Cuda_CudaArray, getShape) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    GTC_THIS_TENSOR(t);
+    php_gtc_dims_to_php(t->rank, t->shape, return_value);
+}
+
+ZEND_METHOD(Cuda_CudaArray, getStrides) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    GTC_THIS_TENSOR(t);
+    php_gtc_dims_to_php(t->rank, t->strides, return_value);
+}
+
+ZEND_METHOD(Cuda_CudaArray, dtype) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    GTC_THIS_TENSOR(t);
+    RETURN_STRING(ir_dtype_name(t->dtype));
+}
+
+ZEND_METHOD(Cuda_CudaArray, getSize) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    GTC_THIS_TENSOR(t);
+    RETURN_LONG((zend_long)rt_numel(t));
+}
+
+ZEND_METHOD(Cuda_CudaArray, device) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    GTC_THIS_TENSOR(t);
+    char buf[32];
+    RETURN_STRING(php_gtc_device_name(t, buf, sizeof buf));
+}
+
+ZEND_METHOD(Cuda_CudaArray, __debugInfo) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    RtTensor *t = Z_GTC_ARRAY_P(ZEND_THIS)->t;
+    array_init(return_value);
+    if (!t) return;
+    zval v;
+    php_gtc_dims_to_php(t->rank, t->shape, &v);
+    zend_hash_str_add_new(Z_ARRVAL_P(return_value), "shape", sizeof "shape" - 1, &v);
+    add_assoc_string(return_value, "dtype", ir_dtype_name(t->dtype));
+    char buf[32];
+    add_assoc_string(return_value, "device", php_gtc_device_name(t, buf, sizeof buf));
+    if (rt_numel(t) <= 100) {
+        if (!php_gtc_to_php(t, &v)) RETURN_THROWS();
+        zend_hash_str_add_new(Z_ARRVAL_P(return_value), "data", sizeof "data" - 1, &v);
+    }
+}
+
+/* ---- serialisation: ["dtype" => string, "shape" => list<int>, "data" => raw C-order bytes] ---- */
+
+ZEND_METHOD(Cuda_CudaArray, __serialize) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    GTC_THIS_TENSOR(t);
+    zend_string *s = zend_string_alloc(rt_nbytes(t), 0);
+    if (ZSTR_LEN(s) && rt_to_host(t, ZSTR_VAL(s)) != 0) {
+        zend_string_efree(s);
+        php_gtc_throw_rt();
+        RETURN_THROWS();
+    }
+    ZSTR_VAL(s)[ZSTR_LEN(s)] = 0;
+    zval v;
+    array_init_size(return_value, 3);
+    add_assoc_string(return_value, "dtype", ir_dtype_name(t->dtype));
+    php_gtc_dims_to_php(t->rank, t->shape, &v);
+    zend_hash_str_add_new(Z_ARRVAL_P(return_value), "shape", sizeof "shape" - 1, &v);
+    add_assoc_str(return_value, "data", s);
+}
+
+#define BAD_DATA(...)                                                                        \
+    do {                                                                                     \
+        php_gtc_throw(RT_EINVAL, "Invalid serialization data for Cuda\\CudaArray object: "     \
+                      __VA_ARGS__);                                                          \
+        RETURN_THROWS();                                                                     \
+    } while (0)
+
+ZEND_METHOD(Cuda_CudaArray, __unserialize) {
+    HashTable *data;
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+        Z_PARAM_ARRAY_HT(data)
+    ZEND_PARSE_PARAMETERS_END();
+    php_gtc_array *self = Z_GTC_ARRAY_P(ZEND_THIS);
+    if (self->t) {
+        zend_throw_error(NULL, "Cannot unserialize an initialized Cuda\\CudaArray");
+        RETURN_THROWS();
+    }
+    zval *dtype = zend_hash_str_find_deref(data, "dtype", sizeof "dtype" - 1);
+    zval *shape = zend_hash_str_find_deref(data, "shape", sizeof "shape" - 1);
+    zval *bytes = zend_hash_str_find_deref(data, "data", sizeof "data" - 1);
+    if (zend_hash_num_elements(data) != 3 || !dtype || !shape || !bytes)
+        BAD_DATA("expected the keys dtype, shape and data");
+    DType dt;
+    if (Z_TYPE_P(dtype) != IS_STRING || strlen(Z_STRVAL_P(dtype)) != Z_STRLEN_P(dtype) ||
+        ir_dtype_from_name(Z_STRVAL_P(dtype), &dt) != 0)
+        BAD_DATA("dtype is not a dtype name");
+    if (Z_TYPE_P(shape) != IS_ARRAY || zend_hash_num_elements(Z_ARRVAL_P(shape)) > IR_MAX_RANK)
+        BAD_DATA("shape must be a list of at most %d ints", IR_MAX_RANK);
+    int64_t dims[IR_MAX_RANK];
+    int rank = 0;
+    zval *d;
+    ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(shape), d) {
+        ZVAL_DEREF(d);
+        if (Z_TYPE_P(d) != IS_LONG || Z_LVAL_P(d) < 0 || Z_LVAL_P(d) >= IR_MAX_DIM)
+            BAD_DATA("shape[%d] must be an int from 0 to 2^31-1", rank);
+        dims[rank++] = Z_LVAL_P(d);
+    } ZEND_HASH_FOREACH_END();
+    if (!check_shape(dt, rank, dims)) RETURN_THROWS();
+    if (Z_TYPE_P(bytes) != IS_STRING ||
+        Z_STRLEN_P(bytes) != shape_numel(rank, dims) * ir_dtype_size(dt))
+        BAD_DATA("data must be a string of %zu bytes", shape_numel(rank, dims) * ir_dtype_size(dt));
+    self->t = from_bytes(dt, rank, dims, Z_STRVAL_P(bytes));
+    if (!self->t) RETURN_THROWS();
+}
+
+void php_gtc_cudaarray_minit(zend_class_entry *ce) {
+    ce->create_object = cudaarray_create;
+    memcpy(&cudaarray_handlers, &std_object_handlers, sizeof(zend_object_handlers));
+    cudaarray_handlers.offset = XtOffsetOf(php_gtc_array, std);
+    cudaarray_handlers.free_obj = php_gtc_array_free;
+    cudaarray_handlers.clone_obj = php_gtc_array_clone;
+    cudaarray_handlers.do_operation = cudaarray_do_operation;
+    cudaarray_handlers.compare = cudaarray_compare;
+}

@@ -1,0 +1,40 @@
+/* runtime/php/exceptions.c: the Cuda\... exception hierarchy's class entries and the mapping
+ * from runtime statuses (rt_status) to exception classes. */
+#include "php_gtc.h"
+
+#include "zend_exceptions.h"
+
+zend_class_entry *php_gtc_ce_Exception;
+zend_class_entry *php_gtc_ce_InvalidArgumentException;
+zend_class_entry *php_gtc_ce_RuntimeException;
+zend_class_entry *php_gtc_ce_OutOfMemoryException;
+zend_class_entry *php_gtc_ce_CompilationException;
+
+static zend_class_entry *ce_for_status(RtStatus st) {
+    switch (st) {
+    case RT_EINVAL: return php_gtc_ce_InvalidArgumentException;
+    case RT_EOOM: return php_gtc_ce_OutOfMemoryException;
+    case RT_ECOMPILE: return php_gtc_ce_CompilationException;
+    default: return php_gtc_ce_RuntimeException;
+    }
+}
+
+void php_gtc_throw(RtStatus st, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    zend_string *msg = zend_vstrpprintf(0, fmt, ap);
+    va_end(ap);
+    zend_throw_exception(ce_for_status(st), ZSTR_VAL(msg), 0);
+    zend_string_release(msg);
+}
+
+void php_gtc_throw_rt(void) {
+    RtStatus st = rt_status();
+    const char *msg = rt_message();
+    if (st == RT_OK) { /* a runtime function failed without saying why: still never silent */
+        st = RT_ERUNTIME;
+        msg = "internal error (no message)";
+    }
+    zend_throw_exception(ce_for_status(st), msg && *msg ? msg : "runtime error", 0);
+    rt_clear_error();
+}

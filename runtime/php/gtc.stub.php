@@ -1,0 +1,200 @@
+<?php
+
+/**
+ * runtime/php/gtc.stub.php: the PHP API of the gtc extension (namespace Cuda).
+ * gtc_arginfo.h is written by hand in gen_stub.php's style to match this file, and
+ * tests/php/stub_reflection.phpt checks every class, method, parameter and return type
+ * against the loaded extension, so the two cannot drift.
+ *
+ * Argument errors (a bad dtype name, a shape that is not a list of ints) throw \ValueError or
+ * \TypeError; errors that depend on the tensors (shapes that do not broadcast, an axis out of
+ * range, ragged data, a corrupt .npy) throw Cuda\InvalidArgumentException; a memory limit hit
+ * throws Cuda\OutOfMemoryException; anything else from the runtime Cuda\RuntimeException.
+ *
+ * @generate-class-entries
+ */
+
+namespace Cuda;
+
+class Exception extends \Exception {}
+
+class InvalidArgumentException extends Exception {}
+
+class RuntimeException extends Exception {}
+
+class OutOfMemoryException extends Exception {}
+
+class CompilationException extends Exception {}
+
+/**
+ * A tensor on the device selected by gtc.device / GTC_DEVICE ("cpu" or "cuda:0").
+ * Operators + - * / ** work with tensors and numbers on either side; numbers are weak (an int
+ * tensor times 2 stays int, times 0.5 becomes float32).
+ *
+ * @strict-properties
+ */
+final class CudaArray
+{
+    /** Nested lists of int|float|bool; $dtype null infers bool, int64 or float32. */
+    public function __construct(array $data, ?string $dtype = "float32") {}
+
+    public static function fromBuffer(string $bytes, array $shape, string $dtype = "float32"): CudaArray {}
+
+    public function toBuffer(): string {}
+
+    /** Nested lists; a rank-0 array gives its scalar. */
+    public function toArray(): array|int|float|bool {}
+
+    public function item(): int|float|bool {}
+
+    public static function fromNpy(string $path): CudaArray {}
+
+    public function toNpy(string $path): void {}
+
+    public static function zeros(array $shape, string $dtype = "float32"): CudaArray {}
+
+    public static function ones(array $shape, string $dtype = "float32"): CudaArray {}
+
+    public static function full(array $shape, int|float|bool $value, string $dtype = "float32"): CudaArray {}
+
+    /** Uniform [0, 1) floats (0/1 for bool, [0, 2^31) for ints); the same seed gives the same values. */
+    public static function rand(array $shape, ?int $seed = null, string $dtype = "float32"): CudaArray {}
+
+    public function add(CudaArray|int|float $other): CudaArray {}
+
+    public function subtract(CudaArray|int|float $other): CudaArray {}
+
+    public function multiply(CudaArray|int|float $other): CudaArray {}
+
+    public function divide(CudaArray|int|float $other): CudaArray {}
+
+    public function power(CudaArray|int|float $other): CudaArray {}
+
+    public function maximum(CudaArray|int|float $other): CudaArray {}
+
+    public function minimum(CudaArray|int|float $other): CudaArray {}
+
+    public function eq(CudaArray|int|float $other): CudaArray {}
+
+    public function ne(CudaArray|int|float $other): CudaArray {}
+
+    public function lt(CudaArray|int|float $other): CudaArray {}
+
+    public function le(CudaArray|int|float $other): CudaArray {}
+
+    public function gt(CudaArray|int|float $other): CudaArray {}
+
+    public function ge(CudaArray|int|float $other): CudaArray {}
+
+    public function clamp(CudaArray|int|float $min, CudaArray|int|float $max): CudaArray {}
+
+    public function neg(): CudaArray {}
+
+    public function abs(): CudaArray {}
+
+    public function exp(): CudaArray {}
+
+    public function log(): CudaArray {}
+
+    public function sqrt(): CudaArray {}
+
+    public function rsqrt(): CudaArray {}
+
+    public function sin(): CudaArray {}
+
+    public function cos(): CudaArray {}
+
+    public function tanh(): CudaArray {}
+
+    public function sigmoid(): CudaArray {}
+
+    public function relu(): CudaArray {}
+
+    public function floor(): CudaArray {}
+
+    public function ceil(): CudaArray {}
+
+    /** Half to even. */
+    public function round(): CudaArray {}
+
+    public function sign(): CudaArray {}
+
+    public function astype(string $dtype): CudaArray {}
+
+    public static function where(CudaArray $condition, CudaArray|int|float $x, CudaArray|int|float $y): CudaArray {}
+
+    public function sum(int|array|null $axis = null, bool $keepdims = false): CudaArray {}
+
+    public function mean(int|array|null $axis = null, bool $keepdims = false): CudaArray {}
+
+    public function max(int|array|null $axis = null, bool $keepdims = false): CudaArray {}
+
+    public function min(int|array|null $axis = null, bool $keepdims = false): CudaArray {}
+
+    public function prod(int|array|null $axis = null, bool $keepdims = false): CudaArray {}
+
+    public function argMax(int $axis, bool $keepdims = false): CudaArray {}
+
+    public function argMin(int $axis, bool $keepdims = false): CudaArray {}
+
+    public function matmul(CudaArray $other): CudaArray {}
+
+    /** A view when the array is contiguous, else a copy; one -1 is inferred. */
+    public function reshape(array $shape): CudaArray {}
+
+    /** A view; null reverses the axes. */
+    public function transpose(?array $perm = null): CudaArray {}
+
+    public function squeeze(int|array|null $axis = null): CudaArray {}
+
+    public function unsqueeze(int $axis): CudaArray {}
+
+    public function broadcastTo(array $shape): CudaArray {}
+
+    /**
+     * A view. Either ONNX-style lists ($starts, $ends, optional $steps and $axes; negative
+     * indices count from the end, bounds clamp) or a Python-style spec string such as
+     * "1:3, ::2, -1, ..." where a bare index selects and drops its axis.
+     */
+    public function slice(array|string $starts, ?array $ends = null, ?array $steps = null, ?array $axes = null): CudaArray {}
+
+    public function getShape(): array {}
+
+    /** In elements (0 on broadcast axes, negative after a reversing slice). */
+    public function getStrides(): array {}
+
+    public function dtype(): string {}
+
+    public function getSize(): int {}
+
+    public function device(): string {}
+
+    public function toHost(): HostArray {}
+
+    public function __debugInfo(): array {}
+
+    public function __serialize(): array {}
+
+    public function __unserialize(array $data): void {}
+}
+
+/**
+ * An array in host (CPU) memory.
+ *
+ * @strict-properties
+ * @not-serializable
+ */
+final class HostArray
+{
+    private function __construct() {}
+
+    public static function fromArray(array $data, string $dtype = "float32"): HostArray {}
+
+    public function toArray(): array|int|float|bool {}
+
+    public function getShape(): array {}
+
+    public function dtype(): string {}
+
+    public function toDevice(): CudaArray {}
+}

@@ -1,0 +1,457 @@
+/* This is a generated file, edit the .stub.php file instead.
+ * Written by hand in gen_stub.php's style (gen_stub needs PHP-Parser, which the build does not
+ * fetch); tests/php/stub_reflection.phpt checks it against gtc.stub.php. */
+ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Cuda_CudaArray___construct, 0, 0, 1)
+	ZEND_ARG_TYPE_INFO(0, data, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 1, "\"float32\"")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_fromBuffer, 0, 2, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, bytes, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, shape, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 0, "\"float32\"")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_toBuffer, 0, 0, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_class_Cuda_CudaArray_toArray, 0, 0, MAY_BE_ARRAY|MAY_BE_LONG|MAY_BE_DOUBLE|MAY_BE_BOOL)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_class_Cuda_CudaArray_item, 0, 0, MAY_BE_LONG|MAY_BE_DOUBLE|MAY_BE_BOOL)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_fromNpy, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_toNpy, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_zeros, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, shape, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 0, "\"float32\"")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_CudaArray_ones arginfo_class_Cuda_CudaArray_zeros
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_full, 0, 2, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, shape, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_MASK(0, value, MAY_BE_LONG|MAY_BE_DOUBLE|MAY_BE_BOOL, NULL)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 0, "\"float32\"")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_rand, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, shape, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, seed, IS_LONG, 1, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 0, "\"float32\"")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_add, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_OBJ_TYPE_MASK(0, other, Cuda\\CudaArray, MAY_BE_LONG|MAY_BE_DOUBLE, NULL)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_CudaArray_subtract arginfo_class_Cuda_CudaArray_add
+
+#define arginfo_class_Cuda_CudaArray_multiply arginfo_class_Cuda_CudaArray_add
+
+#define arginfo_class_Cuda_CudaArray_divide arginfo_class_Cuda_CudaArray_add
+
+#define arginfo_class_Cuda_CudaArray_power arginfo_class_Cuda_CudaArray_add
+
+#define arginfo_class_Cuda_CudaArray_maximum arginfo_class_Cuda_CudaArray_add
+
+#define arginfo_class_Cuda_CudaArray_minimum arginfo_class_Cuda_CudaArray_add
+
+#define arginfo_class_Cuda_CudaArray_eq arginfo_class_Cuda_CudaArray_add
+
+#define arginfo_class_Cuda_CudaArray_ne arginfo_class_Cuda_CudaArray_add
+
+#define arginfo_class_Cuda_CudaArray_lt arginfo_class_Cuda_CudaArray_add
+
+#define arginfo_class_Cuda_CudaArray_le arginfo_class_Cuda_CudaArray_add
+
+#define arginfo_class_Cuda_CudaArray_gt arginfo_class_Cuda_CudaArray_add
+
+#define arginfo_class_Cuda_CudaArray_ge arginfo_class_Cuda_CudaArray_add
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_clamp, 0, 2, Cuda\\CudaArray, 0)
+	ZEND_ARG_OBJ_TYPE_MASK(0, min, Cuda\\CudaArray, MAY_BE_LONG|MAY_BE_DOUBLE, NULL)
+	ZEND_ARG_OBJ_TYPE_MASK(0, max, Cuda\\CudaArray, MAY_BE_LONG|MAY_BE_DOUBLE, NULL)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_neg, 0, 0, Cuda\\CudaArray, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_CudaArray_abs arginfo_class_Cuda_CudaArray_neg
+
+#define arginfo_class_Cuda_CudaArray_exp arginfo_class_Cuda_CudaArray_neg
+
+#define arginfo_class_Cuda_CudaArray_log arginfo_class_Cuda_CudaArray_neg
+
+#define arginfo_class_Cuda_CudaArray_sqrt arginfo_class_Cuda_CudaArray_neg
+
+#define arginfo_class_Cuda_CudaArray_rsqrt arginfo_class_Cuda_CudaArray_neg
+
+#define arginfo_class_Cuda_CudaArray_sin arginfo_class_Cuda_CudaArray_neg
+
+#define arginfo_class_Cuda_CudaArray_cos arginfo_class_Cuda_CudaArray_neg
+
+#define arginfo_class_Cuda_CudaArray_tanh arginfo_class_Cuda_CudaArray_neg
+
+#define arginfo_class_Cuda_CudaArray_sigmoid arginfo_class_Cuda_CudaArray_neg
+
+#define arginfo_class_Cuda_CudaArray_relu arginfo_class_Cuda_CudaArray_neg
+
+#define arginfo_class_Cuda_CudaArray_floor arginfo_class_Cuda_CudaArray_neg
+
+#define arginfo_class_Cuda_CudaArray_ceil arginfo_class_Cuda_CudaArray_neg
+
+#define arginfo_class_Cuda_CudaArray_round arginfo_class_Cuda_CudaArray_neg
+
+#define arginfo_class_Cuda_CudaArray_sign arginfo_class_Cuda_CudaArray_neg
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_astype, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, dtype, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_where, 0, 3, Cuda\\CudaArray, 0)
+	ZEND_ARG_OBJ_INFO(0, condition, Cuda\\CudaArray, 0)
+	ZEND_ARG_OBJ_TYPE_MASK(0, x, Cuda\\CudaArray, MAY_BE_LONG|MAY_BE_DOUBLE, NULL)
+	ZEND_ARG_OBJ_TYPE_MASK(0, y, Cuda\\CudaArray, MAY_BE_LONG|MAY_BE_DOUBLE, NULL)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_sum, 0, 0, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_MASK(0, axis, MAY_BE_LONG|MAY_BE_ARRAY|MAY_BE_NULL, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, keepdims, _IS_BOOL, 0, "false")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_CudaArray_mean arginfo_class_Cuda_CudaArray_sum
+
+#define arginfo_class_Cuda_CudaArray_max arginfo_class_Cuda_CudaArray_sum
+
+#define arginfo_class_Cuda_CudaArray_min arginfo_class_Cuda_CudaArray_sum
+
+#define arginfo_class_Cuda_CudaArray_prod arginfo_class_Cuda_CudaArray_sum
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_argMax, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, axis, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, keepdims, _IS_BOOL, 0, "false")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_CudaArray_argMin arginfo_class_Cuda_CudaArray_argMax
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_matmul, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_OBJ_INFO(0, other, Cuda\\CudaArray, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_reshape, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, shape, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_transpose, 0, 0, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, perm, IS_ARRAY, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_squeeze, 0, 0, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_MASK(0, axis, MAY_BE_LONG|MAY_BE_ARRAY|MAY_BE_NULL, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_unsqueeze, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, axis, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_CudaArray_broadcastTo arginfo_class_Cuda_CudaArray_reshape
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_slice, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_MASK(0, starts, MAY_BE_ARRAY|MAY_BE_STRING, NULL)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ends, IS_ARRAY, 1, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, steps, IS_ARRAY, 1, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, axes, IS_ARRAY, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_getShape, 0, 0, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_CudaArray_getStrides arginfo_class_Cuda_CudaArray_getShape
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_dtype, 0, 0, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_getSize, 0, 0, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_CudaArray_device arginfo_class_Cuda_CudaArray_dtype
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_toHost, 0, 0, Cuda\\HostArray, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_CudaArray___debugInfo arginfo_class_Cuda_CudaArray_getShape
+
+#define arginfo_class_Cuda_CudaArray___serialize arginfo_class_Cuda_CudaArray_getShape
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray___unserialize, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, data, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Cuda_HostArray___construct, 0, 0, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_HostArray_fromArray, 0, 1, Cuda\\HostArray, 0)
+	ZEND_ARG_TYPE_INFO(0, data, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 0, "\"float32\"")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_HostArray_toArray arginfo_class_Cuda_CudaArray_toArray
+
+#define arginfo_class_Cuda_HostArray_getShape arginfo_class_Cuda_CudaArray_getShape
+
+#define arginfo_class_Cuda_HostArray_dtype arginfo_class_Cuda_CudaArray_dtype
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_HostArray_toDevice, 0, 0, Cuda\\CudaArray, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_METHOD(Cuda_CudaArray, __construct);
+ZEND_METHOD(Cuda_CudaArray, fromBuffer);
+ZEND_METHOD(Cuda_CudaArray, toBuffer);
+ZEND_METHOD(Cuda_CudaArray, toArray);
+ZEND_METHOD(Cuda_CudaArray, item);
+ZEND_METHOD(Cuda_CudaArray, fromNpy);
+ZEND_METHOD(Cuda_CudaArray, toNpy);
+ZEND_METHOD(Cuda_CudaArray, zeros);
+ZEND_METHOD(Cuda_CudaArray, ones);
+ZEND_METHOD(Cuda_CudaArray, full);
+ZEND_METHOD(Cuda_CudaArray, rand);
+ZEND_METHOD(Cuda_CudaArray, add);
+ZEND_METHOD(Cuda_CudaArray, subtract);
+ZEND_METHOD(Cuda_CudaArray, multiply);
+ZEND_METHOD(Cuda_CudaArray, divide);
+ZEND_METHOD(Cuda_CudaArray, power);
+ZEND_METHOD(Cuda_CudaArray, maximum);
+ZEND_METHOD(Cuda_CudaArray, minimum);
+ZEND_METHOD(Cuda_CudaArray, eq);
+ZEND_METHOD(Cuda_CudaArray, ne);
+ZEND_METHOD(Cuda_CudaArray, lt);
+ZEND_METHOD(Cuda_CudaArray, le);
+ZEND_METHOD(Cuda_CudaArray, gt);
+ZEND_METHOD(Cuda_CudaArray, ge);
+ZEND_METHOD(Cuda_CudaArray, clamp);
+ZEND_METHOD(Cuda_CudaArray, neg);
+ZEND_METHOD(Cuda_CudaArray, abs);
+ZEND_METHOD(Cuda_CudaArray, exp);
+ZEND_METHOD(Cuda_CudaArray, log);
+ZEND_METHOD(Cuda_CudaArray, sqrt);
+ZEND_METHOD(Cuda_CudaArray, rsqrt);
+ZEND_METHOD(Cuda_CudaArray, sin);
+ZEND_METHOD(Cuda_CudaArray, cos);
+ZEND_METHOD(Cuda_CudaArray, tanh);
+ZEND_METHOD(Cuda_CudaArray, sigmoid);
+ZEND_METHOD(Cuda_CudaArray, relu);
+ZEND_METHOD(Cuda_CudaArray, floor);
+ZEND_METHOD(Cuda_CudaArray, ceil);
+ZEND_METHOD(Cuda_CudaArray, round);
+ZEND_METHOD(Cuda_CudaArray, sign);
+ZEND_METHOD(Cuda_CudaArray, astype);
+ZEND_METHOD(Cuda_CudaArray, where);
+ZEND_METHOD(Cuda_CudaArray, sum);
+ZEND_METHOD(Cuda_CudaArray, mean);
+ZEND_METHOD(Cuda_CudaArray, max);
+ZEND_METHOD(Cuda_CudaArray, min);
+ZEND_METHOD(Cuda_CudaArray, prod);
+ZEND_METHOD(Cuda_CudaArray, argMax);
+ZEND_METHOD(Cuda_CudaArray, argMin);
+ZEND_METHOD(Cuda_CudaArray, matmul);
+ZEND_METHOD(Cuda_CudaArray, reshape);
+ZEND_METHOD(Cuda_CudaArray, transpose);
+ZEND_METHOD(Cuda_CudaArray, squeeze);
+ZEND_METHOD(Cuda_CudaArray, unsqueeze);
+ZEND_METHOD(Cuda_CudaArray, broadcastTo);
+ZEND_METHOD(Cuda_CudaArray, slice);
+ZEND_METHOD(Cuda_CudaArray, getShape);
+ZEND_METHOD(Cuda_CudaArray, getStrides);
+ZEND_METHOD(Cuda_CudaArray, dtype);
+ZEND_METHOD(Cuda_CudaArray, getSize);
+ZEND_METHOD(Cuda_CudaArray, device);
+ZEND_METHOD(Cuda_CudaArray, toHost);
+ZEND_METHOD(Cuda_CudaArray, __debugInfo);
+ZEND_METHOD(Cuda_CudaArray, __serialize);
+ZEND_METHOD(Cuda_CudaArray, __unserialize);
+ZEND_METHOD(Cuda_HostArray, __construct);
+ZEND_METHOD(Cuda_HostArray, fromArray);
+ZEND_METHOD(Cuda_HostArray, toArray);
+ZEND_METHOD(Cuda_HostArray, getShape);
+ZEND_METHOD(Cuda_HostArray, dtype);
+ZEND_METHOD(Cuda_HostArray, toDevice);
+
+
+static const zend_function_entry class_Cuda_Exception_methods[] = {
+	ZEND_FE_END
+};
+
+static const zend_function_entry class_Cuda_InvalidArgumentException_methods[] = {
+	ZEND_FE_END
+};
+
+static const zend_function_entry class_Cuda_RuntimeException_methods[] = {
+	ZEND_FE_END
+};
+
+static const zend_function_entry class_Cuda_OutOfMemoryException_methods[] = {
+	ZEND_FE_END
+};
+
+static const zend_function_entry class_Cuda_CompilationException_methods[] = {
+	ZEND_FE_END
+};
+
+static const zend_function_entry class_Cuda_CudaArray_methods[] = {
+	ZEND_ME(Cuda_CudaArray, __construct, arginfo_class_Cuda_CudaArray___construct, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, fromBuffer, arginfo_class_Cuda_CudaArray_fromBuffer, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_CudaArray, toBuffer, arginfo_class_Cuda_CudaArray_toBuffer, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, toArray, arginfo_class_Cuda_CudaArray_toArray, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, item, arginfo_class_Cuda_CudaArray_item, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, fromNpy, arginfo_class_Cuda_CudaArray_fromNpy, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_CudaArray, toNpy, arginfo_class_Cuda_CudaArray_toNpy, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, zeros, arginfo_class_Cuda_CudaArray_zeros, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_CudaArray, ones, arginfo_class_Cuda_CudaArray_ones, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_CudaArray, full, arginfo_class_Cuda_CudaArray_full, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_CudaArray, rand, arginfo_class_Cuda_CudaArray_rand, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_CudaArray, add, arginfo_class_Cuda_CudaArray_add, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, subtract, arginfo_class_Cuda_CudaArray_subtract, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, multiply, arginfo_class_Cuda_CudaArray_multiply, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, divide, arginfo_class_Cuda_CudaArray_divide, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, power, arginfo_class_Cuda_CudaArray_power, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, maximum, arginfo_class_Cuda_CudaArray_maximum, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, minimum, arginfo_class_Cuda_CudaArray_minimum, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, eq, arginfo_class_Cuda_CudaArray_eq, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, ne, arginfo_class_Cuda_CudaArray_ne, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, lt, arginfo_class_Cuda_CudaArray_lt, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, le, arginfo_class_Cuda_CudaArray_le, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, gt, arginfo_class_Cuda_CudaArray_gt, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, ge, arginfo_class_Cuda_CudaArray_ge, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, clamp, arginfo_class_Cuda_CudaArray_clamp, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, neg, arginfo_class_Cuda_CudaArray_neg, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, abs, arginfo_class_Cuda_CudaArray_abs, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, exp, arginfo_class_Cuda_CudaArray_exp, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, log, arginfo_class_Cuda_CudaArray_log, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, sqrt, arginfo_class_Cuda_CudaArray_sqrt, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, rsqrt, arginfo_class_Cuda_CudaArray_rsqrt, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, sin, arginfo_class_Cuda_CudaArray_sin, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, cos, arginfo_class_Cuda_CudaArray_cos, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, tanh, arginfo_class_Cuda_CudaArray_tanh, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, sigmoid, arginfo_class_Cuda_CudaArray_sigmoid, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, relu, arginfo_class_Cuda_CudaArray_relu, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, floor, arginfo_class_Cuda_CudaArray_floor, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, ceil, arginfo_class_Cuda_CudaArray_ceil, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, round, arginfo_class_Cuda_CudaArray_round, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, sign, arginfo_class_Cuda_CudaArray_sign, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, astype, arginfo_class_Cuda_CudaArray_astype, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, where, arginfo_class_Cuda_CudaArray_where, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_CudaArray, sum, arginfo_class_Cuda_CudaArray_sum, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, mean, arginfo_class_Cuda_CudaArray_mean, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, max, arginfo_class_Cuda_CudaArray_max, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, min, arginfo_class_Cuda_CudaArray_min, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, prod, arginfo_class_Cuda_CudaArray_prod, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, argMax, arginfo_class_Cuda_CudaArray_argMax, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, argMin, arginfo_class_Cuda_CudaArray_argMin, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, matmul, arginfo_class_Cuda_CudaArray_matmul, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, reshape, arginfo_class_Cuda_CudaArray_reshape, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, transpose, arginfo_class_Cuda_CudaArray_transpose, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, squeeze, arginfo_class_Cuda_CudaArray_squeeze, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, unsqueeze, arginfo_class_Cuda_CudaArray_unsqueeze, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, broadcastTo, arginfo_class_Cuda_CudaArray_broadcastTo, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, slice, arginfo_class_Cuda_CudaArray_slice, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, getShape, arginfo_class_Cuda_CudaArray_getShape, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, getStrides, arginfo_class_Cuda_CudaArray_getStrides, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, dtype, arginfo_class_Cuda_CudaArray_dtype, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, getSize, arginfo_class_Cuda_CudaArray_getSize, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, device, arginfo_class_Cuda_CudaArray_device, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, toHost, arginfo_class_Cuda_CudaArray_toHost, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, __debugInfo, arginfo_class_Cuda_CudaArray___debugInfo, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, __serialize, arginfo_class_Cuda_CudaArray___serialize, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, __unserialize, arginfo_class_Cuda_CudaArray___unserialize, ZEND_ACC_PUBLIC)
+	ZEND_FE_END
+};
+
+static const zend_function_entry class_Cuda_HostArray_methods[] = {
+	ZEND_ME(Cuda_HostArray, __construct, arginfo_class_Cuda_HostArray___construct, ZEND_ACC_PRIVATE)
+	ZEND_ME(Cuda_HostArray, fromArray, arginfo_class_Cuda_HostArray_fromArray, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_HostArray, toArray, arginfo_class_Cuda_HostArray_toArray, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_HostArray, getShape, arginfo_class_Cuda_HostArray_getShape, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_HostArray, dtype, arginfo_class_Cuda_HostArray_dtype, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_HostArray, toDevice, arginfo_class_Cuda_HostArray_toDevice, ZEND_ACC_PUBLIC)
+	ZEND_FE_END
+};
+
+static zend_class_entry *register_class_Cuda_Exception(zend_class_entry *class_entry_Exception)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Cuda", "Exception", class_Cuda_Exception_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_Exception);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Cuda_InvalidArgumentException(zend_class_entry *class_entry_Cuda_Exception)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Cuda", "InvalidArgumentException", class_Cuda_InvalidArgumentException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_Cuda_Exception);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Cuda_RuntimeException(zend_class_entry *class_entry_Cuda_Exception)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Cuda", "RuntimeException", class_Cuda_RuntimeException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_Cuda_Exception);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Cuda_OutOfMemoryException(zend_class_entry *class_entry_Cuda_Exception)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Cuda", "OutOfMemoryException", class_Cuda_OutOfMemoryException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_Cuda_Exception);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Cuda_CompilationException(zend_class_entry *class_entry_Cuda_Exception)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Cuda", "CompilationException", class_Cuda_CompilationException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_Cuda_Exception);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Cuda_CudaArray(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Cuda", "CudaArray", class_Cuda_CudaArray_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES;
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Cuda_HostArray(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Cuda", "HostArray", class_Cuda_HostArray_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+
+	return class_entry;
+}

@@ -1,0 +1,251 @@
+/* runtime/php/gtc_module.c: the gtc extension's module entry: INI settings (gtc.device,
+ * gtc.memory_limit), class registration, phpinfo(), and the choice of backend. */
+#include "php_gtc.h"
+
+#include "ext/standard/info.h"
+#include "php_ini.h"
+#include "zend_exceptions.h"
+
+#include "gtc_arginfo.h"
+
+#include "../cuda/rt_cuda.h"
+
+/* The CUDA backend is optional: gtc.so links its objects only where CUDA is installed. Weak
+ * references resolve to NULL in a CPU-only build, so one source serves both. */
+#pragma weak rt_cuda_backend
+#pragma weak rt_cuda_init
+#pragma weak rt_cuda_device_count
+#pragma weak rt_cuda_device
+#pragma weak rt_cuda_device_name
+#pragma weak rt_cuda_shutdown
+#pragma weak rt_cuda_ready
+
+static bool cuda_linked(void) {
+    return &rt_cuda_backend != NULL && rt_cuda_init != NULL && rt_cuda_device_count != NULL &&
+           rt_cuda_device != NULL && rt_cuda_device_name != NULL;
+}
+
+ZEND_DECLARE_MODULE_GLOBALS(gtc)
+
+zend_class_entry *php_gtc_ce_CudaArray;
+zend_class_entry *php_gtc_ce_HostArray;
+
+/* "auto", "cpu", "cuda" or "cuda:N" (N decimal). */
+static bool device_name_ok(const char *s) {
+    if (!strcmp(s, "auto") || !strcmp(s, "cpu") || !strcmp(s, "cuda")) return true;
+    if (strncmp(s, "cuda:", 5) || !s[5]) return false;
+    for (const char *p = s + 5; *p; p++)
+        if (*p < '0' || *p > '9') return false;
+    return strlen(s + 5) <= 4;
+}
+
+static ZEND_INI_MH(OnUpdateDevice) {
+    if (!device_name_ok(ZSTR_VAL(new_value))) {
+        php_error_docref(NULL, E_WARNING,
+                         "gtc.device must be auto, cpu, cuda or cuda:N, \"%s\" given",
+                         ZSTR_VAL(new_value));
+        return FAILURE;
+    }
+    return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
+static ZEND_INI_MH(OnUpdateMemoryLimit) {
+    (void)mh_arg1, (void)mh_arg2, (void)mh_arg3, (void)stage;
+    zend_string *err = NULL;
+    zend_ulong v = zend_ini_parse_uquantity(new_value, &err);
+    if (err) {
+        php_error_docref(NULL, E_WARNING, "Invalid \"%s\" setting. %s", ZSTR_VAL(entry->name),
+                         ZSTR_VAL(err));
+        zend_string_release(err);
+        return FAILURE;
+    }
+    if (v == ZEND_ULONG_MAX) v = 0; /* "-1", as for PHP's memory_limit: unlimited */
+    GTC_G(memory_limit) = (zend_long)v;
+    rt_set_memory_limit((size_t)v);
+    return SUCCESS;
+}
+
+PHP_INI_BEGIN()
+    STD_PHP_INI_ENTRY("gtc.device", "auto", PHP_INI_ALL, OnUpdateDevice, device,
+                      zend_gtc_globals, gtc_globals)
+    PHP_INI_ENTRY("gtc.memory_limit", "0", PHP_INI_ALL, OnUpdateMemoryLimit)
+PHP_INI_END()
+
+/* Which device is asked for, and by whom (for messages): GTC_DEVICE wins over gtc.device. */
+static const char *requested_device(const char **source) {
+    const char *env = getenv("GTC_DEVICE");
+    if (env && *env) {
+        *source = "GTC_DEVICE";
+        return env;
+    }
+    *source = "gtc.device";
+    return GTC_G(device) && *GTC_G(device) ? GTC_G(device) : "auto";
+}
+
+/* Initialises CUDA device `index` once per process; 0, or -1 with the reason in err. The
+ * outcome of the first attempt is kept: the runtime drives one device per process. */
+static int cuda_start(int index, char *err, size_t n) {
+    static int tried = -1, rc = -1;
+    static char reason[256];
+    if (!cuda_linked()) {
+        snprintf(err, n, "no CUDA device is available (gtc.so was built without the CUDA backend)");
+        return -1;
+    }
+    if (tried < 0) {
+        tried = index;
+        rc = rt_cuda_device_count() > 0 ? rt_cuda_init(index, reason, sizeof reason)
+                                        : (snprintf(reason, sizeof reason,
+                                                    "no CUDA device is available"), -1);
+    } else if (rc == 0 && index != tried) {
+        snprintf(err, n, "device %d was selected first (one CUDA device per process)", tried);
+        return -1;
+    } else if (rc != 0 && index != tried) {
+        rc = rt_cuda_init(index, reason, sizeof reason), tried = index;
+    }
+    if (rc) snprintf(err, n, "%s", reason);
+    return rc;
+}
+
+/* The backend a request should use, or NULL with a reason (no exception thrown): cpu, cuda:N,
+ * or for "auto" the first CUDA device when there is one, else cpu. */
+static const RtBackend *resolve_backend(char *why, size_t n) {
+    const char *source, *dev = requested_device(&source);
+    char err[256];
+    if (!device_name_ok(dev)) {
+        snprintf(why, n, "%s=%s is not a device (auto, cpu, cuda or cuda:N)", source, dev);
+        return NULL;
+    }
+    if (!strcmp(dev, "cpu")) return &rt_cpu_backend;
+    if (!strcmp(dev, "auto")) {
+        static int auto_cuda = -1; /* decided once: probing the driver is not free */
+        if (auto_cuda < 0) auto_cuda = cuda_linked() && rt_cuda_device_count() > 0 &&
+                                       cuda_start(0, err, sizeof err) == 0;
+        return auto_cuda ? &rt_cuda_backend : &rt_cpu_backend;
+    }
+    int index = dev[4] == ':' ? atoi(dev + 5) : 0;
+    if (cuda_start(index, err, sizeof err) != 0) {
+        if (!strncmp(err, "no CUDA device is available", 27))
+            snprintf(why, n, "%s=%s but %s", source, dev, err);
+        else
+            snprintf(why, n, "%s=%s but no CUDA device is available: %s", source, dev, err);
+        return NULL;
+    }
+    return &rt_cuda_backend;
+}
+
+const char *php_gtc_device_name(const RtTensor *t, char *buf, size_t n) {
+    const RtBackend *b = t->storage ? t->storage->backend : NULL;
+    if (cuda_linked() && b == &rt_cuda_backend) {
+        snprintf(buf, n, "cuda:%d", rt_cuda_device());
+        return buf;
+    }
+    return b && b->name ? b->name : "cpu";
+}
+
+const RtBackend *php_gtc_backend(void) {
+    char why[256];
+    const RtBackend *b = resolve_backend(why, sizeof why);
+    if (!b) {
+        php_gtc_throw(RT_ERUNTIME, "%s", why);
+        return NULL;
+    }
+    if (rt_default_backend() != b) rt_set_default_backend(b);
+    return b;
+}
+
+static PHP_GINIT_FUNCTION(gtc) {
+#if defined(ZTS) && defined(COMPILE_DL_GTC)
+    ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+    memset(gtc_globals, 0, sizeof *gtc_globals);
+}
+
+static PHP_MINIT_FUNCTION(gtc) {
+    (void)type;
+    REGISTER_INI_ENTRIES();
+    php_gtc_ce_Exception = register_class_Cuda_Exception(zend_ce_exception);
+    php_gtc_ce_InvalidArgumentException =
+        register_class_Cuda_InvalidArgumentException(php_gtc_ce_Exception);
+    php_gtc_ce_RuntimeException = register_class_Cuda_RuntimeException(php_gtc_ce_Exception);
+    php_gtc_ce_OutOfMemoryException = register_class_Cuda_OutOfMemoryException(php_gtc_ce_Exception);
+    php_gtc_ce_CompilationException = register_class_Cuda_CompilationException(php_gtc_ce_Exception);
+    php_gtc_ce_CudaArray = register_class_Cuda_CudaArray();
+    php_gtc_cudaarray_minit(php_gtc_ce_CudaArray);
+    php_gtc_ce_HostArray = register_class_Cuda_HostArray();
+    php_gtc_hostarray_minit(php_gtc_ce_HostArray);
+    return SUCCESS;
+}
+
+static PHP_MSHUTDOWN_FUNCTION(gtc) {
+    (void)type;
+    UNREGISTER_INI_ENTRIES();
+    if (cuda_linked() && rt_cuda_ready != NULL && rt_cuda_shutdown != NULL && rt_cuda_ready())
+        rt_cuda_shutdown();
+    return SUCCESS;
+}
+
+static PHP_RINIT_FUNCTION(gtc) {
+    (void)type, (void)module_number;
+#if defined(ZTS) && defined(COMPILE_DL_GTC)
+    ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+    rt_clear_error();
+    return SUCCESS;
+}
+
+static void format_bytes(size_t v, char *buf, size_t n) {
+    if (v >= ((size_t)1 << 30) && v % ((size_t)1 << 30) == 0) snprintf(buf, n, "%zuG", v >> 30);
+    else if (v >= ((size_t)1 << 20) && v % ((size_t)1 << 20) == 0) snprintf(buf, n, "%zuM", v >> 20);
+    else if (v >= 1024 && v % 1024 == 0) snprintf(buf, n, "%zuK", v >> 10);
+    else snprintf(buf, n, "%zu", v);
+}
+
+static PHP_MINFO_FUNCTION(gtc) {
+    (void)zend_module;
+    char why[256], buf[300];
+    const RtBackend *b = resolve_backend(why, sizeof why);
+    php_info_print_table_start();
+    php_info_print_table_row(2, "gtc support", "enabled");
+    php_info_print_table_row(2, "Version", PHP_GTC_VERSION);
+    if (b && cuda_linked() && b == &rt_cuda_backend) {
+        snprintf(buf, sizeof buf, "cuda:%d (%s)", rt_cuda_device(), rt_cuda_device_name());
+        php_info_print_table_row(2, "Backend", buf);
+    } else {
+        php_info_print_table_row(2, "Backend", b ? b->name : why);
+    }
+    php_info_print_table_row(2, "CUDA backend", cuda_linked() ? "built in" : "not built");
+    size_t limit = rt_memory_limit();
+    if (limit) format_bytes(limit, buf, sizeof buf);
+    else snprintf(buf, sizeof buf, "unlimited");
+    php_info_print_table_row(2, "Memory limit", buf);
+    snprintf(buf, sizeof buf, "%zu bytes", rt_memory_used());
+    php_info_print_table_row(2, "Memory used", buf);
+    snprintf(buf, sizeof buf, "%zu bytes", rt_memory_peak());
+    php_info_print_table_row(2, "Memory peak", buf);
+    php_info_print_table_end();
+    DISPLAY_INI_ENTRIES();
+}
+
+zend_module_entry gtc_module_entry = {
+    STANDARD_MODULE_HEADER,
+    "gtc",
+    NULL,
+    PHP_MINIT(gtc),
+    PHP_MSHUTDOWN(gtc),
+    PHP_RINIT(gtc),
+    NULL,
+    PHP_MINFO(gtc),
+    PHP_GTC_VERSION,
+    PHP_MODULE_GLOBALS(gtc),
+    PHP_GINIT(gtc),
+    NULL,
+    NULL,
+    STANDARD_MODULE_PROPERTIES_EX
+};
+
+#ifdef COMPILE_DL_GTC
+#ifdef ZTS
+ZEND_TSRMLS_CACHE_DEFINE()
+#endif
+ZEND_GET_MODULE(gtc)
+#endif

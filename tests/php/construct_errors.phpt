@@ -1,0 +1,45 @@
+--TEST--
+new CudaArray: ragged data, non-numbers and non-lists name the place
+--FILE--
+<?php
+require __DIR__ . '/helpers.inc';
+use Cuda\CudaArray;
+throws(fn() => new CudaArray([[1, 2, 3], [4, 5]]));
+throws(fn() => new CudaArray([[1, 2], [3, [4]]]));
+throws(fn() => new CudaArray([[1, 2], 3]));
+throws(fn() => new CudaArray([[[1, 2], [3, 4]], [[5, 6], [7]]]));
+throws(fn() => new CudaArray([1, 'two', 3]));
+throws(fn() => new CudaArray([[1], [null]]));
+throws(fn() => new CudaArray([1, new stdClass]));
+throws(fn() => new CudaArray(['a' => 1, 'b' => 2]));
+throws(fn() => new CudaArray([1 => 1, 0 => 2]));
+throws(fn() => new CudaArray([[[[[[[[[1]]]]]]]]]));
+throws(fn() => new CudaArray([[1], []]));
+throws(fn() => new CudaArray([[], [1]]));
+$self = [1];
+$self[0] = &$self;                  // a recursive array is just too deep
+throws(fn() => new CudaArray($self));
+throws(fn() => new CudaArray([1], 'float16'));
+throws(fn() => new CudaArray("1"));
+$a = new CudaArray([1]);
+throws(fn() => $a->__construct([2]));
+show($a);
+?>
+--EXPECT--
+Cuda\InvalidArgumentException: ragged array: $data[1] has 2 elements, expected 3
+Cuda\InvalidArgumentException: ragged array: $data[1][1] is an array, expected a number
+Cuda\InvalidArgumentException: ragged array: $data[1] is a number, expected an array of 2 elements
+Cuda\InvalidArgumentException: ragged array: $data[1][1] has 1 elements, expected 2
+Cuda\InvalidArgumentException: $data[1] must be int, float or bool, string given
+Cuda\InvalidArgumentException: $data[1][0] must be int, float or bool, null given
+Cuda\InvalidArgumentException: $data[1] must be int, float or bool, stdClass given
+Cuda\InvalidArgumentException: $data must be a list (keys 0, 1, 2, ...)
+Cuda\InvalidArgumentException: $data must be a list (keys 0, 1, 2, ...)
+Cuda\InvalidArgumentException: $data is nested deeper than 8 levels
+Cuda\InvalidArgumentException: ragged array: $data[1] has 0 elements, expected 1
+Cuda\InvalidArgumentException: ragged array: $data[1] has 1 elements, expected 0
+Cuda\InvalidArgumentException: $data is nested deeper than 8 levels
+ValueError: Cuda\CudaArray::__construct(): Argument #2 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "float16" given
+TypeError: Cuda\CudaArray::__construct(): Argument #1 ($data) must be of type array, string given
+Error: Cannot call constructor twice
+float32 [1] [1.0]

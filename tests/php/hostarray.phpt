@@ -1,0 +1,88 @@
+--TEST--
+HostArray: from PHP arrays, shape and dtype, to and from the device, not constructible or serialisable
+--FILE--
+<?php
+require __DIR__ . '/helpers.inc';
+use Cuda\CudaArray;
+use Cuda\HostArray;
+$h = HostArray::fromArray([[1, 2], [3, 4]]);
+var_dump($h->getShape(), $h->dtype(), $h->toArray());
+$d = $h->toDevice();
+show($d);
+show($d->add(1));
+$back = $d->multiply(2)->toHost();
+var_dump(get_class($back), $back->toArray());
+$i = HostArray::fromArray([true, false], 'bool');
+var_dump($i->dtype(), $i->toDevice()->dtype());
+show((new CudaArray([[1, 2, 3], [4, 5, 6]], 'int32'))->transpose()->toHost()->toDevice());
+var_dump(CudaArray::full([], 2.5)->toHost()->toArray());
+var_dump(CudaArray::zeros([2, 0, 3])->toHost()->getShape());
+var_dump(HostArray::fromArray([])->getShape());
+throws(fn() => new HostArray());
+throws(fn() => serialize($h));
+throws(fn() => HostArray::fromArray([[1], [2, 3]]));
+throws(fn() => HostArray::fromArray([1], 'int16'));
+?>
+--EXPECT--
+array(2) {
+  [0]=>
+  int(2)
+  [1]=>
+  int(2)
+}
+string(7) "float32"
+array(2) {
+  [0]=>
+  array(2) {
+    [0]=>
+    float(1)
+    [1]=>
+    float(2)
+  }
+  [1]=>
+  array(2) {
+    [0]=>
+    float(3)
+    [1]=>
+    float(4)
+  }
+}
+float32 [2,2] [[1.0,2.0],[3.0,4.0]]
+float32 [2,2] [[2.0,3.0],[4.0,5.0]]
+string(14) "Cuda\HostArray"
+array(2) {
+  [0]=>
+  array(2) {
+    [0]=>
+    float(2)
+    [1]=>
+    float(4)
+  }
+  [1]=>
+  array(2) {
+    [0]=>
+    float(6)
+    [1]=>
+    float(8)
+  }
+}
+string(4) "bool"
+string(4) "bool"
+int32 [3,2] [[1,4],[2,5],[3,6]]
+float(2.5)
+array(3) {
+  [0]=>
+  int(2)
+  [1]=>
+  int(0)
+  [2]=>
+  int(3)
+}
+array(1) {
+  [0]=>
+  int(0)
+}
+Error: Call to private Cuda\HostArray::__construct() from global scope
+Exception: Serialization of 'Cuda\HostArray' is not allowed
+Cuda\InvalidArgumentException: ragged array: $data[1] has 2 elements, expected 1
+ValueError: Cuda\HostArray::fromArray(): Argument #2 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "int16" given

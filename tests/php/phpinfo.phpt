@@ -1,0 +1,24 @@
+--TEST--
+phpinfo() shows the version, the backend, the memory limit and memory use
+--ENV--
+GTC_DEVICE=
+--FILE--
+<?php
+$a = Cuda\CudaArray::zeros([256]);     // 1 KiB in use
+ob_start();
+phpinfo(INFO_MODULES);
+$info = ob_get_clean();
+preg_match('/^gtc\n\n(.*?)\n\n\n?Directive/ms', $info, $m);
+echo $m[1], "\n";
+preg_match('/^gtc\.device => (.*)$/m', $info, $m);
+echo $m[0], "\n";
+?>
+--EXPECTF--
+gtc support => enabled
+Version => 0.1.0
+Backend => %s
+CUDA backend => %s
+Memory limit => unlimited
+Memory used => %d bytes
+Memory peak => %d bytes
+gtc.device => auto => auto

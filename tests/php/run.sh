@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# tests/php/run.sh: runs the .phpt suite against a built gtc.so with PHP's run-tests.php.
+#   bash tests/php/run.sh build/gtc.so [run-tests options or test paths...]
+# Ends with "N passed, N failed" and exits non-zero when any test failed.
+set -u
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ext="${1:?usage: run.sh path/to/gtc.so [tests...]}"
+shift
+case "$ext" in /*) ;; *) ext="$PWD/$ext" ;; esac
+if [ ! -f "$ext" ]; then
+    echo "run.sh: $ext does not exist (make build/gtc.so first)" >&2
+    exit 2
+fi
+php="${PHP:-$(command -v php)}"
+run_tests="${RUN_TESTS:-}"
+if [ -z "$run_tests" ]; then
+    for f in /usr/lib/php/*/build/run-tests.php /usr/local/lib/php/build/run-tests.php; do
+        [ -f "$f" ] && run_tests="$f" && break
+    done
+fi
+if [ -z "$run_tests" ] || [ ! -f "$run_tests" ]; then
+    echo "run.sh: run-tests.php not found (set RUN_TESTS)" >&2
+    exit 2
+fi
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=("$here")
+
+# An extension built with -fsanitize=address,undefined (make asan) runs inside an uninstrumented
+# php: preload the sanitizer runtimes and bypass the Zend allocator so ASan sees every block.
+san_libs="$(ldd "$ext" 2>/dev/null | awk '/lib(asan|ubsan)\.so/ {print $3}' | tr '\n' ' ')"
+shim_dir=""
+if [ -n "$san_libs" ]; then
+    # php dlopen()s extensions with RTLD_DEEPBIND, which ASan refuses: a shim drops the flag.
+    shim_dir="$(mktemp -d)"
+    ${CC:-cc} -shared -fPIC -O1 -o "$shim_dir/nodeepbind.so" "$here/nodeepbind.c" -ldl || exit 2
+    export LD_PRELOAD="$shim_dir/nodeepbind.so ${san_libs% }" USE_ZEND_ALLOC=0 ZEND_DONT_UNLOAD_MODULES=1
+    # php's own allocations at exit are not ours to report; the shim comes before libasan
+    export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:verify_asan_link_order=0}"
+    export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+    echo "run.sh: sanitizer build, LD_PRELOAD=$LD_PRELOAD"
+fi
+
+log="$(mktemp)"
+trap 'rm -f "$log"; [ -n "$shim_dir" ] && rm -rf "$shim_dir"' EXIT
+export TEST_PHP_EXECUTABLE="$php" NO_INTERACTION=1
+# -n: no php.ini in the tests either; -d extension=...: what every test runs with.
+"$php" -n -d "extension=$ext" "$run_tests" -n -q --no-color --show-diff -d "extension=$ext" \
+    "${targets[@]}" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+
+count() { # the number on run-tests' summary line "Tests <what> : N (...)"
+    local n
+    n="$(grep -E "^Tests $1 +:" "$log" | head -n1 | sed -E 's/^[^:]*: *([0-9]+).*/\1/')"
+    echo "${n:-0}"
+}
+passed="$(count passed)"
+failed=$(( $(count failed) + $(count borked) + $(count leaked) ))
+if [ "$passed" = 0 ] && [ "$failed" = 0 ] && ! grep -q "^Tests passed" "$log"; then
+    # A single test run prints no summary table: count the PASS/FAIL lines instead.
+    passed="$(grep -c '^PASS' "$log")"
+    failed="$(grep -c '^FAIL' "$log")"
+fi
+echo "$passed passed, $failed failed"
+if [ "$passed" = 0 ] && [ "$failed" = 0 ]; then
+    echo "run.sh: no test ran (see run-tests' output above)" >&2
+    exit 1
+fi
+if [ "$failed" != 0 ] || [ "$rc" != 0 ]; then
+    exit 1
+fi
+exit 0
