@@ -114,6 +114,7 @@ test: $(DEPS_STAMP)
 	$(MAKE) golden
 	$(MAKE) ref
 	$(MAKE) phpt
+	$(MAKE) asan
 	@echo "make test: all suites passed"
 
 demo: $(DEPS_STAMP)
