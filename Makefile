@@ -44,7 +44,17 @@ UNIT_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
 RT_UNIT_BINS := $(addprefix $(BUILD)/tests/,$(RT_UNIT_TESTS))
 DEPS_STAMP := build/.deps-stamp
 
-.PHONY: ref runtime rt-unit all test demo golden golden-update asan clean deps unit errors phpt
+# The CUDA backend, linked into gtc.so when the toolkit is present (never into the ASan build:
+# the sanitizers and the CUDA runtime do not mix).
+include runtime/cuda/cuda.mk
+ifneq ($(CUDA_HOME),)
+ifeq ($(SAN_FLAGS),)
+GTC_EXT_CUDA := $(CUDA_OBJS) $(CUDA_LIBS)
+$(GTC_EXT): $(CUDA_OBJS)
+endif
+endif
+
+.PHONY: test-gpu ref runtime rt-unit all test demo golden golden-update asan clean deps unit errors phpt
 .DEFAULT_GOAL := all
 
 all: $(GTC) $(LIBGTC) runtime
@@ -68,7 +78,7 @@ $(BUILD)/obj/runtime/php/%.o: runtime/php/%.c
 	$(CC) $(CFLAGS) $(subst -I,-isystem ,$(PHP_INCLUDES)) -c $< -o $@
 
 $(GTC_EXT): $(PHP_EXT_OBJS) $(LIBGTCRT)
-	$(CC) -shared $(LDFLAGS_BASE) -o $@ $(PHP_EXT_OBJS) $(LIBGTCRT) -lopenblas -lcjson -lm
+	$(CC) -shared $(LDFLAGS_BASE) -o $@ $(PHP_EXT_OBJS) $(LIBGTCRT) $(GTC_EXT_CUDA) -lopenblas -lcjson -lm
 
 $(GTC): $(BUILD)/obj/compiler/main.o $(LIBGTC)
 	$(CC) $(LDFLAGS_BASE) -o $@ $^ -lcjson -lm
@@ -130,6 +140,11 @@ asan: $(DEPS_STAMP)
 	$(MAKE) BUILD=build/asan OPT=-O1 \
 	  SAN_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  unit rt-unit errors phpt
+
+# On a GPU machine: every op on the GPU against the CPU backend, and the .phpt suite on CUDA.
+test-gpu: $(GPU_TEST_BINS) $(GTC_EXT)
+	$(BUILD)/tests/test_gpu_ops
+	GTC_DEVICE=cuda bash tests/php/run.sh $(GTC_EXT)
 
 clean:
 	rm -rf build

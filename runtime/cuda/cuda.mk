@@ -1,0 +1,33 @@
+# runtime/cuda/cuda.mk: the CUDA backend and its GPU test harness; `include`d by the top-level
+# Makefile (after BUILD, CC, CFLAGS, CUDA_HOME, LIBGTCRT and LDFLAGS_BASE are defined).
+#   $(CUDA_OBJS)                objects to link next to $(LIBGTCRT) (plus $(CUDA_LIBS))
+#   $(BUILD)/tests/test_gpu_ops every op on the GPU against the CPU backend (needs a GPU to run)
+# Built for sm_90 (H100/H200) with PTX for compute_90, so newer GPUs JIT the PTX.
+
+NVCC ?= $(CUDA_HOME)/bin/nvcc
+CUDA_ARCH ?= '-gencode=arch=compute_90,code=[sm_90,compute_90]'
+NVCCFLAGS ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC -Xcompiler -Wall,-Wextra,-Werror
+
+CUDA_SRCS := runtime/cuda/cuda_backend.cu runtime/cuda/cuda_elementwise.cu \
+             runtime/cuda/cuda_reduce.cu runtime/cuda/cuda_matmul.cu
+CUDA_OBJS := $(patsubst %.cu,$(BUILD)/obj/%.o,$(CUDA_SRCS))
+# cuBLAS pulls in cuBLASLt. The NVRTC compiler (Cuda\Compiler) will add -lnvrtc -lcuda.
+CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcublasLt -lcudart -lstdc++
+
+GPU_TEST_BINS := $(BUILD)/tests/test_gpu_ops
+
+$(BUILD)/obj/runtime/cuda/%.o: runtime/cuda/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/test_gpu_ops: tests/gpu/test_gpu_ops.c $(CUDA_OBJS) $(LIBGTCRT)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(CUDA_OBJS) $(LIBGTCRT) $(LDFLAGS_BASE) $(CUDA_LIBS) \
+	  -lopenblas -lcjson -lm
+
+.PHONY: cuda gpu-ops
+cuda: $(CUDA_OBJS)
+gpu-ops: $(GPU_TEST_BINS)
+	$(BUILD)/tests/test_gpu_ops
+
+-include $(CUDA_OBJS:.o=.d) $(GPU_TEST_BINS:=.d)
