@@ -21,6 +21,7 @@ Graph *graph_new(const char *name) {
 
 void graph_free(Graph *g) {
     if (!g) return;
+    if (g->plan && g->free_plan) g->free_plan(g->plan);
     for (int i = 0; i < g->nnodes; i++) free(g->nodes[i].name);
     for (int i = 0; i < g->noutputs; i++) free(g->outputs[i].name);
     free(g->nodes);

@@ -140,6 +140,8 @@ typedef struct {
     Donation *donations;
     int ndonations;
     int ninputs;
+    struct Plan *plan;              /* the compiler's fusion plan, if built (compiler/plan.h) */
+    void (*free_plan)(struct Plan *);
 } Graph;
 
 Graph *graph_new(const char *name);

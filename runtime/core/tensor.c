@@ -28,10 +28,11 @@ static RtStorage *storage_new(const RtBackend *b, size_t bytes) {
         rt_error(RT_EOOM, "out of host memory");
         return NULL;
     }
+    rt_clear_error();
     s->data = b->alloc(bytes ? bytes : 1);
     if (!s->data) {
         free(s);
-        if (rt_status() != RT_EOOM)
+        if (rt_status() == RT_OK) /* keep the backend's own reason (a CUDA error name) */
             rt_error(RT_EOOM, "out of %s memory: %zu bytes requested", b->name, bytes);
         return NULL;
     }
