@@ -40,8 +40,8 @@ if [ -n "$san_libs" ]; then
     echo "run.sh: sanitizer build, LD_PRELOAD=$LD_PRELOAD"
 fi
 
-log="$(mktemp)"
-trap 'rm -f "$log"; [ -n "$shim_dir" ] && rm -rf "$shim_dir"' EXIT
+log="$(dirname "$ext")/phpt.log" # beside the build, not in /tmp, where others may clean up
+trap '[ -n "$shim_dir" ] && rm -rf "$shim_dir"' EXIT
 export TEST_PHP_EXECUTABLE="$php" NO_INTERACTION=1
 # -n: no php.ini in the tests either; -d extension=...: what every test runs with.
 "$php" -n -d "extension=$ext" "$run_tests" -n -q --no-color --show-diff -d "extension=$ext" \
