@@ -1,0 +1,149 @@
+/* runtime/core/exec.c: the plan executor shared by compiled model extensions (AOT) and the JIT.
+ * It checks inputs, creates (or, for donated outputs, reuses) output tensors, fills the argument
+ * block (plan.h) and runs the steps: C functions on the CPU backend, one CUDA Graph on the GPU.
+ * The arena is allocated once per executor, so steady-state runs allocate only fresh outputs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "../cuda/rt_graph.h"
+
+/* Bound weakly: a build without the CUDA backend (CPU-only, sanitizers) still links. */
+#pragma weak rt_cuda_graph_new
+#pragma weak rt_cuda_graph_launch
+#pragma weak rt_cuda_graph_free
+
+struct RtExec {
+    const RtPlan *plan;
+    const RtBackend *b;
+    RtTensor *arena;
+    RtCudaGraph *graph;
+    bool gpu;
+    long replays;
+    size_t nbytes;
+    unsigned char args[RT_PLAN_MAX_ARGS_BYTES];
+};
+
+static size_t args_bytes(const RtPlan *p) {
+    return sizeof(void *) * (size_t)(p->ninputs + p->noutputs + 1) + sizeof(double) * (size_t)p->nscalars;
+}
+
+RtExec *rt_exec_new(const RtPlan *plan, const RtBackend *b) {
+    if (plan->abi != RT_PLAN_ABI) {
+        rt_error(RT_ERUNTIME, "plan %s was built for plan ABI %d; this runtime has %d", plan->graph,
+                 plan->abi, RT_PLAN_ABI);
+        return NULL;
+    }
+    if (args_bytes(plan) > RT_PLAN_MAX_ARGS_BYTES) {
+        rt_error(RT_EINVAL, "plan %s has too many inputs and outputs for one kernel parameter block",
+                 plan->graph);
+        return NULL;
+    }
+    bool gpu = strcmp(b->name, "cpu") != 0;
+    if (gpu && (!plan->cuda || !rt_cuda_graph_new)) {
+        rt_error(RT_ERUNTIME, "plan %s has no CUDA code for the %s backend", plan->graph, b->name);
+        return NULL;
+    }
+    RtExec *e = calloc(1, sizeof *e);
+    if (!e) {
+        rt_error(RT_EOOM, "out of host memory");
+        return NULL;
+    }
+    e->plan = plan;
+    e->b = b;
+    e->gpu = gpu;
+    e->nbytes = args_bytes(plan);
+    int64_t n = plan->arena_bytes ? plan->arena_bytes : 1;
+    e->arena = rt_empty(b, DT_BOOL, 1, &n);
+    if (!e->arena) {
+        free(e);
+        return NULL;
+    }
+    return e;
+}
+
+void rt_exec_free(RtExec *e) {
+    if (!e) return;
+    if (e->graph && rt_cuda_graph_free) rt_cuda_graph_free(e->graph);
+    rt_release(e->arena);
+    free(e);
+}
+
+long rt_exec_replays(const RtExec *e) { return e->replays; }
+const char *rt_exec_backend_name(const RtExec *e) { return e->gpu ? "cuda-graph" : "cpu"; }
+
+static int check_input(const RtExec *e, int i, RtTensor *t) {
+    const RtPlanIO *io = &e->plan->inputs[i];
+    TensorType want = {.dtype = io->dtype, .rank = io->rank}, got;
+    memcpy(want.dims, io->dims, sizeof want.dims);
+    char ws[256], gs[256];
+    if (!t) return rt_error(RT_EINVAL, "input \"%s\" is missing", io->name);
+    got = rt_type(t);
+    if (!ir_type_equal(&want, &got))
+        return rt_error(RT_EINVAL, "input \"%s\": expected %s %s, got %s %s", io->name,
+                        ir_dtype_name(want.dtype), ir_shape_str(&want, ws, sizeof ws),
+                        ir_dtype_name(got.dtype), ir_shape_str(&got, gs, sizeof gs));
+    if (io->scalar < 0 && t->storage->backend != e->b)
+        return rt_error(RT_EINVAL, "input \"%s\" lives on %s; this model runs on %s", io->name,
+                        t->storage->backend->name, e->b->name);
+    if (io->scalar < 0 && !rt_is_contiguous(t))
+        return rt_error(RT_EINVAL, "input \"%s\" is a strided view; pass a contiguous array", io->name);
+    return 0;
+}
+
+int rt_exec_run(RtExec *e, RtTensor *const *in, const double *scalars, RtTensor **out) {
+    const RtPlan *p = e->plan;
+    void **ptr = (void **)e->args;
+    double *sc = (double *)(e->args + sizeof(void *) * (size_t)(p->ninputs + p->noutputs + 1));
+    for (int i = 0; i < p->ninputs; i++) {
+        const RtPlanIO *io = &p->inputs[i];
+        if (io->scalar >= 0 && !in[i]) {
+            sc[io->scalar] = scalars ? scalars[i] : 0;
+            ptr[i] = NULL;
+            continue;
+        }
+        if (check_input(e, i, in[i])) return -1;
+        if (io->scalar >= 0) {
+            double v;
+            RtTensor *c = rt_cast(in[i], DT_FLOAT64);
+            if (!c || rt_to_host(c, &v)) return rt_release(c), -1;
+            rt_release(c);
+            sc[io->scalar] = v;
+            ptr[i] = NULL;
+        } else {
+            ptr[i] = rt_data(in[i]);
+        }
+    }
+    /* A donated input is overwritten: it must not share memory with any other input. */
+    for (int j = 0; j < p->noutputs; j++) {
+        int d = p->outputs[j].donated_from;
+        for (int i = 0; d >= 0 && i < p->ninputs; i++)
+            if (i != d && in[i] && in[d] && in[i]->storage == in[d]->storage)
+                return rt_error(RT_EINVAL, "input \"%s\" is updated in place but shares memory with input \"%s\"",
+                                p->inputs[d].name, p->inputs[i].name);
+    }
+    for (int j = 0; j < p->noutputs; j++) {
+        const RtPlanIO *io = &p->outputs[j];
+        out[j] = io->donated_from >= 0 ? rt_retain(in[io->donated_from])
+                                       : rt_empty(e->b, io->dtype, io->rank, io->dims);
+        if (!out[j]) {
+            for (int k = 0; k < j; k++) rt_release(out[k]), out[k] = NULL;
+            return -1;
+        }
+        ptr[p->ninputs + j] = rt_data(out[j]);
+    }
+    ptr[p->ninputs + p->noutputs] = rt_data(e->arena);
+    int rc = 0;
+    if (e->gpu) {
+        if (!e->graph) e->graph = rt_cuda_graph_new(p, e->args, e->nbytes);
+        rc = e->graph ? rt_cuda_graph_launch(e->graph, e->args, e->nbytes) : -1;
+    } else {
+        for (int s = 0; s < p->nsteps; s++) p->cpu[s](e->args);
+    }
+    if (rc) {
+        for (int j = 0; j < p->noutputs; j++) rt_release(out[j]), out[j] = NULL;
+        return -1;
+    }
+    e->replays++;
+    return 0;
+}

@@ -1,0 +1,81 @@
+/* runtime/core/plan.h: the plan table, the one contract between the compiler's generated code
+ * and the runtime's executor. A model extension (AOT) embeds one RtPlan as static data next to
+ * its generated kernels; the JIT builds the same struct in memory. The executor (exec.c) runs it
+ * on the CPU backend (C functions) or on the GPU as one CUDA Graph (kernel nodes).
+ *
+ * The argument block. Every generated kernel — CPU or CUDA, every step kind — takes the same
+ * argument block by value (CUDA) or by pointer (CPU):
+ *     struct { char *p[nptrs]; double s[nscalars]; }
+ * p[0 .. ninputs)                 the inputs' element-0 addresses (rank-0 inputs: unused, NULL)
+ * p[ninputs .. ninputs+noutputs)  the outputs' addresses (a donated output: its input's)
+ * p[ninputs+noutputs]             the arena's base address
+ * s[k]                            the value of the k-th rank-0 input (runtime scalars)
+ * Kernels add constant offsets to these (arena offsets, view offsets are compiled in). On the GPU
+ * the executor captures the block once into the graph's kernel nodes and updates the nodes'
+ * parameters only when a pointer or scalar changed, so new inputs never force a re-capture. */
+#ifndef GTC_PLAN_H_RT
+#define GTC_PLAN_H_RT
+
+#include <stdint.h>
+
+#include "rt.h"
+
+#define RT_PLAN_ABI 1
+#define RT_PLAN_MAX_ARGS_BYTES 4096 /* CUDA's kernel parameter space */
+
+typedef struct {
+    const char *name;
+    DType dtype;
+    int rank;
+    int64_t dims[IR_MAX_RANK];
+    int scalar;       /* inputs: rank 0, passed by value as s[scalar]; -1 otherwise */
+    int donated_from; /* outputs: the input whose buffer it reuses; -1 for fresh storage */
+} RtPlanIO;
+
+typedef enum { RT_STEP_ELEMWISE, RT_STEP_REDUCE, RT_STEP_ROW, RT_STEP_GEMM, RT_STEP_COPY } RtStepKind;
+
+typedef struct {
+    RtStepKind kind;
+    const char *kernel;  /* generated function name, e.g. "gtc_k3" */
+    const char *ops;     /* the fused ops in order, e.g. "max,sub,exp,sum,log" */
+    const char *reads;   /* the values it reads, e.g. "x,w1,b1" */
+    const char *writes;  /* the values it writes, e.g. "h1,a1" */
+    const char *reason;  /* the planner's reason */
+    unsigned grid[3], block[3], smem; /* CUDA launch configuration (fixed shapes) */
+} RtPlanStep;
+
+typedef void (*RtCpuKernel)(const void *args);
+
+typedef struct {
+    int abi;                   /* RT_PLAN_ABI */
+    const char *graph;         /* graph name, e.g. "mlp_train_step" */
+    const char *class_name;    /* "MlpTrainStep" */
+    const char *source;        /* the input file name it was compiled from */
+    int ninputs, noutputs, nscalars;
+    const RtPlanIO *inputs, *outputs;
+    int nsteps;
+    const RtPlanStep *steps;
+    int64_t arena_bytes;
+    int nodes, fused_kernels, gemms, reductions; /* for getStats() */
+    const RtCpuKernel *cpu;    /* one per step */
+    const void *const *cuda;   /* one __global__ function (or cudaKernel_t) per step; NULL: no GPU code */
+    const char *cuda_source;   /* kernels.cu, for getSource() and the NVRTC fallback */
+    const char *cpu_source;    /* kernels_cpu.c, for getSource() */
+} RtPlan;
+
+/* Executes a plan. Inputs in plan order; outputs are created (or, when donated, are the input
+ * tensors themselves, returned retained). One executor per plan instance; it owns the arena and,
+ * on the GPU, the CUDA Graph. */
+typedef struct RtExec RtExec;
+
+RtExec *rt_exec_new(const RtPlan *plan, const RtBackend *b);
+void rt_exec_free(RtExec *e);
+/* Checks every input (count, dtype, shape, device) and throws nothing: returns -1 after
+ * rt_error(RT_EINVAL, "input \"x\": ...") with no state changed. `scalars` holds the values of
+ * rank-0 inputs (NULL entries in `in`). Fills out[0..noutputs). */
+int rt_exec_run(RtExec *e, RtTensor *const *in, const double *scalars, RtTensor **out);
+/* Replays so far, and whether the GPU graph is in use. */
+long rt_exec_replays(const RtExec *e);
+const char *rt_exec_backend_name(const RtExec *e); /* "cuda-graph" or "cpu" */
+
+#endif

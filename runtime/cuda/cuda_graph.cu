@@ -1,0 +1,77 @@
+// runtime/cuda/cuda_graph.cu: a plan as one CUDA Graph. Every step is a kernel node taking the
+// plan's argument block by value (runtime/core/plan.h); the graph is built once, explicitly, so
+// the executor holds each node's handle. A later run whose pointers or scalars differ updates
+// the nodes' parameters in the instantiated graph (no re-capture, no re-instantiation).
+#include <stdlib.h>
+
+#include "cuda_internal.cuh"
+#include "rt_graph.h"
+
+struct RtCudaGraph {
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    int nnodes;
+    cudaGraphNode_t *nodes;
+    cudaKernelNodeParams *params;
+    unsigned char args[RT_PLAN_MAX_ARGS_BYTES];
+    size_t nbytes;
+    void *argp[1];
+};
+
+extern "C" void rt_cuda_graph_free(RtCudaGraph *g) {
+    if (!g) return;
+    if (g->exec) cudaGraphExecDestroy(g->exec);
+    if (g->graph) cudaGraphDestroy(g->graph);
+    free(g->nodes);
+    free(g->params);
+    free(g);
+}
+
+extern "C" RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *args, size_t nbytes) {
+    if (cuda_check_ready("plan")) return NULL;
+    if (!plan->cuda) {
+        rt_error(RT_ERUNTIME, "plan %s has no CUDA kernels", plan->graph);
+        return NULL;
+    }
+    RtCudaGraph *g = (RtCudaGraph *)calloc(1, sizeof *g);
+    if (!g) {
+        rt_error(RT_EOOM, "out of host memory");
+        return NULL;
+    }
+    g->nnodes = plan->nsteps;
+    g->nodes = (cudaGraphNode_t *)calloc((size_t)plan->nsteps + 1, sizeof *g->nodes);
+    g->params = (cudaKernelNodeParams *)calloc((size_t)plan->nsteps + 1, sizeof *g->params);
+    memcpy(g->args, args, nbytes);
+    g->nbytes = nbytes;
+    g->argp[0] = g->args;
+    cudaError_t e = cudaGraphCreate(&g->graph, 0);
+    for (int i = 0; e == cudaSuccess && i < plan->nsteps; i++) {
+        const RtPlanStep *s = &plan->steps[i];
+        cudaKernelNodeParams *p = &g->params[i];
+        p->func = (void *)plan->cuda[i];
+        p->gridDim = dim3(s->grid[0], s->grid[1], s->grid[2]);
+        p->blockDim = dim3(s->block[0], s->block[1], s->block[2]);
+        p->sharedMemBytes = s->smem;
+        p->kernelParams = g->argp;
+        p->extra = NULL;
+        e = cudaGraphAddKernelNode(&g->nodes[i], g->graph, i ? &g->nodes[i - 1] : NULL, i ? 1 : 0, p);
+    }
+    if (e == cudaSuccess) e = cudaGraphInstantiate(&g->exec, g->graph, 0);
+    if (e != cudaSuccess) {
+        cuda_fail("building the plan's CUDA graph", e);
+        rt_cuda_graph_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+extern "C" int rt_cuda_graph_launch(RtCudaGraph *g, const void *args, size_t nbytes) {
+    if (nbytes != g->nbytes || memcmp(args, g->args, nbytes) != 0) {
+        memcpy(g->args, args, nbytes);
+        for (int i = 0; i < g->nnodes; i++)
+            CU_TRY("updating the plan's CUDA graph",
+                   cudaGraphExecKernelNodeSetParams(g->exec, g->nodes[i], &g->params[i]));
+    }
+    CU_TRY("launching the plan's CUDA graph", cudaGraphLaunch(g->exec, g_cuda.stream));
+    return 0;
+}

@@ -1,0 +1,26 @@
+/* runtime/cuda/rt_graph.h: a plan table (runtime/core/plan.h) replayed as one CUDA Graph; used by
+ * the executor (runtime/core/exec.c), which binds these weakly so CPU-only builds link. */
+#ifndef GTC_RT_GRAPH_H
+#define GTC_RT_GRAPH_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "../core/plan.h"
+
+typedef struct RtCudaGraph RtCudaGraph;
+
+/* Builds and instantiates the graph with `args` as every node's parameter block. */
+RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *args, size_t nbytes);
+/* Launches it on the context's stream, first updating the nodes when `args` changed. */
+int rt_cuda_graph_launch(RtCudaGraph *g, const void *args, size_t nbytes);
+void rt_cuda_graph_free(RtCudaGraph *g);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
