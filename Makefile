@@ -17,16 +17,24 @@ CFLAGS += $(CFLAGS_BASE)
 
 IR_SRCS := ir/types.c ir/ops.c ir/graph.c ir/names.c ir/infer.c ir/verify.c ir/dump.c \
            ir/json_read.c ir/json_write.c
-COMPILER_SRCS := compiler/frontend.c
-RT_CORE_SRCS := runtime/core/error.c runtime/core/tensor.c runtime/core/ops.c runtime/core/npy.c
+COMPILER_SRCS := compiler/frontend.c compiler/pass_simplify.c compiler/pipeline.c compiler/pass_fuse.c \
+                 compiler/pass_schedule.c compiler/pass_memplan.c compiler/plan.c \
+                 compiler/emit_expr.c compiler/emit_step.c compiler/emit_cpu.c compiler/emit_cuda.c \
+                 compiler/emit_plan.c
+RT_CORE_SRCS := runtime/core/error.c runtime/core/tensor.c runtime/core/ops.c runtime/core/npy.c \
+                runtime/core/exec.c
 RT_CPU_SRCS := runtime/cpu/cpu_backend.c runtime/cpu/cpu_elementwise.c runtime/cpu/cpu_reduce.c \
                runtime/cpu/cpu_matmul.c
 PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cudaarray_ops.c \
                 runtime/php/cudaarray_convert.c \
-                runtime/php/hostarray.c runtime/php/exceptions.c
+                runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/compiler.c
 GTC_MAIN := compiler/main.c
-UNIT_TESTS := test_types test_infer test_verify test_json
+UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit
 RT_UNIT_TESTS := test_tensor test_cpu_ops
+# gtc compile: the build driver and the extension glue generator; gtc.so's API for models.
+COMPILER_SRCS += compiler/emit_ext.c compiler/build.c
+UNIT_TESTS += test_emit_ext
+PHP_EXT_SRCS += runtime/php/gtc_api.c
 
 LIBGTC := $(BUILD)/libgtc.a
 LIBGTCRT := $(BUILD)/libgtcrt.a
@@ -78,7 +86,24 @@ $(BUILD)/obj/runtime/php/%.o: runtime/php/%.c
 	$(CC) $(CFLAGS) $(subst -I,-isystem ,$(PHP_INCLUDES)) -c $< -o $@
 
 $(GTC_EXT): $(PHP_EXT_OBJS) $(LIBGTCRT)
-	$(CC) -shared $(LDFLAGS_BASE) -o $@ $(PHP_EXT_OBJS) $(LIBGTCRT) $(GTC_EXT_CUDA) -lopenblas -lcjson -lm
+	$(CC) -shared $(LDFLAGS_BASE) -o $@ $(PHP_EXT_OBJS) -Wl,--whole-archive $(LIBGTCRT) -Wl,--no-whole-archive \
+	  $(GTC_EXT_CUDA) -lopenblas -lcjson -lm
+
+# templates/ext.c.in becomes a C string literal for compiler/emit_ext.c (no trigraphs: ? → \?).
+$(BUILD)/gen/ext_template.inc: templates/ext.c.in
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@.tmp && mv $@.tmp $@
+$(BUILD)/obj/compiler/emit_ext.o: $(BUILD)/gen/ext_template.inc
+$(BUILD)/obj/compiler/emit_ext.o: CFLAGS += -I$(BUILD)/gen
+# The texts the kernel generators copy into generated code, as C string literals for emit_plan.c.
+EMIT_TEXTS := ir/scalar.h templates/kernels_types.cuh templates/kernels_prelude.cuh templates/kernels_cpu_prelude.h
+$(BUILD)/gen/emit_text.inc: $(EMIT_TEXTS)
+	@mkdir -p $(dir $@)
+	for f in $(EMIT_TEXTS); do echo "static const char text_$$(basename $$f | tr . _)[] ="; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $$f; echo ";"; \
+	done > $@.tmp && mv $@.tmp $@
+$(BUILD)/obj/compiler/emit_plan.o: $(BUILD)/gen/emit_text.inc
+$(BUILD)/obj/compiler/emit_plan.o: CFLAGS += -I$(BUILD)/gen
 
 $(GTC): $(BUILD)/obj/compiler/main.o $(LIBGTC)
 	$(CC) $(LDFLAGS_BASE) -o $@ $^ -lcjson -lm
@@ -103,6 +128,15 @@ unit: $(UNIT_BINS)
 rt-unit: $(RT_UNIT_BINS)
 	@fail=0; for t in $(RT_UNIT_BINS); do $$t || fail=1; done; exit $$fail
 
+# The generated CPU code end to end: emitted, built with cc, run by the executor, against eager ops.
+EMIT_NUMERIC := $(BUILD)/tests/test_emit_numeric
+$(EMIT_NUMERIC): tests/unit/test_emit_numeric.c tests/unit/emit_harness.h $(LIBGTC) $(LIBGTCRT)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(LIBGTC) $(LIBGTCRT) $(LDFLAGS_BASE) -lcmocka -lopenblas -lcjson -lm -ldl
+.PHONY: emit-numeric
+emit-numeric: $(EMIT_NUMERIC)
+	$(EMIT_NUMERIC)
+
 # The .phpt suite against the freshly built extension (CPU backend unless GTC_DEVICE says).
 phpt: $(GTC_EXT)
 	bash tests/php/run.sh $(GTC_EXT)
@@ -120,10 +154,13 @@ test: $(DEPS_STAMP)
 	$(MAKE) all
 	$(MAKE) unit
 	$(MAKE) rt-unit
+	$(MAKE) emit-numeric
 	$(MAKE) errors
 	$(MAKE) golden
 	$(MAKE) ref
 	$(MAKE) phpt
+	$(MAKE) e2e
+	$(MAKE) train-test
 	$(MAKE) asan
 	@echo "make test: all suites passed"
 
@@ -139,12 +176,53 @@ ref:
 asan: $(DEPS_STAMP)
 	$(MAKE) BUILD=build/asan OPT=-O1 \
 	  SAN_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  unit rt-unit errors phpt
+	  unit rt-unit emit-numeric errors phpt
 
 # On a GPU machine: every op on the GPU against the CPU backend, and the .phpt suite on CUDA.
 test-gpu: $(GPU_TEST_BINS) $(GTC_EXT)
 	$(BUILD)/tests/test_gpu_ops
 	GTC_DEVICE=cuda bash tests/php/run.sh $(GTC_EXT)
+
+# The example data sets in examples/data/, deterministically (scripts/make-data.sh), and the
+# training example end to end on the CPU backend plus make data's determinism (tests/e2e/).
+.PHONY: data train-test
+data: $(GTC_EXT)
+	GTC_EXT=$(abspath $(GTC_EXT)) PHP=$(PHP) bash scripts/make-data.sh
+train-test: $(GTC_EXT)
+	PHP=$(PHP) bash tests/e2e/data_checksums.sh $(GTC_EXT)
+	PHP=$(PHP) bash tests/e2e/train_eager.sh $(GTC_EXT)
+
+# gtc compile end to end (CPU backend): both examples compiled, loaded and checked against the
+# eager step and a float64 reference; loading rules, install, command-line errors.
+.PHONY: e2e e2e-gpu install
+e2e: $(GTC) $(GTC_EXT)
+	PHP=$(PHP) bash tests/e2e/run.sh $(GTC) $(GTC_EXT)
+# On the GPU machine, after `make e2e` built the models here: the same checks on CUDA
+# (backend cuda-graph) and 10,000 replays.
+e2e-gpu: $(GTC_EXT)
+	PHP=$(PHP) bash tests/e2e/gpu.sh $(GTC_EXT) $(BUILD)/e2e
+
+# make install PREFIX=... [DESTDIR=...]: gtc, gtc.so, libgtcrt, the headers and templates that
+# `gtc compile` builds models against, and an INI snippet. For the system PHP, pass
+# EXTENSION_DIR=$$(php-config --extension-dir) and INI_DIR=<PHP's conf.d>.
+PREFIX ?= /usr/local
+EXTENSION_DIR ?= $(PREFIX)/lib/php/extensions
+INI_DIR ?= $(PREFIX)/etc/php/conf.d
+INSTALL_HEADERS := ir/ir.h ir/ops.def ir/scalar.h runtime/core/rt.h runtime/core/plan.h \
+                   runtime/php/php_gtc.h runtime/cpu/cpu.h runtime/cuda/rt_cuda.h \
+                   runtime/cuda/rt_graph.h runtime/cuda/rt_kernel.h
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(EXTENSION_DIR) \
+	  $(DESTDIR)$(INI_DIR) $(DESTDIR)$(PREFIX)/share/gtc/templates
+	install -m 755 $(GTC) $(DESTDIR)$(PREFIX)/bin/gtc
+	install -m 755 $(GTC_EXT) $(DESTDIR)$(EXTENSION_DIR)/gtc.so
+	install -m 644 $(LIBGTCRT) $(DESTDIR)$(PREFIX)/lib/libgtcrt.a
+	for h in $(INSTALL_HEADERS); do install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/gtc/$$h || exit 1; done
+	install -m 644 templates/* $(DESTDIR)$(PREFIX)/share/gtc/templates/
+	printf '%s\n' '; gtc: Cuda\CudaArray for PHP. Models compiled with' \
+	  '; `gtc compile` need this extension first: add their extension= lines after this one.' \
+	  'extension=$(EXTENSION_DIR)/gtc.so' '; gtc.device=auto' '; gtc.memory_limit=0' \
+	  > $(DESTDIR)$(INI_DIR)/20-gtc.ini
 
 clean:
 	rm -rf build

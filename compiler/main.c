@@ -3,25 +3,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build.h"
+#include "emit.h"
 #include "frontend.h"
+#include "pipeline.h"
 
-typedef int (*CmdFn)(const char *file);
+/* A command gets its FILE and the value of its one option (NULL when not given). */
+typedef int (*CmdFn)(const char *file, const char *opt);
 
-static int cmd_check(const char *file);
-static int cmd_dump(const char *file);
+static int cmd_check(const char *file, const char *opt);
+static int cmd_dump(const char *file, const char *opt);
+static int cmd_plan(const char *file, const char *opt);
+static int cmd_emit(const char *file, const char *opt);
 
 static const struct {
-    const char *name, *help;
+    const char *name, *opt, *help; /* opt: the command's "--name=" option, or NULL */
     CmdFn fn;
 } commands[] = {
-    {"check", "validate a graph; print its name, node count, ops, inputs and outputs", cmd_check},
-    {"dump", "print the verified, typed graph as text", cmd_dump},
+    {"check", NULL, "validate a graph; print its name, node count, ops, inputs and outputs", cmd_check},
+    {"dump", "--after=", "print the verified, typed graph as text (--after=PASS: after a compiler pass)", cmd_dump},
+    {"plan", "--format=", "print the fusion plan: steps, buffers, reasons (--format=text|json|dot)", cmd_plan},
+    {"emit", "--emit-dir=", "write kernels.cu, kernels_cpu.c and plan.c into an existing DIR (--emit-dir DIR)", cmd_emit},
 };
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: gtc COMMAND FILE\n       gtc --help | --version\n\ncommands:\n");
+    fprintf(f, "usage: gtc COMMAND [OPTION] FILE\n       gtc --help | --version\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+    fprintf(f, "  %-8s %s\n", "compile", "build a PHP extension: gtc compile FILE -o OUT.so (gtc compile --help)");
     fprintf(f, "\nFILE is a graph in the gtc JSON format (docs/graph-format.md).\n");
 }
 
@@ -33,7 +42,8 @@ static Graph *load(const char *file) {
     return g;
 }
 
-static int cmd_check(const char *file) {
+static int cmd_check(const char *file, const char *opt) {
+    (void)opt;
     Graph *g = load(file);
     if (!g) return 1;
     char shape[512];
@@ -63,12 +73,68 @@ static int cmd_check(const char *file) {
     return 0;
 }
 
-static int cmd_dump(const char *file) {
+/* Loads the graph and runs the pipeline up to and including pass `after` (NULL: all). */
+static Graph *load_and_run(const char *file, const char *after) {
     Graph *g = load(file);
+    if (!g) return NULL;
+    Diag d;
+    diag_init(&d, file);
+    if (pipeline_run(g, &d, after)) {
+        fprintf(stderr, "%s\n", d.msg);
+        graph_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+static int cmd_dump(const char *file, const char *after) {
+    if (after && pipeline_find(after) < 0) {
+        fprintf(stderr, "gtc dump: unknown pass '%s' (passes:", after);
+        for (int i = 0; i < pipeline_npasses(); i++) fprintf(stderr, " %s", pipeline_pass_name(i));
+        fprintf(stderr, ")\n");
+        return 2;
+    }
+    Graph *g = after ? load_and_run(file, after) : load(file);
     if (!g) return 1;
     ir_dump(g, stdout);
+    if (after && pipeline_builds_plan(after)) plan_print(g, stdout, PLAN_TEXT);
     graph_free(g);
     return 0;
+}
+
+static int cmd_plan(const char *file, const char *format) {
+    static const struct {
+        const char *name;
+        PlanFormat fmt;
+    } formats[] = {{"text", PLAN_TEXT}, {"json", PLAN_JSON}, {"dot", PLAN_DOT}};
+    int f = format ? -1 : 0;
+    for (int i = 0; format && i < (int)(sizeof formats / sizeof *formats); i++)
+        if (strcmp(format, formats[i].name) == 0) f = i;
+    if (f < 0) {
+        fprintf(stderr, "gtc plan: unknown format '%s' (text, json or dot)\n", format);
+        return 2;
+    }
+    Graph *g = load_and_run(file, NULL);
+    if (!g) return 1;
+    plan_print(g, stdout, formats[f].fmt);
+    graph_free(g);
+    return 0;
+}
+
+static int cmd_emit(const char *file, const char *dir) {
+    if (!dir || !*dir) {
+        fprintf(stderr, "gtc emit: needs --emit-dir DIR\n");
+        return 2;
+    }
+    Graph *g = load_and_run(file, NULL);
+    if (!g) return 1;
+    Diag d;
+    diag_init(&d, file);
+    const char *base = strrchr(file, '/');
+    int rc = emit_all(g, dir, base ? base + 1 : file, &d);
+    if (rc) fprintf(stderr, "%s\n", d.msg);
+    graph_free(g);
+    return rc ? 1 : 0;
 }
 
 int main(int argc, char **argv) {
@@ -84,15 +150,30 @@ int main(int argc, char **argv) {
         usage(stderr);
         return 2;
     }
+    if (strcmp(argv[1], "compile") == 0) return build_main(argc - 1, argv + 1); /* its own options */
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
         if (strcmp(argv[1], commands[i].name) != 0) continue;
-        if (argc != 3 || argv[2][0] == '-') {
-            if (argc >= 3 && argv[2][0] == '-') fprintf(stderr, "gtc %s: unknown option '%s'\n", argv[1], argv[2]);
-            else fprintf(stderr, "gtc %s: expects one FILE\n", argv[1]);
+        const char *file = NULL, *opt = NULL, *o = commands[i].opt;
+        int nfiles = 0;
+        for (int a = 2; a < argc; a++) {
+            if (argv[a][0] != '-') {
+                file = argv[a], nfiles++;
+            } else if (o && strncmp(argv[a], o, strlen(o)) == 0 && !opt) {
+                opt = argv[a] + strlen(o);
+            } else if (o && strncmp(argv[a], o, strlen(o) - 1) == 0 && !argv[a][strlen(o) - 1] && a + 1 < argc && !opt) {
+                opt = argv[++a]; /* "--emit-dir DIR" as well as "--emit-dir=DIR" */
+            } else {
+                fprintf(stderr, "gtc %s: unknown option '%s'\n", argv[1], argv[a]);
+                usage(stderr);
+                return 2;
+            }
+        }
+        if (nfiles != 1) {
+            fprintf(stderr, "gtc %s: expects one FILE\n", argv[1]);
             usage(stderr);
             return 2;
         }
-        return commands[i].fn(argv[2]);
+        return commands[i].fn(file, opt);
     }
     fprintf(stderr, "gtc: unknown %s '%s'\n", argv[1][0] == '-' ? "option" : "command", argv[1]);
     usage(stderr);

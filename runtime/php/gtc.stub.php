@@ -24,7 +24,14 @@ class RuntimeException extends Exception {}
 
 class OutOfMemoryException extends Exception {}
 
-class CompilationException extends Exception {}
+/** Thrown by Cuda\Compiler when NVRTC rejects a program; the message ends with NVRTC's log. */
+class CompilationException extends Exception
+{
+    private string $log = "";
+
+    /** NVRTC's log: "kernel.cu(LINE): error: ..." lines ("" when not thrown by Cuda\Compiler). */
+    public function getLog(): string {}
+}
 
 /**
  * A tensor on the device selected by gtc.device / GTC_DEVICE ("cpu" or "cuda:0").
@@ -197,4 +204,54 @@ final class HostArray
     public function dtype(): string {}
 
     public function toDevice(): CudaArray {}
+}
+
+/**
+ * A CUDA C++ program compiled with NVRTC for the current GPU (a cubin for its exact
+ * architecture), whose kernels launch on the runtime's stream, ordered with every CudaArray op.
+ * Declare kernels `extern "C" __global__` and launch them by name; C++ kernels (templates,
+ * namespaces) are named by the expressions in $names ("scale<float>").
+ *
+ * Throws Cuda\RuntimeException when no CUDA device is available, Cuda\CompilationException
+ * with NVRTC's log when the program does not compile, and Cuda\InvalidArgumentException for an
+ * option outside this set (the architecture option is the runtime's; options that write files
+ * are refused): -DNAME[=V], -UNAME, -IDIR, --define-macro=, --undefine-macro=, --include-path=,
+ * -std=, -fmad=, -ftz=, -prec-div=, -prec-sqrt=, -maxrregcount=, -use_fast_math, -lineinfo,
+ * --generate-line-info, -extra-device-vectorization, -default-device,
+ * --device-as-default-execution-space, -restrict, -w, --disable-warnings (and -std=, -fmad=,
+ * -ftz=, -prec-div=, -prec-sqrt=, -maxrregcount=, -use_fast_math, -extra-device-vectorization
+ * and -restrict with two dashes).
+ *
+ * @strict-properties
+ * @not-serializable
+ */
+final class Compiler
+{
+    public function __construct(string $source, array $options = [], array $names = []) {}
+
+    /**
+     * Queues kernel $kernel on the GPU with a grid of blocks ($grid, $block: 1 to 3 positive ints,
+     * or one int, checked against the device's limits) and $sharedMem bytes of dynamic shared
+     * memory; does not wait for it. $args (a list, one per kernel parameter) convert by the
+     * parameter's type as the PTX declares it:
+     *   - a contiguous CudaArray on the GPU: the address of its element 0 (any pointer parameter;
+     *     the kernel must use the array's dtype);
+     *   - int: an integer parameter of 8 to 64 bits (range-checked: it must fit signed or
+     *     unsigned), or a float/double parameter (converted);
+     *   - float: a float (rounded to float32) or double parameter;
+     *   - bool: an integer parameter (0 or 1).
+     * Struct, array and half parameters cannot be passed. Mismatches throw
+     * Cuda\InvalidArgumentException; a launch CUDA rejects throws Cuda\RuntimeException with
+     * the CUDA error's name, and the context stays usable.
+     */
+    public function launch(string $kernel, array|int $grid, array|int $block, array $args, int $sharedMem = 0): void {}
+
+    /** The kernels' names, in the program's order (name expressions for C++ kernels). */
+    public function kernels(): array {}
+
+    /** NVRTC's log of the successful compilation (warnings; often ""). */
+    public function getLog(): string {}
+
+    /** The PTX NVRTC generated. */
+    public function getPtx(): string {}
 }

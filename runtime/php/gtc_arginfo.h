@@ -212,6 +212,30 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_HostArray_toDevice, 0, 0, Cuda\\CudaArray, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CompilationException_getLog, 0, 0, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Cuda_Compiler___construct, 0, 0, 1)
+	ZEND_ARG_TYPE_INFO(0, source, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, names, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_Compiler_launch, 0, 4, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, kernel, IS_STRING, 0)
+	ZEND_ARG_TYPE_MASK(0, grid, MAY_BE_ARRAY|MAY_BE_LONG, NULL)
+	ZEND_ARG_TYPE_MASK(0, block, MAY_BE_ARRAY|MAY_BE_LONG, NULL)
+	ZEND_ARG_TYPE_INFO(0, args, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, sharedMem, IS_LONG, 0, "0")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_Compiler_kernels arginfo_class_Cuda_CudaArray_getShape
+
+#define arginfo_class_Cuda_Compiler_getLog arginfo_class_Cuda_CompilationException_getLog
+
+#define arginfo_class_Cuda_Compiler_getPtx arginfo_class_Cuda_CompilationException_getLog
+
+ZEND_METHOD(Cuda_CompilationException, getLog);
 ZEND_METHOD(Cuda_CudaArray, __construct);
 ZEND_METHOD(Cuda_CudaArray, fromBuffer);
 ZEND_METHOD(Cuda_CudaArray, toBuffer);
@@ -283,6 +307,11 @@ ZEND_METHOD(Cuda_HostArray, toArray);
 ZEND_METHOD(Cuda_HostArray, getShape);
 ZEND_METHOD(Cuda_HostArray, dtype);
 ZEND_METHOD(Cuda_HostArray, toDevice);
+ZEND_METHOD(Cuda_Compiler, __construct);
+ZEND_METHOD(Cuda_Compiler, launch);
+ZEND_METHOD(Cuda_Compiler, kernels);
+ZEND_METHOD(Cuda_Compiler, getLog);
+ZEND_METHOD(Cuda_Compiler, getPtx);
 
 
 static const zend_function_entry class_Cuda_Exception_methods[] = {
@@ -302,6 +331,7 @@ static const zend_function_entry class_Cuda_OutOfMemoryException_methods[] = {
 };
 
 static const zend_function_entry class_Cuda_CompilationException_methods[] = {
+	ZEND_ME(Cuda_CompilationException, getLog, arginfo_class_Cuda_CompilationException_getLog, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 
@@ -384,6 +414,15 @@ static const zend_function_entry class_Cuda_HostArray_methods[] = {
 	ZEND_FE_END
 };
 
+static const zend_function_entry class_Cuda_Compiler_methods[] = {
+	ZEND_ME(Cuda_Compiler, __construct, arginfo_class_Cuda_Compiler___construct, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_Compiler, launch, arginfo_class_Cuda_Compiler_launch, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_Compiler, kernels, arginfo_class_Cuda_Compiler_kernels, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_Compiler, getLog, arginfo_class_Cuda_Compiler_getLog, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_Compiler, getPtx, arginfo_class_Cuda_Compiler_getPtx, ZEND_ACC_PUBLIC)
+	ZEND_FE_END
+};
+
 static zend_class_entry *register_class_Cuda_Exception(zend_class_entry *class_entry_Exception)
 {
 	zend_class_entry ce, *class_entry;
@@ -431,6 +470,12 @@ static zend_class_entry *register_class_Cuda_CompilationException(zend_class_ent
 	INIT_NS_CLASS_ENTRY(ce, "Cuda", "CompilationException", class_Cuda_CompilationException_methods);
 	class_entry = zend_register_internal_class_ex(&ce, class_entry_Cuda_Exception);
 
+	zval property_log_default_value;
+	ZVAL_EMPTY_STRING(&property_log_default_value);
+	zend_string *property_log_name = zend_string_init("log", sizeof("log") - 1, 1);
+	zend_declare_typed_property(class_entry, property_log_name, &property_log_default_value, ZEND_ACC_PRIVATE, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_STRING));
+	zend_string_release(property_log_name);
+
 	return class_entry;
 }
 
@@ -450,6 +495,17 @@ static zend_class_entry *register_class_Cuda_HostArray(void)
 	zend_class_entry ce, *class_entry;
 
 	INIT_NS_CLASS_ENTRY(ce, "Cuda", "HostArray", class_Cuda_HostArray_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Cuda_Compiler(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Cuda", "Compiler", class_Cuda_Compiler_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
 	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
 

@@ -133,6 +133,13 @@ static const RtBackend *resolve_backend(char *why, size_t n) {
     return &rt_cuda_backend;
 }
 
+int php_gtc_cuda_require(char *why, size_t n) {
+    if (cuda_linked() && rt_cuda_ready != NULL && rt_cuda_ready()) return 0;
+    const char *source, *dev = requested_device(&source);
+    int index = !strncmp(dev, "cuda:", 5) && device_name_ok(dev) ? atoi(dev + 5) : 0;
+    return cuda_start(index, why, n);
+}
+
 const char *php_gtc_device_name(const RtTensor *t, char *buf, size_t n) {
     const RtBackend *b = t->storage ? t->storage->backend : NULL;
     if (cuda_linked() && b == &rt_cuda_backend) {
@@ -173,6 +180,8 @@ static PHP_MINIT_FUNCTION(gtc) {
     php_gtc_cudaarray_minit(php_gtc_ce_CudaArray);
     php_gtc_ce_HostArray = register_class_Cuda_HostArray();
     php_gtc_hostarray_minit(php_gtc_ce_HostArray);
+    php_gtc_ce_Compiler = register_class_Cuda_Compiler();
+    php_gtc_compiler_minit(php_gtc_ce_Compiler);
     return SUCCESS;
 }
 
@@ -214,6 +223,8 @@ static PHP_MINFO_FUNCTION(gtc) {
         php_info_print_table_row(2, "Backend", b ? b->name : why);
     }
     php_info_print_table_row(2, "CUDA backend", cuda_linked() ? "built in" : "not built");
+    const char *nvrtc = php_gtc_nvrtc_version(buf, sizeof buf);
+    php_info_print_table_row(2, "NVRTC", nvrtc ? nvrtc : "not available");
     size_t limit = rt_memory_limit();
     if (limit) format_bytes(limit, buf, sizeof buf);
     else snprintf(buf, sizeof buf, "unlimited");

@@ -39,6 +39,7 @@ extern zend_class_entry *php_gtc_ce_OutOfMemoryException;
 extern zend_class_entry *php_gtc_ce_CompilationException;
 extern zend_class_entry *php_gtc_ce_CudaArray;
 extern zend_class_entry *php_gtc_ce_HostArray;
+extern zend_class_entry *php_gtc_ce_Compiler;
 
 /* The object behind Cuda\CudaArray and Cuda\HostArray. */
 typedef struct _php_gtc_array {
@@ -72,6 +73,15 @@ void php_gtc_throw_rt(void);
 const RtBackend *php_gtc_backend(void);
 /* "cpu" or "cuda:N" for the tensor's storage (buf holds the text when needed). */
 const char *php_gtc_device_name(const RtTensor *t, char *buf, size_t n);
+/* Initialises the CUDA backend for kernels that need a GPU whatever the default backend is
+ * (gtc.device / GTC_DEVICE cuda:N picks device N, anything else device 0). 0, or -1 with the
+ * reason in why ("no CUDA device is available ..."); throws nothing. */
+int php_gtc_cuda_require(char *why, size_t n);
+
+/* ---- compiler.c ---- */
+void php_gtc_compiler_minit(zend_class_entry *ce);
+/* NVRTC's version as "major.minor" in buf, or NULL when NVRTC is not linked. */
+const char *php_gtc_nvrtc_version(char *buf, size_t n);
 
 /* ---- cudaarray.c ---- */
 /* Wraps a tensor (reference taken over) in a new object of class ce; a NULL t throws the
@@ -107,5 +117,18 @@ RtTensor *php_gtc_from_php(const RtBackend *b, zval *data, DType dt, bool infer_
 bool php_gtc_to_php(const RtTensor *t, zval *rv);
 /* The shape (or strides) as a PHP list. */
 void php_gtc_dims_to_php(int rank, const int64_t *dims, zval *rv);
+
+/* ---- gtc_api.c: the API other extensions call (generated model extensions) ----
+ * Exported from gtc.so together with everything else declared here and libgtcrt (rt.h,
+ * plan.h); a model extension binds them weakly and checks php_gtc_api_version() at MINIT, so
+ * loading it without gtc.so (or before it) fails with a message instead of a crash. */
+#define PHP_GTC_API_VERSION 1
+int php_gtc_api_version(void);
+/* A new Cuda\CudaArray object owning t (the caller's reference is taken over); NULL t throws
+ * the runtime's error (php_gtc_throw_rt) and returns NULL. */
+zend_object *php_gtc_array_wrap(RtTensor *t);
+/* The tensor of a Cuda\CudaArray (borrowed), or NULL when z is not one or is uninitialised;
+ * throws nothing. */
+RtTensor *php_gtc_array_tensor(zval *z);
 
 #endif

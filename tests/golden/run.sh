@@ -7,7 +7,11 @@
 # Each case is a directory tests/golden/<case>/ holding graph.json and expected/. Every file in
 # expected/ is one comparison, and its name says what to run: the stem is the subcommand, so
 # expected/dump.txt is the stdout of `gtc dump graph.json`, expected/check.txt that of
-# `gtc check graph.json`, and dropping in expected/plan.txt adds `gtc plan graph.json`.
+# `gtc check graph.json`, and dropping in expected/plan.txt adds `gtc plan graph.json`. Options
+# follow the subcommand after "--": expected/dump--after=simplify.txt is the stdout of
+# `gtc dump --after=simplify graph.json`. Files under expected/emit/ are compared with what
+# `gtc emit graph.json --emit-dir DIR` writes into DIR (expected/emit/kernels.cu with
+# DIR/kernels.cu, and so on).
 # gtc runs from inside the case directory, must exit 0 and write nothing to stderr; a hang
 # (10 s) or a crash is a failure. A case whose expected/ is empty or missing gets the default
 # set, $GOLDEN_DEFAULT ("check dump"), when --update runs.
@@ -53,8 +57,15 @@ for dir in "$here"/*/; do
     for want in "${files[@]}"; do
         base=$(basename "$want")
         sub=${base%%.*}
+        args=()
+        if [[ $sub == *--* ]]; then
+            rest=${sub#*--}
+            sub=${sub%%--*}
+            while [[ $rest == *--* ]]; do args+=("--${rest%%--*}"); rest=${rest#*--}; done
+            args+=("--$rest")
+        fi
         status=0
-        (cd "$dir" && exec timeout 10 "$gtc" "$sub" graph.json) >"$scratch/out" 2>"$scratch/err" || status=$?
+        (cd "$dir" && exec timeout 10 "$gtc" "$sub" "${args[@]}" graph.json) >"$scratch/out" 2>"$scratch/err" || status=$?
         problem=""
         if [ "$status" -eq 124 ]; then
             problem="timed out after 10 s (a hang?)"
@@ -75,11 +86,42 @@ for dir in "$here"/*/; do
             continue
         fi
         fail=$((fail + 1))
-        echo "FAIL $name/expected/$base: $problem (gtc $sub graph.json)"
+        echo "FAIL $name/expected/$base: $problem (gtc $sub ${args[*]:+${args[*]} }graph.json)"
         head -c 2000 "$scratch/err"
         if [ -f "$want" ]; then
             diff -u --label "expected/$base" --label actual "$want" "$scratch/out" | head -n 60
         fi
+    done
+    # expected/emit/FILE: FILE as `gtc emit graph.json --emit-dir DIR` writes it (kernels.cu, ...)
+    [ -d "$dir/expected/emit" ] || continue
+    rm -rf "$scratch/emit" && mkdir -p "$scratch/emit"
+    status=0
+    (cd "$dir" && exec timeout 10 "$gtc" emit graph.json --emit-dir "$scratch/emit") >"$scratch/out" 2>"$scratch/err" || status=$?
+    for want in "$dir"/expected/emit/*; do
+        [ -f "$want" ] || continue
+        base=$(basename "$want")
+        got="$scratch/emit/$base"
+        problem=""
+        if [ "$status" -ne 0 ]; then
+            problem="exit status $status"
+        elif [ -s "$scratch/err" ] || [ -s "$scratch/out" ]; then
+            problem="wrote to stdout or stderr"
+        elif [ ! -f "$got" ]; then
+            problem="not emitted"
+        elif [ -n "$update" ]; then
+            cp "$got" "$want"
+        fi
+        if [ -z "$problem" ] && ! cmp -s "$want" "$got"; then
+            problem="emitted file differs"
+        fi
+        if [ -z "$problem" ]; then
+            pass=$((pass + 1))
+            continue
+        fi
+        fail=$((fail + 1))
+        echo "FAIL $name/expected/emit/$base: $problem (gtc emit graph.json --emit-dir DIR)"
+        head -c 2000 "$scratch/err"
+        [ -f "$got" ] && diff -u --label "expected/emit/$base" --label actual "$want" "$got" | head -n 60
     done
 done
 echo "$pass passed, $fail failed"

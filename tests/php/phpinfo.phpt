@@ -18,6 +18,7 @@ gtc support => enabled
 Version => 0.1.0
 Backend => %s
 CUDA backend => %s
+NVRTC => %s
 Memory limit => unlimited
 Memory used => %d bytes
 Memory peak => %d bytes

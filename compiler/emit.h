@@ -1,0 +1,191 @@
+/* compiler/emit.h: the code generators over a placed plan (g->plan after memplan): kernels.cu
+ * (one CUDA kernel per step), kernels_cpu.c (one C function per step) and plan.c (the RtPlan
+ * table of runtime/core/plan.h that ties them together), plus the pieces they share: a string
+ * builder, the C-string escaper, literals, and the expression emitter that turns a node at given
+ * coordinates into C (emit_expr.c).
+ *
+ * Nothing from the graph reaches generated code except through this file's validators: names only
+ * inside string literals (emit_cstr), numbers through ir_fmt_number, identifiers are generated
+ * (gtc_k3, v17, c2). Output is deterministic: the same graph gives the same bytes.
+ *
+ * Ownership: every char * returned here is malloc'd and owned by the caller. */
+#ifndef GTC_EMIT_H
+#define GTC_EMIT_H
+
+#include <stdarg.h>
+
+#include "plan.h"
+
+/* ---- public API ------------------------------------------------------------------------------ */
+
+/* Writes DIR/kernels.cu, DIR/kernels_cpu.c and DIR/plan.c for g, whose plan must be placed
+ * (pipeline_run to memplan). DIR must exist. source_name (the input file's base name) appears
+ * only escaped. 0, or -1 with the first error in d (nothing is left half-written on error). */
+int emit_all(const Graph *g, const char *dir, const char *source_name, Diag *d);
+
+/* The three texts, for callers that keep them in memory (the JIT). NULL with the error in d. */
+char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d);
+char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d);
+char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda_src,
+                       const char *cpu_src, Diag *d);
+
+/* A step's CUDA launch configuration, from static shapes (dynamic shared memory is always 0). */
+typedef struct {
+    unsigned grid[3], block[3], smem;
+} EmitLaunch;
+int emit_launch(const Graph *g, int step, EmitLaunch *out, Diag *d);
+
+/* The arena the generated code needs: the planner's, plus (appended, 256-aligned) the scratch
+ * that CPU GEMM steps use when their result has no buffer of its own. scratch_off is -1 when
+ * no step needs scratch. */
+int64_t emit_arena_bytes(const Graph *g, int64_t *scratch_off, int64_t *scratch_bytes);
+
+/* ---- shared internals -------------------------------------------------------------------------- */
+
+/* A growable string. All appends abort on out-of-memory (like the rest of the compiler). */
+typedef struct {
+    char *s;
+    size_t n, cap;
+} Str;
+void str_add(Str *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void str_vadd(Str *b, const char *fmt, va_list ap);
+void str_cat(Str *b, const char *s);
+char *str_take(Str *b);            /* the text (never NULL); b is left empty */
+void str_free(Str *b);
+char *xfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* malloc'd printf */
+
+/* Appends s as the body of a C string literal: quotes, backslashes, '?' (trigraphs) and every
+ * byte outside printable ASCII escaped (octal, three digits), so any bytes are safe. */
+void emit_cstr(Str *b, const char *s);
+/* Appends s for a block comment: escaped as emit_cstr, and never containing the end marker. */
+void emit_comment_text(Str *b, const char *s);
+/* The first line of every generated file. */
+void emit_header(Str *b, const char *source_name);
+
+typedef enum { EMIT_C, EMIT_CUDA } EmitLang;
+
+const char *emit_ctype(DType t);   /* "float", "double", "int32_t", "int64_t", "gtc_bool" */
+/* The C literal of value v converted to dtype t (saturating for integers, as scalar.h does);
+ * -1 for a value that is not finite and cannot be written. */
+int emit_literal(DType t, double v, char *buf, size_t n);
+/* val (of dtype from) converted to dtype to through scalar.h's gtc_to_* (malloc'd). */
+char *emit_conv(const char *val, DType from, DType to);
+
+/* The expression emitter's state for one kernel body. */
+typedef struct EmitMemo EmitMemo;
+typedef struct {
+    const Graph *g;
+    const Plan *p;
+    EmitLang lang;
+    int step;
+    const Step *st;
+    const char *args;              /* "a->" (C) or "a." (CUDA): prefix of p[] and s[] */
+    bool idx64;                    /* index arithmetic in 64 bits */
+    const char *idx;               /* "int" or "long long" */
+    bool *in_step;                 /* per node: computed inside this step */
+    char **bound;                  /* per node: a variable holding its value (owned) */
+    Str *out;                      /* the body being written */
+    int indent;
+    int ntmp;                      /* counter for generated names */
+    EmitMemo *memo;                /* (node, coordinates) → temporary, scoped by marks */
+    int nmemo, capmemo;
+    Diag *d;
+    bool failed;
+} Ex;
+
+/* Sets up an emitter for step `step`; ex_done frees it. */
+void ex_init(Ex *x, const Graph *g, EmitLang lang, int step, Str *out, Diag *d);
+void ex_done(Ex *x);
+/* Writes one indented line (a newline is appended). */
+void ex_line(Ex *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A fresh generated name: prefix + counter ("v12"). */
+char *ex_name(Ex *x, const char *prefix);
+/* Memo scopes: entries made after a mark are forgotten by ex_release (the block closed). */
+int ex_mark(const Ex *x);
+void ex_release(Ex *x, int mark);
+void ex_bind(Ex *x, NodeId id, const char *var);
+void ex_unbind(Ex *x, NodeId id);
+/* The value of node id at the given coordinates (one C expression per dimension of its shape,
+ * of index type): a temporary, a literal or a variable name, of type emit_ctype(dtype).
+ * Temporaries are written to x->out. On error sets x->failed (and d) and returns "0". */
+char *ex_value(Ex *x, NodeId id, char *const *coords);
+/* Stores val into node id's buffer at coords. */
+void ex_store(Ex *x, NodeId id, char *const *coords, const char *val);
+/* Stores val at coords (contiguous, of type t) into graph output j. */
+void ex_store_output(Ex *x, int j, const TensorType *t, char *const *coords, const char *val);
+/* The typed address of a materialised node ("((float *)(a.p[3] + 1024))"); NULL on error. */
+char *ex_addr(Ex *x, NodeId id);
+/* Linearised index of coords in a contiguous shape. */
+char *ex_linear(Ex *x, const TensorType *t, char *const *coords);
+/* Emits temporaries that split linear index `lin` of a contiguous shape into coordinates. */
+void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, char **coords);
+void ex_free_coords(char **coords, int n);
+/* An index constant of the kernel's index type ("512" or "512LL"). */
+char *ex_const(const Ex *x, int64_t v);
+
+/* ---- reductions (shared by both back-ends) ------------------------------------------------------ */
+
+typedef struct {
+    Op op;
+    NodeId node, x;                /* the reduction and its input */
+    unsigned mask;
+    DType ct;                      /* what the input converts to (the output dtype; arg: input's) */
+    DType out;
+    const char *acc;               /* accumulator type */
+    char init[96];                 /* its identity */
+    bool arg;                      /* argmax/argmin */
+    int64_t count;                 /* elements per output */
+    int axis;                      /* arg: the reduced axis */
+} EmitRed;
+int emit_red_info(const Graph *g, NodeId r, EmitRed *ri, Diag *d);
+/* Statement folding value v (of dtype ct) with index k (arg only) into accumulator acc
+ * (arg: best value acc, index acc_i; acc_i < 0 means none yet). */
+char *emit_red_step(const EmitRed *ri, const char *acc, const char *acc_i, const char *v, const char *k);
+/* The reduction's result (of dtype out) from the final accumulator. */
+char *emit_red_final(const EmitRed *ri, const char *acc, const char *acc_i);
+
+/* ---- GEMM geometry ------------------------------------------------------------------------------ */
+
+typedef struct {
+    NodeId mm, a, b;               /* the matmul and its in-memory operands */
+    bool ta, tb;
+    int64_t m, n, k;
+    int64_t sam, sak, sbk, sbn;    /* element strides of op(A)[m,k] and op(B)[k,n] */
+    int nb;                        /* batch rank of the output */
+    int64_t bdims[IR_MAX_RANK];    /* output batch dims */
+    int64_t bsa[IR_MAX_RANK], bsb[IR_MAX_RANK]; /* operand batch strides (0: broadcast) */
+    int64_t batch;
+    bool has_m, has_n;             /* whether the output has the m / n axis (NumPy 1-D rules) */
+} EmitGemm;
+int emit_gemm_info(const Graph *g, const Step *st, EmitGemm *gm, Diag *d);
+/* Output coordinates of the GEMM result from batch coordinates and i, j (malloc'd strings). */
+int emit_gemm_coords(const EmitGemm *gm, char *const *bc, const char *i, const char *j, char **coords);
+
+/* ---- ROW steps ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    NodeId root, x;                /* the first reduction; its input sets the row shape */
+    int keep;                      /* leading (row) axes */
+    int64_t rows, len;             /* rows, elements per row */
+    bool *perrow;                  /* per node: one value per row (computed once per row) */
+    bool *hoist;                   /* per node: per-row, depends on a reduction: bound per row */
+    bool *full;                    /* per node: over the whole row shape */
+} EmitRow;
+int emit_row_info(const Graph *g, const Step *st, EmitRow *ri, Diag *d);
+void emit_row_free(EmitRow *ri);
+
+/* ---- per-plan facts --------------------------------------------------------------------------- */
+
+/* The scalar slot s[k] of input position i (-1 when the input is not rank 0). */
+int emit_scalar_slot(const Graph *g, int input_index);
+/* Whether a step needs 64-bit index arithmetic. */
+bool emit_step_idx64(const Graph *g, const Step *st);
+/* Checks that the plan is placed and that every step is one the generators handle. */
+int emit_check_plan(const Graph *g, Diag *d);
+/* Embedded texts (generated into the build from ir/scalar.h and templates/ by the Makefile). */
+const char *emit_text_scalar_h(void);
+const char *emit_text_cuda_types(void);
+const char *emit_text_cuda_prelude(void);
+const char *emit_text_cpu_prelude(void);
+
+#endif

@@ -1,0 +1,417 @@
+/* compiler/emit_cpu.c: kernels_cpu.c, the plan's steps as C functions for the CPU backend: nested
+ * loops with constant bounds over each step's iteration space, the fused expressions inline,
+ * reductions accumulated as the CPU backend does (float32 sums in double), GEMMs through cblas
+ * followed by a loop applying the epilogue. Self-contained: scalar.h and the prelude are copied
+ * in, so the file compiles with the C library, libm and cblas.h only. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+#define ARENA_ALIGN 256
+
+static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
+
+/* Opens one `for` per axis of size other than 1 (coordinate "0" there); returns loops opened. */
+static int open_loops(Ex *x, int rank, const int64_t *dims, char **coords) {
+    int n = 0;
+    for (int i = 0; i < rank; i++) {
+        if (dims[i] == 1) {
+            coords[i] = strdup("0");
+            continue;
+        }
+        coords[i] = ex_name(x, "c");
+        ex_line(x, "for (%s %s = 0; %s < %lld%s; %s++) {", x->idx, coords[i], coords[i], (long long)dims[i],
+                x->idx64 ? "LL" : "", coords[i]);
+        x->indent++;
+        n++;
+    }
+    return n;
+}
+
+static void close_loops(Ex *x, int n) {
+    while (n-- > 0) {
+        x->indent--;
+        ex_line(x, "}");
+    }
+}
+
+/* Evaluates every output in `outs` (of the given coordinates each) first, then stores them all,
+ * so that a value updated in place is read before it is written. */
+static void store_outputs(Ex *x, const NodeId *outs, int n, char **const *coords) {
+    char **vals = calloc((size_t)n + 1, sizeof *vals);
+    if (!vals) abort();
+    for (int k = 0; k < n; k++) vals[k] = ex_value(x, outs[k], coords[k]);
+    for (int k = 0; k < n; k++) ex_store(x, outs[k], coords[k], vals[k]);
+    for (int k = 0; k < n; k++) free(vals[k]);
+    free(vals);
+}
+
+static bool same_dims(const TensorType *a, const TensorType *b) {
+    if (a->rank != b->rank) return false;
+    for (int i = 0; i < a->rank; i++)
+        if (a->dims[i] != b->dims[i]) return false;
+    return true;
+}
+
+/* ELEMWISE: one loop nest per distinct output shape (normally one, the root's). */
+static void cpu_elemwise(Ex *x) {
+    const Step *st = x->st;
+    bool *done = calloc((size_t)st->nouts + 1, 1);
+    if (!done) abort();
+    for (int k = 0; k < st->nouts; k++) {
+        if (done[k]) continue;
+        const TensorType *t = &N(x->g, st->outs[k])->type;
+        NodeId *group = calloc((size_t)st->nouts, sizeof *group);
+        char ***cs = calloc((size_t)st->nouts, sizeof *cs);
+        char *coords[IR_MAX_RANK] = {0};
+        int n = 0;
+        if (!group || !cs) abort();
+        int m = ex_mark(x), loops = open_loops(x, t->rank, t->dims, coords);
+        for (int j = k; j < st->nouts; j++)
+            if (!done[j] && same_dims(&N(x->g, st->outs[j])->type, t)) done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
+        store_outputs(x, group, n, cs);
+        ex_release(x, m);
+        close_loops(x, loops);
+        ex_free_coords(coords, t->rank);
+        free(group);
+        free(cs);
+    }
+    free(done);
+}
+
+/* The reduction loop itself: xc holds the kept coordinates; reduced ones are opened here. */
+static void reduce_loop(Ex *x, const EmitRed *ri, char **xc) {
+    const TensorType *S = &N(x->g, ri->x)->type;
+    char *acc = ex_name(x, "acc"), *acci = xfmt("%si", acc);
+    ex_line(x, "%s %s = %s;", ri->acc, acc, ri->init);
+    if (ri->arg) ex_line(x, "long long %s = -1;", acci);
+    int loops = 0;
+    for (int i = 0; i < S->rank; i++) {
+        if (!(ri->mask & (1u << i))) continue;
+        if (S->dims[i] == 1) {
+            xc[i] = strdup("0");
+            continue;
+        }
+        xc[i] = ex_name(x, "c");
+        ex_line(x, "for (%s %s = 0; %s < %lld%s; %s++) {", x->idx, xc[i], xc[i], (long long)S->dims[i],
+                x->idx64 ? "LL" : "", xc[i]);
+        x->indent++;
+        loops++;
+    }
+    int m = ex_mark(x);
+    char *v = ex_value(x, ri->x, xc);
+    char *cv = emit_conv(v, S->dtype, ri->ct);
+    char *stmt = emit_red_step(ri, acc, acci, cv, ri->arg ? xc[ri->axis] : "0");
+    ex_line(x, "%s", stmt);
+    free(stmt), free(cv), free(v);
+    ex_release(x, m);
+    close_loops(x, loops);
+    for (int i = 0; i < S->rank; i++)
+        if (ri->mask & (1u << i)) free(xc[i]), xc[i] = NULL;
+    char *fin = emit_red_final(ri, acc, acci), *r = ex_name(x, "v");
+    ex_line(x, "const %s %s = %s;", emit_ctype(ri->out), r, fin);
+    ex_bind(x, ri->node, r);
+    free(fin), free(r), free(acc), free(acci);
+}
+
+/* REDUCE: a loop over the output, an inner loop over the reduced axes, then the epilogue. */
+static void cpu_reduce(Ex *x) {
+    EmitRed ri;
+    if (emit_red_info(x->g, x->st->root, &ri, x->d)) {
+        x->failed = true;
+        return;
+    }
+    const TensorType *S = &N(x->g, ri.x)->type, *O = &N(x->g, ri.node)->type;
+    char *oc[IR_MAX_RANK] = {0}, *xc[IR_MAX_RANK] = {0};
+    int loops = open_loops(x, O->rank, O->dims, oc);
+    for (int i = 0, o = 0; i < S->rank; i++) {
+        bool red = ri.mask & (1u << i);
+        if (O->rank == S->rank) xc[i] = red ? NULL : strdup(oc[i]);
+        else if (!red) xc[i] = strdup(oc[o++]);
+    }
+    int m = ex_mark(x);
+    reduce_loop(x, &ri, xc);
+    char ***cs = calloc((size_t)x->st->nouts + 1, sizeof *cs);
+    if (!cs) abort();
+    for (int k = 0; k < x->st->nouts; k++) {
+        cs[k] = oc;
+        if (!same_dims(&N(x->g, x->st->outs[k])->type, O)) {
+            diag_node(x->d, N(x->g, x->st->outs[k]), "internal: a reduce step output is not over the reduction's shape");
+            x->failed = true;
+        }
+    }
+    if (!x->failed) store_outputs(x, x->st->outs, x->st->nouts, cs);
+    free(cs);
+    ex_release(x, m);
+    ex_unbind(x, ri.node);
+    close_loops(x, loops);
+    ex_free_coords(oc, O->rank);
+    ex_free_coords(xc, S->rank);
+}
+
+/* Coordinates of a per-row value (row coordinates, then zeros when the reduced axes are kept). */
+static void row_coords(const TensorType *t, char *const *rc, int keep, char **c) {
+    for (int i = 0; i < t->rank; i++) c[i] = strdup(i < keep ? rc[i] : "0");
+}
+
+/* ROW: per row, the reductions in order (each a loop over the row), the per-row values that
+ * depend on them once, then one loop storing the full-row outputs. */
+static void cpu_row(Ex *x) {
+    EmitRow rw;
+    if (emit_row_info(x->g, x->st, &rw, x->d)) {
+        x->failed = true;
+        return;
+    }
+    const Step *st = x->st;
+    const TensorType *S = &N(x->g, rw.x)->type;
+    char *rc[IR_MAX_RANK] = {0};
+    int loops = open_loops(x, rw.keep, S->dims, rc);
+    int m = ex_mark(x);
+    for (int k = 0; k < st->nnodes && !x->failed; k++) {
+        NodeId id = st->nodes[k];
+        const Node *nd = N(x->g, id);
+        if (ir_ops[nd->op].kind == K_REDUCE) {
+            EmitRed ri;
+            if (emit_red_info(x->g, id, &ri, x->d)) {
+                x->failed = true;
+                break;
+            }
+            char *xc[IR_MAX_RANK] = {0};
+            for (int i = 0; i < rw.keep; i++) xc[i] = strdup(rc[i]);
+            reduce_loop(x, &ri, xc);
+            ex_free_coords(xc, S->rank);
+        } else if (rw.hoist[id]) {
+            char *c[IR_MAX_RANK] = {0};
+            row_coords(&nd->type, rc, rw.keep, c);
+            char *v = ex_value(x, id, c);
+            ex_bind(x, id, v);
+            free(v);
+            ex_free_coords(c, nd->type.rank);
+        }
+    }
+    /* per-row outputs */
+    int nr = 0, nf = 0;
+    NodeId *ro = calloc((size_t)st->nouts + 1, sizeof *ro), *fo = calloc((size_t)st->nouts + 1, sizeof *fo);
+    char ***rcs = calloc((size_t)st->nouts + 1, sizeof *rcs), ***fcs = calloc((size_t)st->nouts + 1, sizeof *fcs);
+    if (!ro || !fo || !rcs || !fcs) abort();
+    for (int k = 0; k < st->nouts; k++) {
+        NodeId id = st->outs[k];
+        if (rw.perrow[id] && !rw.full[id]) {
+            rcs[nr] = calloc(IR_MAX_RANK, sizeof(char *));
+            if (!rcs[nr]) abort();
+            row_coords(&N(x->g, id)->type, rc, rw.keep, rcs[nr]);
+            ro[nr++] = id;
+        } else {
+            fo[nf++] = id;
+        }
+    }
+    if (nr) store_outputs(x, ro, nr, rcs);
+    if (nf) {
+        char *fc[IR_MAX_RANK] = {0};
+        for (int i = 0; i < rw.keep; i++) fc[i] = strdup(rc[i]);
+        int inner = open_loops(x, S->rank - rw.keep, S->dims + rw.keep, fc + rw.keep);
+        int m2 = ex_mark(x);
+        for (int k = 0; k < nf; k++) fcs[k] = fc;
+        store_outputs(x, fo, nf, fcs);
+        ex_release(x, m2);
+        close_loops(x, inner);
+        ex_free_coords(fc, S->rank);
+    }
+    for (int k = 0; k < nr; k++) ex_free_coords(rcs[k], N(x->g, ro[k])->type.rank), free(rcs[k]);
+    free(ro), free(fo), free(rcs), free(fcs);
+    for (int k = 0; k < st->nnodes; k++) ex_unbind(x, st->nodes[k]);
+    ex_release(x, m);
+    close_loops(x, loops);
+    ex_free_coords(rc, rw.keep);
+    emit_row_free(&rw);
+}
+
+/* Where a CPU GEMM writes its product: the matmul's own buffer, else an output of the step of the
+ * same size and dtype that nothing else aliases (the epilogue reads each element before it
+ * overwrites it), else (-1) the arena's scratch region. */
+static NodeId gemm_target(const Graph *g, const Step *st) {
+    const Plan *p = g->plan;
+    const Node *mm = N(g, st->root);
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < st->nouts; k++) {
+            NodeId o = st->outs[k];
+            const BufRef *b = &p->buf[o];
+            if ((pass == 0) != (o == st->root)) continue;
+            bool fresh = b->kind == BUF_ARENA || (b->kind == BUF_OUTPUT && p->output_alias && p->output_alias[b->index] < 0);
+            if (fresh && N(g, o)->type.dtype == mm->type.dtype && ir_numel(&N(g, o)->type) == ir_numel(&mm->type))
+                return o;
+        }
+    return -1;
+}
+
+int64_t emit_arena_bytes(const Graph *g, int64_t *scratch_off, int64_t *scratch_bytes) {
+    const Plan *p = g->plan;
+    int64_t need = 0;
+    for (int s = 0; s < p->nsteps; s++) {
+        const Step *st = &p->steps[s];
+        if (st->kind != STEP_GEMM || gemm_target(g, st) >= 0) continue;
+        const Node *mm = N(g, st->root);
+        int64_t b = ir_numel(&mm->type) * (int64_t)ir_dtype_size(mm->type.dtype);
+        if (b > need) need = b;
+    }
+    int64_t off = (p->arena_bytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
+    if (scratch_off) *scratch_off = need ? off : -1;
+    if (scratch_bytes) *scratch_bytes = need;
+    return need ? off + need : p->arena_bytes;
+}
+
+/* GEMM: cblas into the target (batch by batch), then a loop applying the epilogue. */
+static void cpu_gemm(Ex *x) {
+    EmitGemm gm;
+    if (emit_gemm_info(x->g, x->st, &gm, x->d)) {
+        x->failed = true;
+        return;
+    }
+    const Node *mm = N(x->g, gm.mm);
+    const char *T = emit_ctype(mm->type.dtype);
+    bool f32 = mm->type.dtype == DT_FLOAT32;
+    NodeId tgt = gemm_target(x->g, x->st);
+    char *dst;
+    if (tgt >= 0) {
+        char *addr = ex_addr(x, tgt);
+        if (!addr) return;
+        dst = xfmt("%s", addr);
+        free(addr);
+    } else {
+        int64_t off;
+        emit_arena_bytes(x->g, &off, NULL);
+        dst = xfmt("((%s *)(%sp[%d] + %lld))", T, x->args, x->g->ninputs + x->g->noutputs, (long long)off);
+    }
+    ex_line(x, "%s *const C = %s;", T, dst);
+    free(dst);
+    char *pa = ex_addr(x, gm.a), *pb = ex_addr(x, gm.b);
+    if (!pa || !pb) return free(pa), free(pb);
+    int64_t mn = gm.m * gm.n;
+    if (gm.m && gm.n && gm.batch && gm.k == 0) {
+        ex_line(x, "for (long long i = 0; i < %lldLL; i++) C[i] = 0;", (long long)(mn * gm.batch));
+    } else if (gm.m && gm.n && gm.batch) {
+        int64_t lda = gm.ta ? gm.m : gm.k, ldb = gm.tb ? gm.k : gm.n;
+        if (lda < 1) lda = 1;
+        if (ldb < 1) ldb = 1;
+        if (gm.batch > 1) {
+            ex_line(x, "for (long long bz = 0; bz < %lldLL; bz++) {", (long long)gm.batch);
+            x->indent++;
+            Str oa = {0}, ob = {0};
+            int64_t after = 1;
+            for (int i = gm.nb - 1; i >= 0; i--) {
+                if (gm.bsa[i]) str_add(&oa, " + (bz / %lldLL %% %lldLL) * %lldLL", (long long)after, (long long)gm.bdims[i], (long long)gm.bsa[i]);
+                if (gm.bsb[i]) str_add(&ob, " + (bz / %lldLL %% %lldLL) * %lldLL", (long long)after, (long long)gm.bdims[i], (long long)gm.bsb[i]);
+                after *= gm.bdims[i];
+            }
+            ex_line(x, "const long long oa = 0%s, ob = 0%s;", oa.s ? oa.s : "", ob.s ? ob.s : "");
+            str_free(&oa), str_free(&ob);
+        } else {
+            ex_line(x, "{");
+            x->indent++;
+            ex_line(x, "const long long oa = 0, ob = 0, bz = 0;");
+        }
+        ex_line(x, "cblas_%cgemm(CblasRowMajor, %s, %s, %lld, %lld, %lld, %s, %s + oa, %lld, %s + ob, %lld, %s, C + bz * %lldLL, %lld);",
+                f32 ? 's' : 'd', gm.ta ? "CblasTrans" : "CblasNoTrans", gm.tb ? "CblasTrans" : "CblasNoTrans",
+                (long long)gm.m, (long long)gm.n, (long long)gm.k, f32 ? "1.0f" : "1.0", pa, (long long)lda, pb,
+                (long long)ldb, f32 ? "0.0f" : "0.0", (long long)mn, (long long)(gm.n > 1 ? gm.n : 1));
+        x->indent--;
+        ex_line(x, "}");
+    }
+    free(pa), free(pb);
+    /* the epilogue: every output but the product itself when it already is in place */
+    int n = 0;
+    NodeId *outs = calloc((size_t)x->st->nouts + 1, sizeof *outs);
+    char ***cs = calloc((size_t)x->st->nouts + 1, sizeof *cs);
+    if (!outs || !cs) abort();
+    char *oc[IR_MAX_RANK] = {0};
+    for (int k = 0; k < x->st->nouts; k++)
+        if (!(x->st->outs[k] == gm.mm && tgt == gm.mm)) cs[n] = oc, outs[n++] = x->st->outs[k];
+    if (n) {
+        int loops = open_loops(x, mm->type.rank, mm->type.dims, oc);
+        int m = ex_mark(x);
+        char *lin = ex_linear(x, &mm->type, oc);
+        ex_line(x, "const %s acc = C[%s];", T, lin);
+        free(lin);
+        ex_bind(x, gm.mm, "acc");
+        store_outputs(x, outs, n, cs);
+        ex_unbind(x, gm.mm);
+        ex_release(x, m);
+        close_loops(x, loops);
+        ex_free_coords(oc, mm->type.rank);
+    }
+    free(outs), free(cs);
+}
+
+/* COPY: the output's value (through the step's views) into the output's buffer. */
+static void cpu_copy(Ex *x) {
+    int j = x->st->copy_output;
+    NodeId v = x->g->outputs[j].value;
+    const TensorType *t = &N(x->g, v)->type;
+    char *c[IR_MAX_RANK] = {0};
+    int loops = open_loops(x, t->rank, t->dims, c);
+    int m = ex_mark(x);
+    char *val = ex_value(x, v, c);
+    ex_store_output(x, j, t, c, val);
+    free(val);
+    ex_release(x, m);
+    close_loops(x, loops);
+    ex_free_coords(c, t->rank);
+}
+
+static void step_comment(Str *b, const Graph *g, int s) {
+    const Step *st = &g->plan->steps[s];
+    str_add(b, "\n/* step %d: %s", s, plan_step_kind_name(st->kind));
+    for (int k = 0; k < st->nnodes; k++) {
+        str_cat(b, k ? ", " : ": ");
+        str_add(b, "%s ", ir_ops[N(g, st->nodes[k])->op].name);
+        emit_comment_text(b, N(g, st->nodes[k])->name);
+    }
+    str_cat(b, " */\n");
+}
+
+char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
+    if (emit_check_plan(g, d)) return NULL;
+    const Plan *p = g->plan;
+    Str b = {0};
+    bool gemm = false;
+    for (int s = 0; s < p->nsteps; s++) gemm = gemm || p->steps[s].kind == STEP_GEMM;
+    int nscalars = 0;
+    for (int i = 0; i < g->nnodes; i++) nscalars += g->nodes[i].op == OP_INPUT && g->nodes[i].type.rank == 0;
+    emit_header(&b, source_name);
+    str_add(&b, "/* The CPU kernels of plan %s: one function per step, over the argument block of\n"
+                " * runtime/core/plan.h. */\n#include <math.h>\n#include <stdint.h>\n%s\n",
+            g->name, gemm ? "#include <cblas.h>\n" : "");
+    str_cat(&b, emit_text_scalar_h());
+    str_cat(&b, "\n");
+    str_cat(&b, emit_text_cpu_prelude());
+    str_add(&b, "\ntypedef void (*RtCpuKernel)(const void *args);\n"
+                "struct gtc_args {\n    char *p[%d];\n    double s[%d];\n};\n",
+            g->ninputs + g->noutputs + 1, nscalars ? nscalars : 1);
+    for (int s = 0; s < p->nsteps; s++) {
+        step_comment(&b, g, s);
+        str_add(&b, "static void gtc_c%d(const void *args) {\n"
+                    "    const struct gtc_args *a = (const struct gtc_args *)args;\n    (void)a;\n", s);
+        Ex x;
+        ex_init(&x, g, EMIT_C, s, &b, d);
+        switch (p->steps[s].kind) {
+        case STEP_ELEMWISE: cpu_elemwise(&x); break;
+        case STEP_REDUCE: cpu_reduce(&x); break;
+        case STEP_ROW: cpu_row(&x); break;
+        case STEP_GEMM: cpu_gemm(&x); break;
+        case STEP_COPY: cpu_copy(&x); break;
+        }
+        bool failed = x.failed;
+        ex_done(&x);
+        if (failed || d->nerrors) {
+            str_free(&b);
+            return NULL;
+        }
+        str_cat(&b, "}\n");
+    }
+    str_cat(&b, "\nconst RtCpuKernel gtc_cpu_kernels[] = {");
+    for (int s = 0; s < p->nsteps; s++) str_add(&b, "%sgtc_c%d", s ? ", " : "", s);
+    if (!p->nsteps) str_cat(&b, "0");
+    str_cat(&b, "};\n");
+    return str_take(&b);
+}

@@ -1,0 +1,467 @@
+/* compiler/emit_cuda.c: kernels.cu, the plan's steps as CUDA kernels (one per step) over the
+ * argument block passed by value, and their launch configurations from static shapes:
+ *   ELEMWISE / COPY  grid-stride loop, 256 threads, at most 4 blocks per SM of an H100/H200
+ *   REDUCE           one block per output element, threads stride over the reduced elements
+ *   ROW              one block per row, each reduction a block reduction every thread then reads
+ *   GEMM             the tiled SIMT GEMM of templates/kernels_prelude.cuh with the step's
+ *                    epilogue as a lambda
+ * The text compiles with nvcc (-std=c++17) and with NVRTC (the host-side table is guarded). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+#define EW_BLOCK 256
+#define EW_MAX_GRID (4 * 132)
+#define MAX_GRID_X (1 << 30)
+
+static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
+
+static bool same_dims(const TensorType *a, const TensorType *b) {
+    if (a->rank != b->rank) return false;
+    for (int i = 0; i < a->rank; i++)
+        if (a->dims[i] != b->dims[i]) return false;
+    return true;
+}
+
+static unsigned clamp_grid(int64_t n, int64_t max) { return (unsigned)(n < 1 ? 1 : n > max ? max : n); }
+
+static unsigned reduce_block(int64_t count) {
+    int64_t b = 32;
+    while (b < count && b < 256) b *= 2;
+    return (unsigned)b;
+}
+
+/* A GEMM's kernel shape: the skinny kernel (a warp per row of C) when N <= SKINNY_N, else the
+ * largest tile that still gives about a wave of blocks, with its K step. */
+#define SKINNY_N 8
+typedef struct {
+    bool skinny;
+    int bm, bn, bk;
+} GemmTile;
+
+static GemmTile gemm_tile(const EmitGemm *gm) {
+    static const int wide[][3] = {{64, 64, 16}, {32, 32, 32}, {16, 16, 64}};
+    static const int thin_n[][3] = {{128, 16, 16}, {64, 16, 16}, {32, 16, 32}, {16, 16, 64}};
+    static const int thin_m[][3] = {{16, 128, 16}, {16, 64, 16}, {16, 32, 32}, {16, 16, 64}};
+    GemmTile t = {gm->n <= SKINNY_N, 0, 0, 0};
+    if (t.skinny) return t;
+    const int(*c)[3] = gm->n <= 16 ? thin_n : gm->m <= 16 ? thin_m : wide;
+    int nc = gm->n <= 16 || gm->m <= 16 ? 4 : 3;
+    for (int i = 0; i < nc; i++) {
+        t.bm = c[i][0], t.bn = c[i][1], t.bk = c[i][2];
+        int64_t blocks = (gm->m + t.bm - 1) / t.bm * ((gm->n + t.bn - 1) / t.bn) * gm->batch;
+        if (blocks >= 96) break;
+    }
+    return t;
+}
+
+/* ROW steps with rows this short run a warp per row (8 rows per block, no shared memory). */
+#define WARP_ROW_MAX 128
+
+static int64_t ew_numel(const Graph *g, const Step *st) {
+    int64_t n = 0;
+    if (st->kind == STEP_COPY) return ir_numel(&N(g, g->outputs[st->copy_output].value)->type);
+    for (int k = 0; k < st->nouts; k++) {
+        int64_t m = ir_numel(&N(g, st->outs[k])->type);
+        if (m > n) n = m;
+    }
+    return n;
+}
+
+int emit_launch(const Graph *g, int step, EmitLaunch *out, Diag *d) {
+    const Step *st = &g->plan->steps[step];
+    memset(out, 0, sizeof *out);
+    out->grid[1] = out->grid[2] = out->block[1] = out->block[2] = 1;
+    switch (st->kind) {
+    case STEP_ELEMWISE: case STEP_COPY: {
+        int64_t n = ew_numel(g, st);
+        out->block[0] = EW_BLOCK;
+        out->grid[0] = clamp_grid((n + EW_BLOCK - 1) / EW_BLOCK, EW_MAX_GRID);
+        return 0;
+    }
+    case STEP_REDUCE: {
+        EmitRed ri;
+        if (emit_red_info(g, st->root, &ri, d)) return -1;
+        out->block[0] = reduce_block(ri.count);
+        out->grid[0] = clamp_grid(ir_numel(&N(g, st->root)->type), MAX_GRID_X);
+        return 0;
+    }
+    case STEP_ROW: {
+        EmitRow rw;
+        if (emit_row_info(g, st, &rw, d)) return -1;
+        bool warp = rw.len <= WARP_ROW_MAX;
+        out->block[0] = warp ? 256 : reduce_block(rw.len);
+        out->grid[0] = clamp_grid(warp ? (rw.rows + 7) / 8 : rw.rows, MAX_GRID_X);
+        emit_row_free(&rw);
+        return 0;
+    }
+    case STEP_GEMM: {
+        EmitGemm gm;
+        if (emit_gemm_info(g, st, &gm, d)) return -1;
+        GemmTile t = gemm_tile(&gm);
+        int64_t gx = t.skinny ? (gm.m + 7) / 8 : (gm.m + t.bm - 1) / t.bm, gy = t.skinny ? 1 : (gm.n + t.bn - 1) / t.bn;
+        if (gx >= ((int64_t)1 << 31) || gy > 65535 || gm.batch > 65535) {
+            diag_node(d, N(g, st->root), "matmul of %lld x %lld (batch %lld) exceeds the CUDA grid", (long long)gm.m,
+                      (long long)gm.n, (long long)gm.batch);
+            return -1;
+        }
+        out->block[0] = 256;
+        out->grid[0] = clamp_grid(gx, gx), out->grid[1] = clamp_grid(gy, gy), out->grid[2] = clamp_grid(gm.batch, gm.batch);
+        return 0;
+    }
+    }
+    return 0;
+}
+
+/* Coordinates from a flat index (ex_split marks them used: an expression may ignore some). */
+static void split_used(Ex *x, const char *lin, int rank, const int64_t *dims, char **coords) {
+    ex_split(x, lin, rank, dims, coords);
+}
+
+static void store_all(Ex *x, const NodeId *outs, int n, char **const *coords) {
+    char **vals = calloc((size_t)n + 1, sizeof *vals);
+    if (!vals) abort();
+    for (int k = 0; k < n; k++) vals[k] = ex_value(x, outs[k], coords[k]);
+    for (int k = 0; k < n; k++) ex_store(x, outs[k], coords[k], vals[k]);
+    for (int k = 0; k < n; k++) free(vals[k]);
+    free(vals);
+}
+
+static void open_grid_loop(Ex *x, const char *var, int64_t n) {
+    char *c = ex_const(x, n);
+    ex_line(x, "for (%s %s = (%s)blockIdx.x * blockDim.x + threadIdx.x; %s < %s; %s += (%s)gridDim.x * blockDim.x) {",
+            x->idx, var, x->idx, var, c, var, x->idx);
+    x->indent++;
+    free(c);
+}
+
+static void close_block(Ex *x) {
+    x->indent--;
+    ex_line(x, "}");
+}
+
+static void cuda_elemwise(Ex *x) {
+    const Step *st = x->st;
+    bool *done = calloc((size_t)st->nouts + 1, 1);
+    NodeId *group = calloc((size_t)st->nouts + 1, sizeof *group);
+    char ***cs = calloc((size_t)st->nouts + 1, sizeof *cs);
+    if (!done || !group || !cs) abort();
+    for (int k = 0; k < st->nouts; k++) {
+        if (done[k]) continue;
+        const TensorType *t = &N(x->g, st->outs[k])->type;
+        char *coords[IR_MAX_RANK] = {0};
+        int n = 0, m = ex_mark(x);
+        open_grid_loop(x, "i", ir_numel(t));
+        split_used(x, "i", t->rank, t->dims, coords);
+        for (int j = k; j < st->nouts; j++)
+            if (!done[j] && same_dims(&N(x->g, st->outs[j])->type, t)) done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
+        store_all(x, group, n, cs);
+        ex_release(x, m);
+        close_block(x);
+        ex_free_coords(coords, t->rank);
+    }
+    free(done), free(group), free(cs);
+}
+
+static void cuda_copy(Ex *x) {
+    int j = x->st->copy_output;
+    NodeId v = x->g->outputs[j].value;
+    const TensorType *t = &N(x->g, v)->type;
+    char *c[IR_MAX_RANK] = {0};
+    int m = ex_mark(x);
+    open_grid_loop(x, "i", ir_numel(t));
+    split_used(x, "i", t->rank, t->dims, c);
+    char *val = ex_value(x, v, c);
+    ex_store_output(x, j, t, c, val);
+    free(val);
+    ex_release(x, m);
+    close_block(x);
+    ex_free_coords(c, t->rank);
+}
+
+/* One block-wide reduction: threads stride over the reduced sub-space (xc: kept coordinates
+ * given, reduced ones NULL), combine, and every thread binds the result. */
+static void block_reduction(Ex *x, const EmitRed *ri, char **xc, bool warp) {
+    const char *tid = warp ? "lane" : "threadIdx.x", *nth = warp ? "32" : "blockDim.x";
+    const TensorType *S = &N(x->g, ri->x)->type;
+    char *acc = ex_name(x, "acc"), *acci = xfmt("%si", acc), *t = ex_name(x, "t");
+    int64_t rdims[IR_MAX_RANK];
+    int nr = 0, pos[IR_MAX_RANK];
+    for (int i = 0; i < S->rank; i++)
+        if (ri->mask & (1u << i)) pos[nr] = i, rdims[nr++] = S->dims[i];
+    ex_line(x, "%s %s = %s;", ri->acc, acc, ri->init);
+    if (ri->arg) ex_line(x, "long long %s = -1;", acci);
+    char *cnt = ex_const(x, ri->count);
+    ex_line(x, "for (%s %s = %s; %s < %s; %s += %s) {", x->idx, t, tid, t, cnt, t, nth);
+    free(cnt);
+    x->indent++;
+    int m = ex_mark(x);
+    char *rc[IR_MAX_RANK] = {0};
+    split_used(x, t, nr, rdims, rc);
+    for (int k = 0; k < nr; k++) xc[pos[k]] = rc[k];
+    char *v = ex_value(x, ri->x, xc);
+    char *cv = emit_conv(v, S->dtype, ri->ct);
+    char *stmt = emit_red_step(ri, acc, acci, cv, t);
+    ex_line(x, "%s", stmt);
+    free(stmt), free(cv), free(v);
+    ex_release(x, m);
+    close_block(x);
+    for (int k = 0; k < nr; k++) free(xc[pos[k]]), xc[pos[k]] = NULL;
+    const char *f = ri->op == OP_MAX ? "GtcMax" : ri->op == OP_MIN ? "GtcMin" : ri->op == OP_PROD ? "GtcProd" : "GtcSum";
+    if (ri->arg)
+        ex_line(x, "gtc_%s_arg<%s, %s>(%s, %s);", warp ? "warp" : "block", ri->acc, ri->op == OP_ARGMAX ? "true" : "false",
+                acc, acci);
+    else if (warp)
+        ex_line(x, "%s = gtc_warp_reduce(%s, %s());", acc, acc, f);
+    else
+        ex_line(x, "%s = gtc_block_reduce(%s, %s(), (%s)%s);", acc, acc, f, ri->acc, ri->init);
+    char *fin = emit_red_final(ri, acc, acci), *r = ex_name(x, "v");
+    ex_line(x, "const %s %s = %s;", emit_ctype(ri->out), r, fin);
+    ex_bind(x, ri->node, r);
+    free(fin), free(r), free(acc), free(acci), free(t);
+}
+
+static void cuda_reduce(Ex *x) {
+    EmitRed ri;
+    if (emit_red_info(x->g, x->st->root, &ri, x->d)) {
+        x->failed = true;
+        return;
+    }
+    const TensorType *S = &N(x->g, ri.x)->type, *O = &N(x->g, ri.node)->type;
+    for (int k = 0; k < x->st->nouts; k++)
+        if (!same_dims(&N(x->g, x->st->outs[k])->type, O)) {
+            diag_node(x->d, N(x->g, x->st->outs[k]), "internal: a reduce step output is not over the reduction's shape");
+            x->failed = true;
+            return;
+        }
+    char *oc[IR_MAX_RANK] = {0}, *xc[IR_MAX_RANK] = {0}, *nout = ex_const(x, ir_numel(O));
+    ex_line(x, "for (%s o = blockIdx.x; o < %s; o += gridDim.x) {", x->idx, nout);
+    free(nout);
+    x->indent++;
+    int m = ex_mark(x);
+    split_used(x, "o", O->rank, O->dims, oc);
+    for (int i = 0, k = 0; i < S->rank; i++) {
+        bool red = ri.mask & (1u << i);
+        if (O->rank == S->rank) xc[i] = red ? NULL : strdup(oc[i]);
+        else if (!red) xc[i] = strdup(oc[k++]);
+    }
+    block_reduction(x, &ri, xc, false);
+    ex_line(x, "if (threadIdx.x == 0) {");
+    x->indent++;
+    int m2 = ex_mark(x);
+    char ***cs = calloc((size_t)x->st->nouts + 1, sizeof *cs);
+    if (!cs) abort();
+    for (int k = 0; k < x->st->nouts; k++) cs[k] = oc;
+    store_all(x, x->st->outs, x->st->nouts, cs);
+    free(cs);
+    ex_release(x, m2);
+    close_block(x);
+    ex_unbind(x, ri.node);
+    ex_release(x, m);
+    close_block(x);
+    ex_free_coords(oc, O->rank);
+    ex_free_coords(xc, S->rank);
+}
+
+static void row_coords(const TensorType *t, char *const *rc, int keep, char **c) {
+    for (int i = 0; i < t->rank; i++) c[i] = strdup(i < keep ? rc[i] : "0");
+}
+
+static void cuda_row(Ex *x) {
+    EmitRow rw;
+    if (emit_row_info(x->g, x->st, &rw, x->d)) {
+        x->failed = true;
+        return;
+    }
+    const Step *st = x->st;
+    const TensorType *S = &N(x->g, rw.x)->type;
+    bool warp = rw.len <= WARP_ROW_MAX;
+    char *rc[IR_MAX_RANK] = {0}, *nrows = ex_const(x, rw.rows);
+    if (warp) {
+        ex_line(x, "const int lane = threadIdx.x & 31;");
+        ex_line(x, "for (%s row = (%s)blockIdx.x * 8 + (threadIdx.x >> 5); row < %s; row += (%s)gridDim.x * 8) {", x->idx,
+                x->idx, nrows, x->idx);
+    } else {
+        ex_line(x, "for (%s row = blockIdx.x; row < %s; row += gridDim.x) {", x->idx, nrows);
+    }
+    free(nrows);
+    x->indent++;
+    int m = ex_mark(x);
+    split_used(x, "row", rw.keep, S->dims, rc);
+    for (int k = 0; k < st->nnodes && !x->failed; k++) {
+        NodeId id = st->nodes[k];
+        const Node *nd = N(x->g, id);
+        if (ir_ops[nd->op].kind == K_REDUCE) {
+            EmitRed ri;
+            if (emit_red_info(x->g, id, &ri, x->d)) {
+                x->failed = true;
+                break;
+            }
+            char *xc[IR_MAX_RANK] = {0};
+            for (int i = 0; i < rw.keep; i++) xc[i] = strdup(rc[i]);
+            block_reduction(x, &ri, xc, warp);
+            ex_free_coords(xc, S->rank);
+        } else if (rw.hoist[id]) {
+            char *c[IR_MAX_RANK] = {0};
+            row_coords(&nd->type, rc, rw.keep, c);
+            char *v = ex_value(x, id, c);
+            ex_bind(x, id, v);
+            free(v);
+            ex_free_coords(c, nd->type.rank);
+        }
+    }
+    int nr = 0, nf = 0;
+    NodeId *ro = calloc((size_t)st->nouts + 1, sizeof *ro), *fo = calloc((size_t)st->nouts + 1, sizeof *fo);
+    char ***rcs = calloc((size_t)st->nouts + 1, sizeof *rcs), ***fcs = calloc((size_t)st->nouts + 1, sizeof *fcs);
+    if (!ro || !fo || !rcs || !fcs) abort();
+    for (int k = 0; k < st->nouts; k++) {
+        NodeId id = st->outs[k];
+        if (rw.perrow[id] && !rw.full[id]) {
+            if (!(rcs[nr] = calloc(IR_MAX_RANK, sizeof(char *)))) abort();
+            row_coords(&N(x->g, id)->type, rc, rw.keep, rcs[nr]);
+            ro[nr++] = id;
+        } else {
+            fo[nf++] = id;
+        }
+    }
+    if (nr) {
+        ex_line(x, "if (%s == 0) {", warp ? "lane" : "threadIdx.x");
+        x->indent++;
+        int m2 = ex_mark(x);
+        store_all(x, ro, nr, rcs);
+        ex_release(x, m2);
+        close_block(x);
+    }
+    if (nf) {
+        char *fc[IR_MAX_RANK] = {0}, *len = ex_const(x, rw.len);
+        for (int i = 0; i < rw.keep; i++) fc[i] = strdup(rc[i]);
+        ex_line(x, "for (%s e = %s; e < %s; e += %s) {", x->idx, warp ? "lane" : "threadIdx.x", len, warp ? "32" : "blockDim.x");
+        free(len);
+        x->indent++;
+        int m2 = ex_mark(x);
+        split_used(x, "e", S->rank - rw.keep, S->dims + rw.keep, fc + rw.keep);
+        for (int k = 0; k < nf; k++) fcs[k] = fc;
+        store_all(x, fo, nf, fcs);
+        ex_release(x, m2);
+        close_block(x);
+        ex_free_coords(fc, S->rank);
+    }
+    for (int k = 0; k < nr; k++) ex_free_coords(rcs[k], N(x->g, ro[k])->type.rank), free(rcs[k]);
+    free(ro), free(fo), free(rcs), free(fcs);
+    for (int k = 0; k < st->nnodes; k++) ex_unbind(x, st->nodes[k]);
+    ex_release(x, m);
+    close_block(x);
+    ex_free_coords(rc, rw.keep);
+    emit_row_free(&rw);
+}
+
+static void cuda_gemm(Ex *x) {
+    EmitGemm gm;
+    if (emit_gemm_info(x->g, x->st, &gm, x->d)) {
+        x->failed = true;
+        return;
+    }
+    const Node *mm = N(x->g, gm.mm);
+    const char *T = emit_ctype(mm->type.dtype);
+    GemmTile tile = gemm_tile(&gm);
+    char *bc[IR_MAX_RANK] = {0};
+    Str oa = {0}, ob = {0};
+    if (gm.nb) {
+        ex_line(x, "const %s bz = blockIdx.z;", x->idx);
+        split_used(x, "bz", gm.nb, gm.bdims, bc);
+        for (int i = 0; i < gm.nb; i++) {
+            if (gm.bsa[i]) str_add(&oa, " + (long long)%s * %lldLL", bc[i], (long long)gm.bsa[i]);
+            if (gm.bsb[i]) str_add(&ob, " + (long long)%s * %lldLL", bc[i], (long long)gm.bsb[i]);
+        }
+    }
+    char *pa = ex_addr(x, gm.a), *pb = ex_addr(x, gm.b);
+    if (!pa || !pb) {
+        free(pa), free(pb), str_free(&oa), str_free(&ob);
+        return;
+    }
+    ex_line(x, "const %s *A = %s%s;", T, pa, oa.s ? oa.s : "");
+    ex_line(x, "const %s *B = %s%s;", T, pb, ob.s ? ob.s : "");
+    free(pa), free(pb), str_free(&oa), str_free(&ob);
+    if (tile.skinny)
+        ex_line(x, "gtc_gemm_skinny<%s, %lld>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %lld, %lld, %lld,", T,
+                (long long)(gm.n > 0 ? gm.n : 1), (long long)gm.sam, (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn,
+                (long long)gm.m, (long long)gm.n, (long long)gm.k);
+    else
+        ex_line(x, "gtc_gemm<%s, %d, %d, %d, %s, %s>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %lld, %lld, %lld,", T, tile.bm,
+                tile.bn, tile.bk, gm.sak == 1 ? "true" : "false", gm.sbn == 1 ? "true" : "false", (long long)gm.sam,
+                (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn, (long long)gm.m, (long long)gm.n, (long long)gm.k);
+    x->indent++;
+    ex_line(x, "[&](int i, int j, %s acc) {", T);
+    x->indent++;
+    int m = ex_mark(x);
+    char *oc[IR_MAX_RANK] = {0};
+    int rank = emit_gemm_coords(&gm, bc, "i", "j", oc);
+    ex_line(x, "(void)i; (void)j;");
+    ex_bind(x, gm.mm, "acc");
+    char ***cs = calloc((size_t)x->st->nouts + 1, sizeof *cs);
+    if (!cs) abort();
+    for (int k = 0; k < x->st->nouts; k++) cs[k] = oc;
+    store_all(x, x->st->outs, x->st->nouts, cs);
+    free(cs);
+    ex_unbind(x, gm.mm);
+    ex_release(x, m);
+    ex_free_coords(oc, rank);
+    ex_free_coords(bc, gm.nb);
+    x->indent--;
+    ex_line(x, "});");
+    x->indent--;
+}
+
+char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
+    if (emit_check_plan(g, d)) return NULL;
+    const Plan *p = g->plan;
+    Str b = {0};
+    int nscalars = 0;
+    for (int i = 0; i < g->nnodes; i++) nscalars += g->nodes[i].op == OP_INPUT && g->nodes[i].type.rank == 0;
+    emit_header(&b, source_name);
+    str_add(&b, "/* The CUDA kernels of plan %s: one __global__ function per step, taking the argument\n"
+                " * block of runtime/core/plan.h by value. Compiles with nvcc and with NVRTC. */\n", g->name);
+    str_cat(&b, emit_text_cuda_types());
+    str_cat(&b, emit_text_scalar_h());
+    str_cat(&b, emit_text_cuda_prelude());
+    str_add(&b, "\nstruct gtc_args {\n    char *p[%d];\n    double s[%d];\n};\n", g->ninputs + g->noutputs + 1,
+            nscalars ? nscalars : 1);
+    for (int s = 0; s < p->nsteps; s++) {
+        const Step *st = &p->steps[s];
+        EmitLaunch l;
+        if (emit_launch(g, s, &l, d)) {
+            str_free(&b);
+            return NULL;
+        }
+        str_add(&b, "\n/* step %d: %s", s, plan_step_kind_name(st->kind));
+        for (int k = 0; k < st->nnodes; k++) {
+            str_cat(&b, k ? ", " : ": ");
+            str_add(&b, "%s ", ir_ops[N(g, st->nodes[k])->op].name);
+            emit_comment_text(&b, N(g, st->nodes[k])->name);
+        }
+        str_add(&b, "; grid %u x %u x %u, block %u */\n", l.grid[0], l.grid[1], l.grid[2], l.block[0]);
+        str_add(&b, "extern \"C\" __global__ void __launch_bounds__(%u) gtc_k%d(struct gtc_args a) {\n", l.block[0], s);
+        Ex x;
+        ex_init(&x, g, EMIT_CUDA, s, &b, d);
+        switch (st->kind) {
+        case STEP_ELEMWISE: cuda_elemwise(&x); break;
+        case STEP_REDUCE: cuda_reduce(&x); break;
+        case STEP_ROW: cuda_row(&x); break;
+        case STEP_GEMM: cuda_gemm(&x); break;
+        case STEP_COPY: cuda_copy(&x); break;
+        }
+        bool failed = x.failed;
+        ex_done(&x);
+        if (failed || d->nerrors) {
+            str_free(&b);
+            return NULL;
+        }
+        str_cat(&b, "}\n");
+    }
+    str_cat(&b, "\n#ifndef __CUDACC_RTC__\nextern \"C\" const void *const gtc_cuda_kernels[] = {");
+    for (int s = 0; s < p->nsteps; s++) str_add(&b, "%s(const void *)gtc_k%d", s ? ", " : "", s);
+    if (!p->nsteps) str_cat(&b, "0");
+    str_cat(&b, "};\n#endif\n");
+    return str_take(&b);
+}

@@ -1,0 +1,302 @@
+/* compiler/emit_step.c: facts about plan steps that both code generators need: reduction
+ * accumulators (types, identities, fold and final statements), GEMM geometry (sizes, strides,
+ * batching, transposes), ROW step classification (per-row and full-row values), index widths,
+ * scalar slots, and the plan checks done before anything is generated. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
+
+static bool same_shape(const TensorType *a, const TensorType *b) {
+    if (a->rank != b->rank) return false;
+    for (int i = 0; i < a->rank; i++)
+        if (a->dims[i] != b->dims[i]) return false;
+    return true;
+}
+
+int emit_scalar_slot(const Graph *g, int input_index) {
+    int slot = 0, found = -1;
+    for (int i = 0; i < g->nnodes; i++) {
+        const Node *nd = N(g, i);
+        if (nd->op != OP_INPUT || nd->type.rank != 0) continue;
+        if (nd->input_index == input_index) found = 1;
+        if (nd->input_index < input_index) slot++;
+    }
+    return found > 0 ? slot : -1;
+}
+
+bool emit_step_idx64(const Graph *g, const Step *st) {
+    const int64_t lim = ((int64_t)1 << 31) - ((int64_t)1 << 24); /* room for grid-stride steps */
+    const NodeId *lists[3] = {st->nodes, st->ins, st->outs};
+    int ns[3] = {st->nnodes, st->nins, st->nouts};
+    for (int l = 0; l < 3; l++)
+        for (int k = 0; k < ns[l]; k++) {
+            const Node *nd = N(g, lists[l][k]);
+            if (ir_numel(&nd->type) >= lim) return true;
+            for (int i = 0; i < nd->ninputs; i++)
+                if (nd->in[i].id >= 0 && ir_numel(&N(g, nd->in[i].id)->type) >= lim) return true;
+        }
+    return false;
+}
+
+/* ---- reductions --------------------------------------------------------------------------------- */
+
+int emit_red_info(const Graph *g, NodeId r, EmitRed *ri, Diag *d) {
+    const Node *nd = N(g, r);
+    char err[128];
+    memset(ri, 0, sizeof *ri);
+    ri->op = nd->op;
+    ri->node = r;
+    ri->x = nd->in[0].id;
+    if (ir_ops[nd->op].kind != K_REDUCE || ri->x < 0) {
+        diag_node(d, nd, "internal: not a reduction of a tensor");
+        return -1;
+    }
+    const TensorType *xt = &N(g, ri->x)->type;
+    if (ir_reduce_mask(&nd->attrs, xt->rank, &ri->mask, err, sizeof err)) {
+        diag_node(d, nd, "%s", err);
+        return -1;
+    }
+    ri->out = nd->type.dtype;
+    ri->arg = ir_ops[nd->op].rule == R_ARG;
+    ri->ct = ri->arg ? xt->dtype : ri->out;
+    ri->count = 1;
+    ri->axis = -1;
+    for (int i = 0; i < xt->rank; i++)
+        if (ri->mask & (1u << i)) ri->count *= xt->dims[i], ri->axis = i;
+    bool flt = ir_dtype_is_float(ri->ct);
+    const char *sfx = ri->ct == DT_FLOAT32 ? "F" : "D";
+    switch (nd->op) {
+    case OP_SUM: case OP_MEAN: case OP_PROD:
+        ri->acc = flt ? "double" : ri->ct == DT_INT32 ? "uint32_t" : "uint64_t";
+        snprintf(ri->init, sizeof ri->init, "%s", nd->op == OP_PROD ? "1" : "0");
+        break;
+    case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN: {
+        bool mx = nd->op == OP_MAX || nd->op == OP_ARGMAX;
+        ri->acc = ri->ct == DT_BOOL ? "int" : emit_ctype(ri->ct);
+        if (flt) snprintf(ri->init, sizeof ri->init, "(%sGTC_INF_%s)", mx ? "-" : "", sfx);
+        else if (ri->ct == DT_BOOL) snprintf(ri->init, sizeof ri->init, "%d", mx ? 0 : 1);
+        else snprintf(ri->init, sizeof ri->init, "INT%d_%s", ri->ct == DT_INT32 ? 32 : 64, mx ? "MIN" : "MAX");
+        break;
+    }
+    default: diag_node(d, nd, "internal: unknown reduction"); return -1;
+    }
+    if (ri->arg && (nd->attrs.naxes != 1 || ri->axis < 0)) {
+        diag_node(d, nd, "takes exactly one axis");
+        return -1;
+    }
+    return 0;
+}
+
+char *emit_red_step(const EmitRed *ri, const char *acc, const char *acc_i, const char *v, const char *k) {
+    bool flt = ir_dtype_is_float(ri->ct);
+    switch (ri->op) {
+    case OP_SUM: case OP_MEAN: return xfmt("%s += (%s)%s;", acc, ri->acc, v);
+    case OP_PROD: return xfmt("%s *= (%s)%s;", acc, ri->acc, v);
+    case OP_MAX: case OP_MIN: {
+        const char *cmp = ri->op == OP_MAX ? ">" : "<";
+        if (!flt) return xfmt("if (%s %s %s) %s = %s;", v, cmp, acc, acc, v);
+        /* the first NaN stays */
+        return xfmt("if (%s %s %s || (%s != %s && %s == %s)) %s = %s;", v, cmp, acc, v, v, acc, acc, acc, v);
+    }
+    case OP_ARGMAX: case OP_ARGMIN: {
+        const char *cmp = ri->op == OP_ARGMAX ? ">" : "<";
+        if (!flt) return xfmt("if (%s < 0 || %s %s %s) { %s = %s; %s = %s; }", acc_i, v, cmp, acc, acc, v, acc_i, k);
+        return xfmt("if (%s < 0 || (%s == %s && (%s %s %s || %s != %s))) { %s = %s; %s = %s; }", acc_i, acc, acc, v,
+                    cmp, acc, v, v, acc, v, acc_i, k);
+    }
+    default: return xfmt("/* ? */");
+    }
+}
+
+char *emit_red_final(const EmitRed *ri, const char *acc, const char *acc_i) {
+    const char *ot = emit_ctype(ri->out);
+    switch (ri->op) {
+    case OP_MEAN: return xfmt("((%s)(%s / (double)%lld))", ot, acc, (long long)ri->count);
+    case OP_ARGMAX: case OP_ARGMIN: return xfmt("((int64_t)%s)", acc_i);
+    default: return xfmt("((%s)%s)", ot, acc);
+    }
+}
+
+/* ---- GEMM ---------------------------------------------------------------------------------------- */
+
+int emit_gemm_info(const Graph *g, const Step *st, EmitGemm *gm, Diag *d) {
+    memset(gm, 0, sizeof *gm);
+    gm->mm = st->root;
+    const Node *mm = N(g, st->root);
+    if (mm->op != OP_MATMUL || st->gemm_in[0] < 0 || st->gemm_in[1] < 0) {
+        diag_node(d, mm, "internal: a GEMM step without a matmul and its two operands");
+        return -1;
+    }
+    gm->a = st->gemm_in[0], gm->b = st->gemm_in[1];
+    gm->ta = st->gemm_trans[0], gm->tb = st->gemm_trans[1];
+    const TensorType *A = &N(g, gm->a)->type, *B = &N(g, gm->b)->type, *O = &mm->type;
+    for (int k = 0; k < 2; k++) {
+        const Node *op = N(g, k ? gm->b : gm->a);
+        BufKind bk = g->plan->buf[k ? gm->b : gm->a].kind;
+        if (op->type.dtype != O->dtype) {
+            diag_node(d, mm, "compiled matmul needs operands of its result's dtype (%s), but %s is %s: cast it first",
+                      ir_dtype_name(O->dtype), op->name, ir_dtype_name(op->type.dtype));
+            return -1;
+        }
+        if (bk != BUF_INPUT && bk != BUF_OUTPUT && bk != BUF_ARENA) {
+            diag_node(d, mm, "internal: GEMM operand %s is not in memory", op->name);
+            return -1;
+        }
+    }
+    int ra = A->rank, rb = B->rank;
+    if (ra == 1) gm->m = 1, gm->k = A->dims[0], gm->sam = 0, gm->sak = 1;
+    else if (!gm->ta) gm->m = A->dims[ra - 2], gm->k = A->dims[ra - 1], gm->sam = gm->k, gm->sak = 1;
+    else gm->m = A->dims[ra - 1], gm->k = A->dims[ra - 2], gm->sam = 1, gm->sak = gm->m;
+    int64_t kb;
+    if (rb == 1) kb = B->dims[0], gm->n = 1, gm->sbk = 1, gm->sbn = 0;
+    else if (!gm->tb) kb = B->dims[rb - 2], gm->n = B->dims[rb - 1], gm->sbk = gm->n, gm->sbn = 1;
+    else kb = B->dims[rb - 1], gm->n = B->dims[rb - 2], gm->sbk = 1, gm->sbn = kb;
+    gm->has_m = ra >= 2;
+    gm->has_n = rb >= 2;
+    gm->nb = O->rank - gm->has_m - gm->has_n;
+    if (kb != gm->k || gm->nb < 0) {
+        diag_node(d, mm, "internal: GEMM operand shapes do not match");
+        return -1;
+    }
+    gm->batch = 1;
+    for (int i = 0; i < gm->nb; i++) gm->bdims[i] = O->dims[i], gm->batch *= O->dims[i];
+    const TensorType *ops[2] = {A, B};
+    int64_t *bs[2] = {gm->bsa, gm->bsb};
+    for (int s = 0; s < 2; s++) {
+        const TensorType *t = ops[s];
+        int tb = t->rank > 2 ? t->rank - 2 : 0;
+        int64_t stride = t->rank >= 2 ? t->dims[t->rank - 1] * t->dims[t->rank - 2] : 0;
+        for (int i = gm->nb - 1; i >= 0; i--) {
+            int j = i - (gm->nb - tb);
+            if (j < 0) {
+                bs[s][i] = 0;
+                continue;
+            }
+            bs[s][i] = t->dims[j] == 1 || gm->bdims[i] == 1 ? 0 : stride;
+            stride *= t->dims[j];
+        }
+    }
+    return 0;
+}
+
+int emit_gemm_coords(const EmitGemm *gm, char *const *bc, const char *i, const char *j, char **coords) {
+    int n = 0;
+    for (int b = 0; b < gm->nb; b++) coords[n++] = xfmt("%s", bc[b]);
+    if (gm->has_m) coords[n++] = xfmt("%s", i);
+    if (gm->has_n) coords[n++] = xfmt("%s", j);
+    return n;
+}
+
+/* ---- ROW steps ------------------------------------------------------------------------------------ */
+
+static bool per_row(const TensorType *t, const TensorType *s, int keep) {
+    if (t->rank == s->rank) {
+        for (int i = 0; i < s->rank; i++)
+            if (t->dims[i] != (i < keep ? s->dims[i] : 1)) return false;
+        return true;
+    }
+    if (t->rank != keep) return false;
+    for (int i = 0; i < keep; i++)
+        if (t->dims[i] != s->dims[i]) return false;
+    return true;
+}
+
+void emit_row_free(EmitRow *ri) {
+    free(ri->perrow);
+    free(ri->hoist);
+    free(ri->full);
+    memset(ri, 0, sizeof *ri);
+}
+
+int emit_row_info(const Graph *g, const Step *st, EmitRow *ri, Diag *d) {
+    memset(ri, 0, sizeof *ri);
+    EmitRed red;
+    if (emit_red_info(g, st->root, &red, d)) return -1;
+    ri->root = st->root;
+    ri->x = red.x;
+    const TensorType *S = &N(g, ri->x)->type;
+    int r = S->rank, k = 0;
+    while (k < r && (red.mask & (1u << (r - 1 - k)))) k++;
+    unsigned trailing = k ? ((1u << r) - 1) & ~((1u << (r - k)) - 1) : 0;
+    if (!k || red.mask != trailing) {
+        diag_node(d, N(g, st->root), "internal: a row step must reduce trailing axes");
+        return -1;
+    }
+    ri->keep = r - k;
+    ri->rows = ri->len = 1;
+    for (int i = 0; i < r; i++) *(i < ri->keep ? &ri->rows : &ri->len) *= S->dims[i];
+    size_t n = (size_t)g->nnodes + 1;
+    ri->perrow = calloc(n, 1), ri->hoist = calloc(n, 1), ri->full = calloc(n, 1);
+    bool *dep = calloc(n, 1), *in = calloc(n, 1);
+    if (!ri->perrow || !ri->hoist || !ri->full || !dep || !in) abort();
+    for (int i = 0; i < st->nnodes; i++) in[st->nodes[i]] = true;
+    int rc = 0;
+    for (int i = 0; i < st->nnodes && !rc; i++) {
+        NodeId id = st->nodes[i];
+        const Node *nd = N(g, id);
+        ri->perrow[id] = per_row(&nd->type, S, ri->keep);
+        ri->full[id] = same_shape(&nd->type, S);
+        if (ir_ops[nd->op].kind == K_REDUCE) {
+            EmitRed o;
+            if (emit_red_info(g, id, &o, d)) rc = -1;
+            else if (o.mask != red.mask || !same_shape(&N(g, o.x)->type, S)) {
+                diag_node(d, nd, "internal: a row step's reductions must reduce the same rows");
+                rc = -1;
+            }
+            dep[id] = true;
+            continue;
+        }
+        for (int k2 = 0; k2 < nd->ninputs; k2++)
+            if (nd->in[k2].id >= 0 && in[nd->in[k2].id] && dep[nd->in[k2].id]) dep[id] = true;
+        ri->hoist[id] = dep[id] && ri->perrow[id];
+        if (dep[id] && !ri->perrow[id] && !ri->full[id]) {
+            diag_node(d, nd, "internal: a row step value is neither per row nor over the row");
+            rc = -1;
+        }
+    }
+    for (int i = 0; i < st->nouts && !rc; i++)
+        if (!ri->perrow[st->outs[i]] && !ri->full[st->outs[i]]) {
+            diag_node(d, N(g, st->outs[i]), "internal: a row step output is neither per row nor over the row");
+            rc = -1;
+        }
+    free(dep);
+    free(in);
+    if (rc) emit_row_free(ri);
+    return rc;
+}
+
+/* ---- the plan ------------------------------------------------------------------------------------ */
+
+int emit_check_plan(const Graph *g, Diag *d) {
+    const Plan *p = g->plan;
+    if (!p || !p->scheduled || !p->placed) {
+        diag_at(d, NULL, "internal: code generation needs a placed plan (run the passes through memplan)");
+        return -1;
+    }
+    if (!g->name || !ir_is_identifier(g->name)) {
+        diag_at(d, "name", "the graph name is not an identifier");
+        return -1;
+    }
+    for (int s = 0; s < p->nsteps; s++) {
+        const Step *st = &p->steps[s];
+        for (int k = 0; k < st->nouts; k++) {
+            BufKind bk = p->buf[st->outs[k]].kind;
+            if (bk != BUF_OUTPUT && (bk != BUF_ARENA || p->buf[st->outs[k]].offset < 0)) {
+                diag_node(d, N(g, st->outs[k]), "internal: step %d writes a value that has no buffer", s);
+                return -1;
+            }
+        }
+        if (st->kind == STEP_COPY && (st->copy_output < 0 || st->copy_output >= g->noutputs)) {
+            diag_at(d, NULL, "internal: copy step %d names no output", s);
+            return -1;
+        }
+        if ((st->kind == STEP_REDUCE || st->kind == STEP_ROW) && ir_ops[N(g, st->root)->op].kind != K_REDUCE) {
+            diag_node(d, N(g, st->root), "internal: step %d is a reduction step without a reduction root", s);
+            return -1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,45 @@
+/* compiler/pipeline.c: the pass pipeline as one literal table, in the order the passes run. */
+#include <string.h>
+
+#include "pipeline.h"
+
+typedef int (*PassFn)(Graph *, Diag *);
+
+static const struct {
+    const char *name;
+    PassFn fn;
+    bool plan; /* g->plan exists once this pass has run */
+} passes[] = {
+    {"simplify", pass_simplify, false},
+    {"fuse", pass_fuse, true},
+    {"schedule", pass_schedule, true},
+    {"memplan", pass_memplan, true},
+};
+
+#define NPASSES ((int)(sizeof passes / sizeof *passes))
+
+int pipeline_npasses(void) { return NPASSES; }
+
+const char *pipeline_pass_name(int i) { return i >= 0 && i < NPASSES ? passes[i].name : NULL; }
+
+int pipeline_find(const char *name) {
+    for (int i = 0; name && i < NPASSES; i++)
+        if (strcmp(passes[i].name, name) == 0) return i;
+    return -1;
+}
+
+bool pipeline_builds_plan(const char *name) {
+    int i = pipeline_find(name);
+    return i >= 0 && passes[i].plan;
+}
+
+int pipeline_run(Graph *g, Diag *d, const char *stop_after) {
+    int last = stop_after ? pipeline_find(stop_after) : NPASSES - 1;
+    if (last < 0) {
+        diag_at(d, NULL, "unknown pass \"%.64s\"", stop_after);
+        return -1;
+    }
+    for (int i = 0; i <= last; i++)
+        if (passes[i].fn(g, d)) return -1;
+    return 0;
+}

@@ -1,0 +1,100 @@
+/* compiler/plan.h: the fusion plan built over a verified graph: which nodes run together as one
+ * step, which values live in memory and where, in what order the steps run, and why. Built by
+ * the passes fuse → schedule → memplan (compiler/pipeline.c), printed by plan_print. The code
+ * generators and the runtime's plan table are made from it.
+ *
+ * Ownership: a Plan belongs to its Graph (g->plan), freed by plan_free / graph_free. Every array
+ * and string in it is owned by the plan. */
+#ifndef GTC_PLAN_H
+#define GTC_PLAN_H
+
+#include "../ir/ir.h"
+
+typedef enum {
+    STEP_ELEMWISE, /* one thread per element of `root`'s shape; fused elementwise + views */
+    STEP_REDUCE,   /* one reduction (`root`) with its elementwise prologue and epilogue */
+    STEP_ROW,      /* row kernel: several reductions over the same rows plus the elementwise
+                    * work between and after them, one block per row (softmax, log-sum-exp,
+                    * cross-entropy and its gradient) */
+    STEP_GEMM,     /* one matmul (`root`) with transposes folded into its operands and an
+                    * elementwise epilogue (bias, activation, scale, update) */
+    STEP_COPY      /* a materialising copy into a graph output: an output that is an input or a
+                    * view of one, a second output naming the same value, or a donated output
+                    * that could not be written in place (staged in the arena, copied last) */
+} StepKind;
+
+typedef enum {
+    BUF_NONE,      /* not materialised: recomputed inside the steps that use it */
+    BUF_INPUT,     /* the caller's input `index` (position among the graph's inputs) */
+    BUF_OUTPUT,    /* the caller's output `index` (position in g->outputs); when that output is
+                    * donated (Plan.output_alias), its storage is the donated input's buffer */
+    BUF_ARENA,     /* bytes [offset, offset+bytes) of the plan's arena (offset -1: materialised
+                    * but not placed yet, i.e. memplan has not run) */
+    BUF_SCALAR     /* a rank-0 input passed by value: `index` is its input position */
+} BufKind;
+
+typedef struct {
+    BufKind kind;
+    int index;
+    int64_t offset, bytes;
+} BufRef;
+
+typedef struct {
+    StepKind kind;
+    NodeId root;        /* sets the iteration space: the reduction, the matmul, or the last node */
+    NodeId *nodes;      /* every node computed inside the step, in evaluation order */
+    int nnodes;
+    NodeId *outs;       /* the values the step writes to memory */
+    int nouts;
+    NodeId *ins;        /* the materialised values (or inputs) it reads */
+    int nins;
+    NodeId gemm_in[2];  /* STEP_GEMM: the in-memory operands A and B (transposes folded away) */
+    bool gemm_trans[2]; /* STEP_GEMM: whether A / B are read transposed */
+    int copy_output;    /* STEP_COPY: the graph output it writes (ins[0], through the view
+                         * nodes in `nodes`, if any); -1 for other kinds */
+    char reason[256];   /* why these nodes fused (and why the group ends where it does) */
+} Step;
+
+typedef struct Plan {
+    Step *steps;        /* in execution order once scheduled */
+    int nsteps;
+    int nnodes;         /* length of the per-node arrays (the graph's node count at fuse time) */
+    int *step_of;       /* per node: the step computing it (-1: input, dead, or computed in several) */
+    BufRef *buf;        /* per node: where its value lives (BUF_NONE when fused away) */
+    char **why;         /* per node: why it is materialised or not (owned strings) */
+    int *output_alias;  /* per graph output: the input position whose buffer it reuses, or -1 */
+    int64_t arena_bytes;
+    bool scheduled;     /* pass_schedule has ordered the steps */
+    bool placed;        /* pass_memplan has assigned buffers */
+} Plan;
+
+/* An empty plan for a graph of nnodes nodes (per-node arrays cleared: step_of -1, BUF_NONE). */
+Plan *plan_new(int nnodes);
+void plan_free(struct Plan *p);
+/* Replaces g->plan (freeing the old one) and registers plan_free with the graph. */
+void plan_attach(Graph *g, Plan *p);
+/* Sets node `id`'s reason (formatted; replaces an earlier one). */
+void plan_why(Plan *p, NodeId id, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Appends a step (arrays empty, copy_output -1) and returns it; pointers into p->steps are
+ * invalidated by the next call. */
+Step *plan_add_step(Plan *p, StepKind kind, NodeId root);
+/* Appends id to a step's array (nodes, ins or outs) unless it is there already. */
+void step_push(NodeId **arr, int *n, NodeId id);
+bool step_has(const NodeId *arr, int n, NodeId id);
+const char *plan_step_kind_name(StepKind k);   /* "elementwise", "reduce", "row", "gemm", "copy" */
+/* The index in g->outputs of the first output naming value v, or -1. */
+int plan_output_of(const Graph *g, NodeId v);
+
+typedef enum { PLAN_TEXT, PLAN_JSON, PLAN_DOT } PlanFormat;
+/* Prints g->plan (a partial one too: before schedule or memplan, placements show as such). */
+void plan_print(const Graph *g, FILE *f, PlanFormat fmt);
+
+/* Passes; each returns 0 or -1 with an error in d. */
+int pass_simplify(Graph *g, Diag *d); /* constant folding, CSE, identities, dead nodes */
+void simplify_report(FILE *f);        /* what the last pass_simplify did, one line per rewrite */
+int simplify_count(const char *kind); /* fold identity bridge compose cse dead */
+int pass_fuse(Graph *g, Diag *d);     /* groups nodes into steps; creates g->plan */
+int pass_schedule(Graph *g, Diag *d); /* orders steps: dependencies, donated buffers last */
+int pass_memplan(Graph *g, Diag *d);  /* buffers: inputs, outputs, arena offsets */
+
+#endif

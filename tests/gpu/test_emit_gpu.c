@@ -1,0 +1,238 @@
+/* tests/gpu/test_emit_gpu.c: the generated CUDA code end to end on the GPU (the harness of
+ * tests/unit/emit_harness.h): every graph is planned and emitted, kernels.cu is built with nvcc
+ * and linked with kernels_cpu.c and plan.c into a shared object, the plan runs through the
+ * executor on the CUDA backend (one CUDA Graph per plan, replayed for every step with donated
+ * outputs fed back), and each output is compared with eager rt_apply evaluation on the CPU.
+ * Every kernels.cu is also compiled by NVRTC (the JIT fallback compiles the same text).
+ *
+ * Tolerance (max |gpu - cpu| / max |cpu| per output): float32 1e-4 as in test_gpu_ops (GEMM
+ * accumulation order and expf/logf ulps differ from OpenBLAS and glibc); integers exact.
+ *
+ *   test_emit_gpu                 emit, build with nvcc, run on the GPU (needs the toolchain there)
+ *   test_emit_gpu --build DIR     emit and build every case into DIR/caseN, and NVRTC checks; no GPU
+ *   test_emit_gpu --run DIR       run what --build left in DIR (a GPU machine without toolchain)
+ *   test_emit_gpu --self-test     the CPU backend and cc builds on both sides; no GPU
+ * With --run or no option, the two example training steps are then timed: every kernel alone
+ * (CUDA events, median of 200 launches) and the whole step through rt_exec_run (one CUDA Graph
+ * replay, host overhead and output allocation included; mean of 2000 after 200 warm-ups).
+ * Environment: GTC_ROOT (source tree, default .), CUDA_HOME, NVCC, GTC_KEEP. */
+#include <cuda_runtime_api.h>
+#include <nvrtc.h>
+#include <time.h>
+
+#include "../../runtime/cuda/rt_cuda.h"
+#include "../unit/emit_harness.h"
+
+static const struct {
+    const char *graph;
+    int steps;
+} cases[] = {
+    {"tests/golden/ew_abc/graph.json", 1},           {"tests/golden/ew_chain20/graph.json", 1},
+    {"tests/golden/ew_shared_expensive/graph.json", 1}, {"tests/emit/views_steps.json", 1},
+    {"tests/golden/views/graph.json", 1},            {"tests/golden/broadcast_promote/graph.json", 1},
+    {"tests/emit/ints.json", 1},                      {"tests/golden/softmax_row/graph.json", 2},
+    {"tests/golden/logsumexp/graph.json", 1},        {"tests/emit/row_1d.json", 1},
+    {"tests/emit/donate_hazard.json", 3},        {"tests/golden/row_too_long/graph.json", 1},
+    {"tests/golden/reduce_epilogue/graph.json", 3},  {"tests/golden/reductions/graph.json", 1},
+    {"tests/golden/matmul_bias_relu/graph.json", 2}, {"tests/emit/batched_matmul.json", 1},
+    {"tests/golden/copy_outputs/graph.json", 1},     {"tests/golden/donate_copy/graph.json", 3},
+    {"tests/golden/donate_order/graph.json", 3},     {"tests/golden/cse_shared/graph.json", 1},
+    {"tests/golden/dead_nodes/graph.json", 1},       {"examples/digits_step.json", 5},
+    {"examples/train_step.json", 5},
+};
+
+/* NVRTC must accept the same kernels.cu text (the JIT fallback for other architectures). */
+static int nvrtc_check(const char *path, char *msg, size_t n) {
+    Diag d;
+    Graph *g = h_load(path, &d);
+    if (!g || pipeline_run(g, &d, NULL)) {
+        snprintf(msg, n, "%s", d.msg);
+        graph_free(g);
+        return -1;
+    }
+    char *src = emit_cuda_source(g, "graph.json", &d);
+    graph_free(g);
+    if (!src) {
+        snprintf(msg, n, "%s", d.msg);
+        return -1;
+    }
+    nvrtcProgram prog;
+    const char *opts[] = {"--gpu-architecture=compute_90", "-std=c++17"};
+    int rc = -1;
+    if (nvrtcCreateProgram(&prog, src, "kernels.cu", 0, NULL, NULL) == NVRTC_SUCCESS) {
+        nvrtcResult r = nvrtcCompileProgram(prog, 2, opts);
+        size_t len = 0;
+        nvrtcGetProgramLogSize(prog, &len);
+        char *log = malloc(len + 1);
+        if (log && nvrtcGetProgramLog(prog, log) == NVRTC_SUCCESS) snprintf(msg, n, "%s: %.900s", nvrtcGetErrorString(r), log);
+        free(log);
+        rc = r == NVRTC_SUCCESS ? 0 : -1;
+        nvrtcDestroyProgram(&prog);
+    }
+    free(src);
+    return rc;
+}
+
+static int cmp_float(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Times the plan built in dir (a training step with donated parameters) on the GPU. */
+static void bench(const char *graph, const char *dir) {
+    char so[1200];
+    snprintf(so, sizeof so, "%s/model.so", dir);
+    void *lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    const RtPlan *p = lib ? dlsym(lib, "gtc_plan") : NULL;
+    if (!p) {
+        printf("bench %s: cannot load %s\n", graph, so);
+        return;
+    }
+    RtExec *e = rt_exec_new(p, &rt_cuda_backend);
+    RtTensor *in[64] = {0}, *out[64] = {0};
+    double sc[64] = {0};
+    for (int i = 0; i < p->ninputs && i < 64; i++) {
+        const RtPlanIO *io = &p->inputs[i];
+        if (io->scalar >= 0) {
+            sc[i] = 0.01;
+            continue;
+        }
+        RtTensor *h = rt_rand(&rt_cpu_backend, io->dtype, io->rank, io->dims, (uint64_t)i + 1);
+        in[i] = h ? rt_to_backend(h, &rt_cuda_backend) : NULL;
+        rt_release(h);
+    }
+    cudaStream_t st = (cudaStream_t)rt_cuda_stream();
+    /* each kernel alone, on the executor's arguments after one warm run */
+    if (!e || rt_exec_run(e, in, sc, out)) {
+        printf("bench %s: %s\n", graph, rt_message());
+        return;
+    }
+    unsigned char args[RT_PLAN_MAX_ARGS_BYTES] = {0};
+    void **ptr = (void **)args;
+    for (int i = 0; i < p->ninputs; i++) ptr[i] = in[i] ? rt_data(in[i]) : NULL;
+    for (int j = 0; j < p->noutputs; j++) ptr[p->ninputs + j] = rt_data(out[j]);
+    void *arena = NULL;
+    cudaMalloc(&arena, (size_t)(p->arena_bytes ? p->arena_bytes : 1));
+    ptr[p->ninputs + p->noutputs] = arena;
+    double *sv = (double *)(args + sizeof(void *) * (size_t)(p->ninputs + p->noutputs + 1));
+    for (int i = 0; i < p->ninputs; i++)
+        if (p->inputs[i].scalar >= 0) sv[p->inputs[i].scalar] = sc[i];
+    void *kargs[1] = {args};
+    cudaEvent_t t0, t1;
+    cudaEventCreate(&t0), cudaEventCreate(&t1);
+    float total = 0;
+    printf("bench %s: %d steps\n", graph, p->nsteps);
+    for (int s = 0; s < p->nsteps; s++) {
+        const RtPlanStep *k = &p->steps[s];
+        dim3 g = {k->grid[0], k->grid[1], k->grid[2]}, b = {k->block[0], k->block[1], k->block[2]};
+        float ms[200];
+        for (int r = 0; r < 200; r++) {
+            cudaEventRecord(t0, st);
+            cudaLaunchKernel(p->cuda[s], g, b, kargs, k->smem, st);
+            cudaEventRecord(t1, st);
+            cudaEventSynchronize(t1);
+            cudaEventElapsedTime(&ms[r], t0, t1);
+        }
+        qsort(ms, 200, sizeof *ms, cmp_float);
+        total += ms[100];
+        printf("  %-8s %-9s grid %5u x %3u x %3u block %3u  %7.2f us  %s\n", k->kernel,
+               k->kind == RT_STEP_GEMM ? "gemm" : k->kind == RT_STEP_ROW ? "row" : k->kind == RT_STEP_REDUCE ? "reduce"
+               : k->kind == RT_STEP_COPY ? "copy" : "ew", k->grid[0], k->grid[1], k->grid[2], k->block[0], ms[100] * 1e3, k->ops);
+    }
+    cudaError_t ce = cudaGetLastError();
+    printf("  kernels alone: %.2f us in total%s%s\n", total * 1e3, ce ? ", CUDA error: " : "", ce ? cudaGetErrorName(ce) : "");
+    for (int j = 0; j < p->noutputs; j++) rt_release(out[j]), out[j] = NULL;
+    for (int r = 0; r < 200; r++) {
+        rt_exec_run(e, in, sc, out);
+        for (int j = 0; j < p->noutputs; j++) rt_release(out[j]), out[j] = NULL;
+    }
+    rt_cuda_backend.synchronize();
+    struct timespec a, z;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    int n = 2000;
+    for (int r = 0; r < n; r++) {
+        rt_exec_run(e, in, sc, out);
+        for (int j = 0; j < p->noutputs; j++) rt_release(out[j]), out[j] = NULL;
+    }
+    rt_cuda_backend.synchronize();
+    clock_gettime(CLOCK_MONOTONIC, &z);
+    double us = ((double)(z.tv_sec - a.tv_sec) * 1e9 + (double)(z.tv_nsec - a.tv_nsec)) / 1e3 / n;
+    printf("  whole step (rt_exec_run, CUDA Graph replay): %.2f us per step, %s, %ld replays\n", us,
+           rt_exec_backend_name(e), rt_exec_replays(e));
+    cudaFree(arena);
+    for (int i = 0; i < p->ninputs; i++) rt_release(in[i]);
+    rt_exec_free(e);
+    dlclose(lib);
+}
+
+int main(int argc, char **argv) {
+    bool self = argc == 2 && strcmp(argv[1], "--self-test") == 0;
+    HarnessMode mode = H_ALL;
+    const char *keep = NULL;
+    if (argc == 3 && (!strcmp(argv[1], "--build") || !strcmp(argv[1], "--run")))
+        mode = argv[1][2] == 'b' ? H_BUILD : H_RUN, keep = argv[2];
+    else if (argc != 1 && !self) {
+        fprintf(stderr, "usage: test_emit_gpu [--self-test | --build DIR | --run DIR]\n");
+        return 2;
+    }
+    const RtBackend *b = &rt_cpu_backend;
+    char err[512], build[4096];
+    const char *root = h_root();
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (self) {
+        printf("test_emit_gpu: self-test, the CPU backend and cc builds\n");
+        snprintf(build, sizeof build,
+                 "cc -std=c11 -O2 -fPIC -shared -I%s/runtime/core -I%s/ir -o %%s/model.so %%s/kernels_cpu.c %%s/plan.c "
+                 "-lopenblas -lm", root, root);
+    } else {
+        if (mode != H_BUILD && rt_cuda_init(0, err, sizeof err)) {
+            printf("test_emit_gpu: cannot run without a GPU: %s\n0 passed, 1 failed\n", err);
+            return 1;
+        }
+        if (mode != H_BUILD) printf("test_emit_gpu: device %d: %s\n", rt_cuda_device(), rt_cuda_device_name());
+        else printf("test_emit_gpu: building into %s\n", keep);
+        b = &rt_cuda_backend;
+        const char *cuda = getenv("CUDA_HOME") ? getenv("CUDA_HOME") : "/usr/local/cuda";
+        const char *nvcc = getenv("NVCC");
+        char nv[1024];
+        snprintf(nv, sizeof nv, "%s", nvcc && *nvcc ? nvcc : "");
+        if (!nv[0]) snprintf(nv, sizeof nv, "%s/bin/nvcc", cuda);
+        /* %s: the emit directory (three times) */
+        snprintf(build, sizeof build,
+                 "d=%%s; %s -std=c++17 -O3 -arch=sm_90 -Xcompiler -fPIC -c $d/kernels.cu -o $d/kernels.o && "
+                 "cc -std=c11 -O2 -fPIC -shared -I%s/runtime/core -I%s/ir -o $d/model.so $d/kernels.o $d/kernels_cpu.c "
+                 "$d/plan.c -L%s/lib64 -Wl,-rpath,%s/lib64 -lcudart -lstdc++ -lopenblas -lm #%%s%%s",
+                 nv, root, root, cuda, cuda);
+    }
+    int pass = 0, fail = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", root, cases[i].graph);
+        HarnessResult r;
+        char sub[1024];
+        snprintf(sub, sizeof sub, "%s/case%zu", keep ? keep : "", i);
+        int rc = h_run_in(path, cases[i].steps, b, build, mode, keep ? sub : NULL, &r);
+        bool ok = !rc && !r.msg[0] && !r.mismatches && r.err <= 1e-4;
+        if (mode == H_BUILD)
+            printf("%s %-44s %2d steps built%s%s\n", ok ? "ok  " : "FAIL", cases[i].graph, r.kernels, r.msg[0] ? "  " : "", r.msg);
+        else
+            printf("%s %-44s %2d steps x %d: max rel err %.2e%s%s%s%s\n", ok ? "ok  " : "FAIL", cases[i].graph, r.kernels,
+                   cases[i].steps, r.err, r.worst[0] ? "  worst: " : "", r.worst, r.msg[0] ? "  " : "", r.msg);
+        ok ? pass++ : fail++;
+        if (mode != H_RUN) {
+            char msg[1024] = "";
+            bool nok = nvrtc_check(path, msg, sizeof msg) == 0;
+            if (!nok) printf("FAIL %-44s NVRTC: %s\n", cases[i].graph, msg);
+            nok ? pass++ : fail++;
+        }
+    }
+    printf("%d passed, %d failed\n", pass, fail);
+    if (!self && mode != H_BUILD && keep)
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+            if (strstr(cases[i].graph, "examples/")) {
+                char sub[1024];
+                snprintf(sub, sizeof sub, "%s/case%zu", keep, i);
+                bench(cases[i].graph, sub);
+            }
+    return fail ? 1 : 0;
+}

@@ -1,0 +1,357 @@
+/* tests/unit/test_emit.c: the code generators (compiler/emit_*.c): kernel counts, the generated
+ * header and determinism, escaping of hostile names, literals, launch configurations, the arena
+ * scratch of CPU GEMMs, 64-bit indexing, errors; and that the generated C compiles with
+ * cc -std=c11 -Wall -Wextra -Werror (kernels_cpu.c, plan.c) and kernels.cu with nvcc when there is
+ * one. Numeric checks live in test_emit_numeric.c. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../compiler/emit.h"
+#include "../../compiler/pipeline.h"
+
+#define TEST(name) static void name(void **state __attribute__((unused)))
+
+static Diag d;
+
+/* JSON with single quotes (readable in C), planned through memplan. */
+static Graph *planned(const char *sq) {
+    char *text = strdup(sq);
+    assert_non_null(text);
+    for (char *p = text; *p; p++)
+        if (*p == '\'') *p = '"';
+    diag_init(&d, "g.json");
+    Graph *g = ir_read_json(text, strlen(text), &d);
+    free(text);
+    if (!g) fail_msg("unexpected error: %s", d.msg);
+    if (pipeline_run(g, &d, NULL)) fail_msg("pipeline: %s", d.msg);
+    return g;
+}
+
+static Graph *planned_file(const char *path) {
+    diag_init(&d, path);
+    Graph *g = ir_read_json_file(path, &d);
+    if (!g) fail_msg("%s: %s", path, d.msg);
+    if (pipeline_run(g, &d, NULL)) fail_msg("pipeline: %s", d.msg);
+    return g;
+}
+
+static char *tmpdir(void) {
+    char *dir = strdup("/tmp/gtc_test_emit_XXXXXX");
+    if (!dir || !mkdtemp(dir)) fail_msg("mkdtemp failed");
+    return dir;
+}
+
+static void rmdir_all(char *dir) {
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd)) fail_msg("cannot remove %s", dir);
+    free(dir);
+}
+
+static char *slurp(const char *dir, const char *name) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *s = malloc((size_t)n + 1);
+    assert_non_null(s);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+static int count(const char *hay, const char *needle) {
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle)) n++;
+    return n;
+}
+
+/* Emits g into a fresh directory (returned) and checks that every file compiles. */
+static char *emit_and_compile(Graph *g, const char *source) {
+    char *dir = tmpdir(), cmd[2048];
+    if (emit_all(g, dir, source, &d)) fail_msg("emit_all: %s", d.msg);
+    snprintf(cmd, sizeof cmd, "cc -std=c11 -Wall -Wextra -Werror -fsyntax-only '%s/kernels_cpu.c' && "
+             "cc -std=c11 -Wall -Wextra -Werror -fsyntax-only -Iruntime/core -Iir '%s/plan.c'", dir, dir);
+    if (system(cmd)) fail_msg("generated C does not compile: %s", cmd);
+    return dir;
+}
+
+/* nvcc checks run when there is an nvcc, unless GTC_NO_NVCC is set. */
+static bool have_nvcc(void) {
+    if (getenv("GTC_NO_NVCC")) return false;
+    return access("/usr/local/cuda/bin/nvcc", X_OK) == 0 || system("command -v nvcc >/dev/null 2>&1") == 0;
+}
+
+static void nvcc_compile(const char *dir) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "PATH=$PATH:/usr/local/cuda/bin nvcc -std=c++17 -arch=sm_90 -c '%s/kernels.cu' -o '%s/kernels.o'",
+             dir, dir);
+    if (system(cmd)) fail_msg("kernels.cu does not compile with nvcc: %s", cmd);
+}
+
+#define ABC "{'format':'gtc-graph','version':1,'name':'abc','inputs':[" \
+            "{'name':'a','dtype':'float32','shape':[4,5]},{'name':'b','dtype':'float32','shape':[4,5]}," \
+            "{'name':'c','dtype':'float32','shape':[4,5]}],'nodes':[" \
+            "{'name':'bc','op':'mul','inputs':['b','c']},{'name':'y','op':'add','inputs':['a','bc']}]," \
+            "'outputs':{'y':'y'}}"
+
+/* ---- kernel counts ------------------------------------------------------------------------------ */
+
+TEST(emit_all__a_plus_b_times_c__one_kernel_in_each_file) {
+    Graph *g = planned(ABC);
+    char *dir = emit_and_compile(g, "abc.json");
+    char *cu = slurp(dir, "kernels.cu"), *c = slurp(dir, "kernels_cpu.c"), *p = slurp(dir, "plan.c");
+    assert_int_equal(count(cu, "__global__ void"), 1);
+    assert_int_equal(count(c, "static void gtc_c"), 1);
+    assert_non_null(strstr(p, ".nsteps = 1,"));
+    assert_non_null(strstr(p, ".fused_kernels = 1,"));
+    assert_non_null(strstr(p, ".arena_bytes = 0,"));
+    assert_non_null(strstr(p, "{RT_STEP_ELEMWISE, \"gtc_k0\", \"mul,add\","));
+    /* no intermediate buffer: the kernel reads a, b, c and writes y only */
+    assert_null(strstr(cu, "a.p[4]"));
+    free(cu), free(c), free(p);
+    rmdir_all(dir);
+    graph_free(g);
+}
+
+TEST(emit_all__train_step__nine_kernels_five_gemms) {
+    Graph *g = planned_file("examples/train_step.json");
+    char *dir = emit_and_compile(g, "train_step.json");
+    char *cu = slurp(dir, "kernels.cu"), *c = slurp(dir, "kernels_cpu.c"), *p = slurp(dir, "plan.c");
+    assert_int_equal(count(cu, "__global__ void"), 9);
+    assert_int_equal(count(c, "static void gtc_c"), 9);
+    assert_int_equal(count(cu, "gtc_gemm<float"), 3);        /* z1, da1, dw1 */
+    assert_int_equal(count(cu, "gtc_gemm_skinny<float, 2>"), 2); /* z2 and dw2 have 2 columns */
+    assert_int_equal(count(c, "cblas_sgemm("), 5);
+    assert_non_null(strstr(p, ".gemms = 5,"));
+    assert_non_null(strstr(p, ".reductions = 4,"));
+    assert_non_null(strstr(p, ".class_name = \"MlpTrainStep\","));
+    assert_non_null(strstr(p, "{\"w1\", DT_FLOAT32, 2, {480, 256}, -1, 2},"));
+    assert_non_null(strstr(p, "{\"lr\", DT_FLOAT32, 0, {0}, 0, -1},"));
+    if (have_nvcc()) nvcc_compile(dir);
+    free(cu), free(c), free(p);
+    rmdir_all(dir);
+    graph_free(g);
+}
+
+/* ---- header, determinism, escaping ------------------------------------------------------------------ */
+
+TEST(emit_all__files__begin_with_the_header_and_are_deterministic) {
+    Graph *g = planned_file("examples/digits_step.json");
+    char *d1 = emit_and_compile(g, "digits_step.json"), *d2 = tmpdir();
+    Graph *g2 = planned_file("examples/digits_step.json");
+    assert_int_equal(emit_all(g2, d2, "digits_step.json", &d), 0);
+    const char *files[] = {"kernels.cu", "kernels_cpu.c", "plan.c"};
+    for (int i = 0; i < 3; i++) {
+        char *a = slurp(d1, files[i]), *b = slurp(d2, files[i]);
+        const char *hdr = "/* Generated by gtc " GTC_VERSION " from digits_step.json; do not edit. */\n";
+        if (strncmp(a, hdr, strlen(hdr))) fail_msg("%s starts: %.80s", files[i], a);
+        assert_string_equal(a, b);
+        free(a), free(b);
+    }
+    {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 3", d2);
+        assert_int_equal(system(cmd), 0); /* kernels.cu, kernels_cpu.c, plan.c and nothing else */
+    }
+    rmdir_all(d1), rmdir_all(d2);
+    graph_free(g), graph_free(g2);
+}
+
+TEST(emit_all__hostile_source_name__stays_inside_comment_and_strings) {
+    Graph *g = planned(ABC);
+    const char *evil = "x */ int evil; /* \"q\" \\ ?\?= \n\t\x01\xff.json";
+    char *dir = emit_and_compile(g, evil);
+    char *c = slurp(dir, "kernels_cpu.c"), *p = slurp(dir, "plan.c");
+    const char *nl = strchr(c, '\n');
+    assert_non_null(nl);
+    char first[512];
+    snprintf(first, sizeof first, "%.*s", (int)(nl - c), c);
+    assert_int_equal(count(first, "*/"), 1); /* only the comment's own end */
+    assert_null(strstr(p, "int evil;\n"));
+    assert_non_null(strstr(p, ".source = \"x */ int evil; /* \\\"q\\\" \\\\ \\?\\?= \\n\\t\\001\\377.json\""));
+    free(c), free(p);
+    rmdir_all(dir);
+    graph_free(g);
+}
+
+TEST(emit_all__user_names_like_generated_ones__still_compile) {
+    Graph *g = planned("{'format':'gtc-graph','version':1,'name':'gtc_args','inputs':["
+                       "{'name':'a','dtype':'float32','shape':[3]},{'name':'v0','dtype':'float32','shape':[3]},"
+                       "{'name':'acc','dtype':'float32','shape':[]}],'nodes':["
+                       "{'name':'c0','op':'mul','inputs':['a','v0']},{'name':'gtc_k0','op':'add','inputs':['c0','acc']},"
+                       "{'name':'C','op':'sum','inputs':['gtc_k0']}],"
+                       "'outputs':{'gtc_c0':'gtc_k0','i':'C'}}");
+    char *dir = emit_and_compile(g, "names.json");
+    rmdir_all(dir);
+    graph_free(g);
+}
+
+TEST(emit_cstr__every_unsafe_byte__is_escaped) {
+    Str b = {0};
+    emit_cstr(&b, "a\"b\\c?d\ne\tf\x01g\x7fh\xc3\xa9");
+    char *s = str_take(&b);
+    assert_string_equal(s, "a\\\"b\\\\c\\?d\\ne\\tf\\001g\\177h\\303\\251");
+    free(s);
+    emit_comment_text(&b, "a*/b/*c");
+    s = str_take(&b);
+    assert_null(strstr(s, "*/"));
+    assert_null(strstr(s, "/*"));
+    free(s);
+}
+
+TEST(emit_literal__values__convert_as_scalar_h) {
+    char buf[96];
+    emit_literal(DT_INT32, 3e9, buf, sizeof buf);
+    assert_string_equal(buf, "((int32_t)2147483647)");
+    emit_literal(DT_INT32, -3e9, buf, sizeof buf);
+    assert_string_equal(buf, "((int32_t)(-2147483647 - 1))");
+    emit_literal(DT_INT32, NAN, buf, sizeof buf);
+    assert_string_equal(buf, "((int32_t)0)");
+    emit_literal(DT_INT32, -2.7, buf, sizeof buf);
+    assert_string_equal(buf, "((int32_t)-2)");
+    emit_literal(DT_INT64, -1e30, buf, sizeof buf);
+    assert_string_equal(buf, "((int64_t)(-9223372036854775807LL - 1))");
+    emit_literal(DT_BOOL, 0.5, buf, sizeof buf);
+    assert_string_equal(buf, "((gtc_bool)1)");
+    emit_literal(DT_FLOAT32, 0.1, buf, sizeof buf);
+    assert_string_equal(buf, "((float)0.1)");
+    emit_literal(DT_FLOAT64, -INFINITY, buf, sizeof buf);
+    assert_string_equal(buf, "(-GTC_INF_D)");
+    emit_literal(DT_FLOAT32, NAN, buf, sizeof buf);
+    assert_string_equal(buf, "GTC_NAN_F");
+}
+
+/* ---- launch configurations, arena, indices ----------------------------------------------------------- */
+
+TEST(emit_launch__each_step_kind__gets_its_configuration) {
+    Graph *g = planned("{'format':'gtc-graph','version':1,'name':'cfg','inputs':["
+                       "{'name':'x','dtype':'float32','shape':[37,50]},{'name':'w','dtype':'float32','shape':[50,300]},"
+                       "{'name':'big','dtype':'float32','shape':[1000,1000]}],'nodes':["
+                       "{'name':'m','op':'max','inputs':['x'],'axes':[1],'keepdims':true},"
+                       "{'name':'e','op':'exp','inputs':['x']},{'name':'s','op':'sub','inputs':['e','m']},"
+                       "{'name':'cs','op':'sum','inputs':['x'],'axes':[0]},"
+                       "{'name':'mm','op':'matmul','inputs':['x','w']},"
+                       "{'name':'b2','op':'mul','inputs':['big',2]}],"
+                       "'outputs':{'s':'s','cs':'cs','mm':'mm','b2':'b2'}}");
+    const Plan *p = g->plan;
+    int seen = 0;
+    for (int i = 0; i < p->nsteps; i++) {
+        EmitLaunch l;
+        assert_int_equal(emit_launch(g, i, &l, &d), 0);
+        switch (p->steps[i].kind) {
+        case STEP_ROW: assert_int_equal(l.grid[0], 5), assert_int_equal(l.block[0], 256); seen |= 1; break; /* a warp per row */
+        case STEP_REDUCE: assert_int_equal(l.grid[0], 50), assert_int_equal(l.block[0], 64); seen |= 2; break;
+        case STEP_GEMM: assert_int_equal(l.block[0], 256), assert_true(l.grid[0] * 32 >= 37 || l.grid[0] * 16 >= 37); seen |= 4; break;
+        case STEP_ELEMWISE: assert_int_equal(l.block[0], 256), assert_int_equal(l.grid[0], 528); seen |= 8; break;
+        default: break;
+        }
+        assert_int_equal(l.smem, 0);
+    }
+    assert_int_equal(seen, 15);
+    graph_free(g);
+}
+
+TEST(emit_arena_bytes__gemm_into_donated_output__appends_scratch) {
+    Graph *g = planned_file("examples/train_step.json");
+    int64_t off, bytes, total = emit_arena_bytes(g, &off, &bytes);
+    assert_true(off >= g->plan->arena_bytes);
+    assert_int_equal(off % 256, 0);
+    assert_int_equal(bytes, 480 * 256 * 4); /* dw1's product: w1_next is written in place of w1 */
+    assert_int_equal(total, off + bytes);
+    graph_free(g);
+}
+
+TEST(emit_all__over_2_pow_31_elements__uses_64_bit_indices) {
+    Graph *g = planned("{'format':'gtc-graph','version':1,'name':'huge','inputs':["
+                       "{'name':'x','dtype':'bool','shape':[65536,40000]}],'nodes':["
+                       "{'name':'y','op':'eq','inputs':['x',0]}],'outputs':{'y':'y'}}");
+    Graph *s = planned(ABC);
+    char *cu = emit_cuda_source(g, "huge.json", &d), *small = emit_cuda_source(s, "abc.json", &d);
+    assert_non_null(cu);
+    assert_non_null(small);
+    assert_non_null(strstr(cu, "for (long long i ="));
+    assert_non_null(strstr(cu, "2621440000LL"));
+    assert_null(strstr(small, "for (long long i ="));
+    assert_non_null(strstr(small, "for (int i ="));
+    free(cu), free(small);
+    graph_free(g), graph_free(s);
+}
+
+/* ---- errors ------------------------------------------------------------------------------------------ */
+
+TEST(emit_all__unplaced_plan__is_an_error) {
+    diag_init(&d, "g.json");
+    char *text = strdup(ABC);
+    for (char *p = text; *p; p++)
+        if (*p == '\'') *p = '"';
+    Graph *g = ir_read_json(text, strlen(text), &d);
+    free(text);
+    assert_non_null(g);
+    char *dir = tmpdir();
+    assert_int_equal(emit_all(g, dir, "abc.json", &d), -1);
+    assert_non_null(strstr(d.msg, "placed plan"));
+    rmdir_all(dir);
+    graph_free(g);
+}
+
+TEST(emit_all__missing_directory__is_an_error_naming_it) {
+    Graph *g = planned(ABC);
+    diag_init(&d, "abc.json");
+    assert_int_equal(emit_all(g, "/nonexistent/gtc/dir", "abc.json", &d), -1);
+    assert_non_null(strstr(d.msg, "/nonexistent/gtc/dir/kernels.cu"));
+    graph_free(g);
+}
+
+/* ---- every graph of the test suites compiles ------------------------------------------------------------ */
+
+TEST(emit_all__every_test_graph__compiles_with_cc_and_nvcc) {
+    const char *graphs[] = {
+        "tests/golden/broadcast_promote/graph.json", "tests/golden/views/graph.json",
+        "tests/golden/reductions/graph.json",        "tests/golden/copy_outputs/graph.json",
+        "tests/golden/simplify_identities/graph.json", "tests/golden/row_too_long/graph.json",
+        "tests/emit/ints.json",                       "tests/emit/batched_matmul.json",
+        "tests/emit/views_steps.json",
+    };
+    bool nv = have_nvcc();
+    for (size_t i = 0; i < sizeof graphs / sizeof *graphs; i++) {
+        Graph *g = planned_file(graphs[i]);
+        char *dir = emit_and_compile(g, "graph.json");
+        if (nv) nvcc_compile(dir);
+        rmdir_all(dir);
+        graph_free(g);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(emit_all__a_plus_b_times_c__one_kernel_in_each_file),
+        cmocka_unit_test(emit_all__train_step__nine_kernels_five_gemms),
+        cmocka_unit_test(emit_all__files__begin_with_the_header_and_are_deterministic),
+        cmocka_unit_test(emit_all__hostile_source_name__stays_inside_comment_and_strings),
+        cmocka_unit_test(emit_all__user_names_like_generated_ones__still_compile),
+        cmocka_unit_test(emit_cstr__every_unsafe_byte__is_escaped),
+        cmocka_unit_test(emit_literal__values__convert_as_scalar_h),
+        cmocka_unit_test(emit_launch__each_step_kind__gets_its_configuration),
+        cmocka_unit_test(emit_arena_bytes__gemm_into_donated_output__appends_scratch),
+        cmocka_unit_test(emit_all__over_2_pow_31_elements__uses_64_bit_indices),
+        cmocka_unit_test(emit_all__unplaced_plan__is_an_error),
+        cmocka_unit_test(emit_all__missing_directory__is_an_error_naming_it),
+        cmocka_unit_test(emit_all__every_test_graph__compiles_with_cc_and_nvcc),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,99 @@
+/* tests/unit/test_emit_numeric.c: the generated CPU code end to end (emit_harness.h): each graph
+ * is planned, emitted, built with cc into a shared object, run through the executor on the CPU
+ * backend, and compared with eager rt_apply evaluation: within 1e-5 relative error (max |diff| /
+ * max |reference| per output), integers and bools exactly. Prints one line per case. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "emit_harness.h"
+
+#define TEST(name) static void name(void **state __attribute__((unused)))
+
+static void check(const char *graph, int steps, double tol) {
+    char path[1024], build[2048];
+    snprintf(path, sizeof path, "%s%s%s", graph[0] == '/' ? "" : h_root(), graph[0] == '/' ? "" : "/", graph);
+    /* the generated C must build warning-free with -Wall -Wextra -Werror */
+    snprintf(build, sizeof build,
+             "cc -std=c11 -O2 -Wall -Wextra -Werror -fPIC -shared -I%s/runtime/core -I%s/ir -o %%s/model.so "
+             "%%s/kernels_cpu.c %%s/plan.c -lopenblas -lm",
+             h_root(), h_root());
+    HarnessResult r;
+    int rc = h_run(path, steps, &rt_cpu_backend, build, &r);
+    printf("    %-44s %2d steps x %d: max rel err %.2e%s%s\n", graph, r.kernels, steps, r.err, r.worst[0] ? "  worst: " : "",
+           r.worst);
+    if (r.msg[0]) fail_msg("%s: %s", graph, r.msg);
+    if (rc || r.mismatches) fail_msg("%s: %d mismatches (%s)", graph, r.mismatches, r.worst);
+    if (r.err > tol) fail_msg("%s: relative error %.3g > %.1g (%s)", graph, r.err, tol, r.worst);
+}
+
+#define F32 1e-5
+
+TEST(emit_cpu__a_plus_b_times_c__matches_eager) { check("tests/golden/ew_abc/graph.json", 1, F32); }
+TEST(emit_cpu__chain_of_20__matches_eager) { check("tests/golden/ew_chain20/graph.json", 1, F32); }
+TEST(emit_cpu__shared_expensive__matches_eager) { check("tests/golden/ew_shared_expensive/graph.json", 1, F32); }
+TEST(emit_cpu__views_with_steps__matches_eager) { check("tests/emit/views_steps.json", 1, F32); }
+TEST(emit_cpu__golden_views__matches_eager) { check("tests/golden/views/graph.json", 1, F32); }
+TEST(emit_cpu__broadcast_promote__matches_eager) { check("tests/golden/broadcast_promote/graph.json", 1, F32); }
+TEST(emit_cpu__ints_and_bools__match_exactly) { check("tests/emit/ints.json", 1, F32); }
+TEST(emit_cpu__row_softmax__matches_eager) { check("tests/golden/softmax_row/graph.json", 1, F32); }
+TEST(emit_cpu__log_sum_exp__matches_eager) { check("tests/golden/logsumexp/graph.json", 1, F32); }
+TEST(emit_cpu__row_too_long__matches_eager) { check("tests/golden/row_too_long/graph.json", 1, F32); }
+TEST(emit_cpu__whole_tensor_rows_and_arg_reductions__match_eager) { check("tests/emit/row_1d.json", 1, F32); }
+TEST(emit_cpu__gemm_reading_its_donated_output__matches_eager) { check("tests/emit/donate_hazard.json", 3, F32); }
+TEST(emit_cpu__reduce_with_epilogue__matches_eager) { check("tests/golden/reduce_epilogue/graph.json", 3, F32); }
+TEST(emit_cpu__every_reduction__matches_eager) { check("tests/golden/reductions/graph.json", 1, F32); }
+TEST(emit_cpu__matmul_bias_relu__matches_eager) { check("tests/golden/matmul_bias_relu/graph.json", 1, F32); }
+TEST(emit_cpu__batched_transposed_matmul__matches_eager) { check("tests/emit/batched_matmul.json", 1, F32); }
+TEST(emit_cpu__copies_and_aliases__match_eager) { check("tests/golden/copy_outputs/graph.json", 1, F32); }
+TEST(emit_cpu__donated_copy__matches_eager) { check("tests/golden/donate_copy/graph.json", 3, F32); }
+TEST(emit_cpu__donated_order__matches_eager) { check("tests/golden/donate_order/graph.json", 3, F32); }
+TEST(emit_cpu__cse_and_dead_nodes__match_eager) {
+    check("tests/golden/cse_shared/graph.json", 1, F32);
+    check("tests/golden/dead_nodes/graph.json", 1, F32);
+}
+TEST(emit_cpu__digits_step__matches_eager_over_steps) { check("examples/digits_step.json", 5, F32); }
+TEST(emit_cpu__train_step__matches_eager_over_steps) { check("examples/train_step.json", 3, F32); }
+
+/* GTC_EMIT_GRAPHS="a.json b.json": check those graphs instead (for fuzzing, see tests/emit/fuzz.py). */
+static void env_graphs(void **state) {
+    char *list = strdup(getenv("GTC_EMIT_GRAPHS"));
+    assert_non_null(list);
+    for (char *save = NULL, *t = strtok_r(list, " ", &save); t; t = strtok_r(NULL, " ", &save)) check(t, 2, F32);
+    free(list);
+    (void)state;
+}
+
+int main(void) {
+    if (getenv("GTC_EMIT_GRAPHS")) {
+        const struct CMUnitTest only[] = {cmocka_unit_test(env_graphs)};
+        return cmocka_run_group_tests(only, NULL, NULL);
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(emit_cpu__a_plus_b_times_c__matches_eager),
+        cmocka_unit_test(emit_cpu__chain_of_20__matches_eager),
+        cmocka_unit_test(emit_cpu__shared_expensive__matches_eager),
+        cmocka_unit_test(emit_cpu__views_with_steps__matches_eager),
+        cmocka_unit_test(emit_cpu__golden_views__matches_eager),
+        cmocka_unit_test(emit_cpu__broadcast_promote__matches_eager),
+        cmocka_unit_test(emit_cpu__ints_and_bools__match_exactly),
+        cmocka_unit_test(emit_cpu__row_softmax__matches_eager),
+        cmocka_unit_test(emit_cpu__log_sum_exp__matches_eager),
+        cmocka_unit_test(emit_cpu__row_too_long__matches_eager),
+        cmocka_unit_test(emit_cpu__whole_tensor_rows_and_arg_reductions__match_eager),
+        cmocka_unit_test(emit_cpu__gemm_reading_its_donated_output__matches_eager),
+        cmocka_unit_test(emit_cpu__reduce_with_epilogue__matches_eager),
+        cmocka_unit_test(emit_cpu__every_reduction__matches_eager),
+        cmocka_unit_test(emit_cpu__matmul_bias_relu__matches_eager),
+        cmocka_unit_test(emit_cpu__batched_transposed_matmul__matches_eager),
+        cmocka_unit_test(emit_cpu__copies_and_aliases__match_eager),
+        cmocka_unit_test(emit_cpu__donated_copy__matches_eager),
+        cmocka_unit_test(emit_cpu__donated_order__matches_eager),
+        cmocka_unit_test(emit_cpu__cse_and_dead_nodes__match_eager),
+        cmocka_unit_test(emit_cpu__digits_step__matches_eager_over_steps),
+        cmocka_unit_test(emit_cpu__train_step__matches_eager_over_steps),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
