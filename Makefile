@@ -22,7 +22,7 @@ COMPILER_SRCS := compiler/frontend.c compiler/pass_simplify.c compiler/pipeline.
                  compiler/emit_expr.c compiler/emit_step.c compiler/emit_cpu.c compiler/emit_cuda.c \
                  compiler/emit_plan.c
 RT_CORE_SRCS := runtime/core/error.c runtime/core/tensor.c runtime/core/ops.c runtime/core/npy.c \
-                runtime/core/exec.c
+                runtime/core/exec.c runtime/core/kcache.c
 RT_CPU_SRCS := runtime/cpu/cpu_backend.c runtime/cpu/cpu_elementwise.c runtime/cpu/cpu_reduce.c \
                runtime/cpu/cpu_matmul.c
 PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cudaarray_ops.c \
@@ -30,7 +30,7 @@ PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cud
                 runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/compiler.c
 GTC_MAIN := compiler/main.c
 UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit
-RT_UNIT_TESTS := test_tensor test_cpu_ops
+RT_UNIT_TESTS := test_tensor test_cpu_ops test_kcache
 # gtc compile: the build driver and the extension glue generator; gtc.so's API for models.
 COMPILER_SRCS += compiler/emit_ext.c compiler/build.c
 UNIT_TESTS += test_emit_ext

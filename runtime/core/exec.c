@@ -7,17 +7,23 @@
 
 #include "plan.h"
 #include "../cuda/rt_graph.h"
+#include "../cuda/rt_plan_jit.h"
 
 /* Bound weakly: a build without the CUDA backend (CPU-only, sanitizers) still links. */
 #pragma weak rt_cuda_graph_new
 #pragma weak rt_cuda_graph_launch
 #pragma weak rt_cuda_graph_free
+#pragma weak rt_plan_kernels_get
+#pragma weak rt_plan_kernels_table
+#pragma weak rt_plan_kernels_source
+#pragma weak rt_plan_kernels_release
 
 struct RtExec {
     const RtPlan *plan;
     const RtBackend *b;
     RtTensor *arena;
     RtCudaGraph *graph;
+    RtPlanKernels *kernels; /* GPU: the cubin's kernels or their NVRTC build (rt_plan_jit.h) */
     bool gpu;
     long replays;
     size_t nbytes;
@@ -40,7 +46,7 @@ RtExec *rt_exec_new(const RtPlan *plan, const RtBackend *b) {
         return NULL;
     }
     bool gpu = strcmp(b->name, "cpu") != 0;
-    if (gpu && (!plan->cuda || !rt_cuda_graph_new)) {
+    if (gpu && (!plan->cuda || !rt_cuda_graph_new || !rt_plan_kernels_get)) {
         rt_error(RT_ERUNTIME, "plan %s has no CUDA code for the %s backend", plan->graph, b->name);
         return NULL;
     }
@@ -53,9 +59,14 @@ RtExec *rt_exec_new(const RtPlan *plan, const RtBackend *b) {
     e->b = b;
     e->gpu = gpu;
     e->nbytes = args_bytes(plan);
+    if (gpu && !(e->kernels = rt_plan_kernels_get(plan))) {
+        free(e);
+        return NULL;
+    }
     int64_t n = plan->arena_bytes ? plan->arena_bytes : 1;
     e->arena = rt_empty(b, DT_BOOL, 1, &n);
     if (!e->arena) {
+        if (e->kernels) rt_plan_kernels_release(e->kernels);
         free(e);
         return NULL;
     }
@@ -65,12 +76,16 @@ RtExec *rt_exec_new(const RtPlan *plan, const RtBackend *b) {
 void rt_exec_free(RtExec *e) {
     if (!e) return;
     if (e->graph && rt_cuda_graph_free) rt_cuda_graph_free(e->graph);
+    if (e->kernels) rt_plan_kernels_release(e->kernels); /* after the graph that uses them */
     rt_release(e->arena);
     free(e);
 }
 
 long rt_exec_replays(const RtExec *e) { return e->replays; }
 const char *rt_exec_backend_name(const RtExec *e) { return e->gpu ? "cuda-graph" : "cpu"; }
+const char *rt_exec_kernel_source(const RtExec *e) {
+    return e->kernels ? rt_plan_kernels_source(e->kernels) : "cpu";
+}
 
 static int check_input(const RtExec *e, int i, RtTensor *t) {
     const RtPlanIO *io = &e->plan->inputs[i];
@@ -135,7 +150,7 @@ int rt_exec_run(RtExec *e, RtTensor *const *in, const double *scalars, RtTensor 
     ptr[p->ninputs + p->noutputs] = rt_data(e->arena);
     int rc = 0;
     if (e->gpu) {
-        if (!e->graph) e->graph = rt_cuda_graph_new(p, e->args, e->nbytes);
+        if (!e->graph) e->graph = rt_cuda_graph_new(p, rt_plan_kernels_table(e->kernels), e->args, e->nbytes);
         rc = e->graph ? rt_cuda_graph_launch(e->graph, e->args, e->nbytes) : -1;
     } else {
         for (int s = 0; s < p->nsteps; s++) p->cpu[s](e->args);

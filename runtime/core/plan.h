@@ -77,5 +77,9 @@ int rt_exec_run(RtExec *e, RtTensor *const *in, const double *scalars, RtTensor 
 /* Replays so far, and whether the GPU graph is in use. */
 long rt_exec_replays(const RtExec *e);
 const char *rt_exec_backend_name(const RtExec *e); /* "cuda-graph" or "cpu" */
+/* Where the GPU kernels came from: "cubin" (the model's own image), "nvrtc" (kernels.cu compiled
+ * for this GPU in this process: no cubin ran here, or GTC_FORCE_JIT=1) or "nvrtc-cache" (that
+ * build, from the disk cache; runtime/cuda/rt_plan_jit.h); "cpu" on the CPU backend. */
+const char *rt_exec_kernel_source(const RtExec *e);
 
 #endif

@@ -1,5 +1,6 @@
 // runtime/cuda/cuda_graph.cu: a plan as one CUDA Graph. Every step is a kernel node taking the
-// plan's argument block by value (runtime/core/plan.h); the graph is built once, explicitly, so
+// plan's argument block by value (runtime/core/plan.h), running the kernel the executor chose for
+// it (the model's cubin or its NVRTC build, rt_plan_jit.h); the graph is built once, explicitly, so
 // the executor holds each node's handle. A later run whose pointers or scalars differ updates
 // the nodes' parameters in the instantiated graph (no re-capture, no re-instantiation).
 #include <stdlib.h>
@@ -27,9 +28,10 @@ extern "C" void rt_cuda_graph_free(RtCudaGraph *g) {
     free(g);
 }
 
-extern "C" RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *args, size_t nbytes) {
+extern "C" RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *const *kernels, const void *args,
+                                          size_t nbytes) {
     if (cuda_check_ready("plan")) return NULL;
-    if (!plan->cuda) {
+    if (!kernels) {
         rt_error(RT_ERUNTIME, "plan %s has no CUDA kernels", plan->graph);
         return NULL;
     }
@@ -48,7 +50,7 @@ extern "C" RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *args, 
     for (int i = 0; e == cudaSuccess && i < plan->nsteps; i++) {
         const RtPlanStep *s = &plan->steps[i];
         cudaKernelNodeParams *p = &g->params[i];
-        p->func = (void *)plan->cuda[i];
+        p->func = (void *)kernels[i];
         p->gridDim = dim3(s->grid[0], s->grid[1], s->grid[2]);
         p->blockDim = dim3(s->block[0], s->block[1], s->block[2]);
         p->sharedMemBytes = s->smem;

@@ -13,8 +13,9 @@ extern "C" {
 
 typedef struct RtCudaGraph RtCudaGraph;
 
-/* Builds and instantiates the graph with `args` as every node's parameter block. */
-RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *args, size_t nbytes);
+/* Builds and instantiates the graph with `args` as every node's parameter block; step i runs
+ * kernels[i] (a __global__ function's address or a cudaKernel_t: rt_plan_kernels_table). */
+RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *const *kernels, const void *args, size_t nbytes);
 /* Launches it on the context's stream, first updating the nodes when `args` changed. */
 int rt_cuda_graph_launch(RtCudaGraph *g, const void *args, size_t nbytes);
 void rt_cuda_graph_free(RtCudaGraph *g);
