@@ -50,15 +50,15 @@ rc=${PIPESTATUS[0]}
 
 count() { # the number on run-tests' summary line "Tests <what> : N (...)"
     local n
-    n="$(grep -E "^Tests $1 +:" "$log" | head -n1 | sed -E 's/^[^:]*: *([0-9]+).*/\1/')"
+    n="$(grep -aE "^Tests $1 +:" "$log" | head -n1 | sed -E 's/^[^:]*: *([0-9]+).*/\1/')"
     echo "${n:-0}"
 }
 passed="$(count passed)"
 failed=$(( $(count failed) + $(count borked) + $(count leaked) ))
-if [ "$passed" = 0 ] && [ "$failed" = 0 ] && ! grep -q "^Tests passed" "$log"; then
+if [ "$passed" = 0 ] && [ "$failed" = 0 ] && ! grep -aq "^Tests passed" "$log"; then
     # A single test run prints no summary table: count the PASS/FAIL lines instead.
-    passed="$(grep -c '^PASS' "$log")"
-    failed="$(grep -c '^FAIL' "$log")"
+    passed="$(grep -ac '^PASS' "$log")"
+    failed="$(grep -ac '^FAIL' "$log")"
 fi
 echo "$passed passed, $failed failed"
 if [ "$passed" = 0 ] && [ "$failed" = 0 ]; then
