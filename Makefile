@@ -21,6 +21,8 @@ COMPILER_SRCS := compiler/frontend.c compiler/pass_simplify.c compiler/pipeline.
                  compiler/pass_schedule.c compiler/pass_memplan.c compiler/plan.c \
                  compiler/emit_expr.c compiler/emit_step.c compiler/emit_cpu.c compiler/emit_cuda.c \
                  compiler/emit_plan.c
+COMPILER_SRCS += compiler/frontend_php.c compiler/php_parse.c compiler/php_expr.c compiler/php_lexer.c
+COMPILER_SRCS += compiler/pass_autodiff.c compiler/optim.c
 RT_CORE_SRCS := runtime/core/error.c runtime/core/tensor.c runtime/core/ops.c runtime/core/npy.c \
                 runtime/core/exec.c runtime/core/kcache.c
 RT_CPU_SRCS := runtime/cpu/cpu_backend.c runtime/cpu/cpu_elementwise.c runtime/cpu/cpu_reduce.c \
@@ -34,7 +36,12 @@ RT_UNIT_TESTS := test_tensor test_cpu_ops test_kcache
 # gtc compile: the build driver and the extension glue generator; gtc.so's API for models.
 COMPILER_SRCS += compiler/emit_ext.c compiler/build.c
 UNIT_TESTS += test_emit_ext
+UNIT_TESTS += test_php_frontend
 PHP_EXT_SRCS += runtime/php/gtc_api.c
+# Cuda\Fusion (the JIT): tracing in gtc.so, planning with libgtc's passes (compiler/plan_build.c
+# builds the RtPlan in memory).
+PHP_EXT_SRCS += runtime/php/fusion.c runtime/php/fusion_trace.c
+COMPILER_SRCS += compiler/plan_build.c
 
 LIBGTC := $(BUILD)/libgtc.a
 LIBGTCRT := $(BUILD)/libgtcrt.a
@@ -85,9 +92,11 @@ $(BUILD)/obj/runtime/php/%.o: runtime/php/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(subst -I,-isystem ,$(PHP_INCLUDES)) -c $< -o $@
 
-$(GTC_EXT): $(PHP_EXT_OBJS) $(LIBGTCRT)
-	$(CC) -shared $(LDFLAGS_BASE) -o $@ $(PHP_EXT_OBJS) -Wl,--whole-archive $(LIBGTCRT) -Wl,--no-whole-archive \
-	  $(GTC_EXT_CUDA) -lopenblas -lcjson -lm
+# gtc.so also carries the compiler's objects (the JIT plans with them); ir/ comes once, from libgtcrt.
+GTC_EXT_COMPILER_OBJS := $(filter-out $(BUILD)/obj/ir/%,$(LIBGTC_OBJS))
+$(GTC_EXT): $(PHP_EXT_OBJS) $(GTC_EXT_COMPILER_OBJS) $(LIBGTCRT)
+	$(CC) -shared $(LDFLAGS_BASE) -o $@ $(PHP_EXT_OBJS) $(GTC_EXT_COMPILER_OBJS) -Wl,--whole-archive $(LIBGTCRT) \
+	  -Wl,--no-whole-archive $(GTC_EXT_CUDA) -lopenblas -lcjson -lm -ldl
 
 # templates/ext.c.in becomes a C string literal for compiler/emit_ext.c (no trigraphs: ? → \?).
 $(BUILD)/gen/ext_template.inc: templates/ext.c.in
@@ -122,8 +131,15 @@ $(DEPS_STAMP): scripts/install-deps.sh
 	@mkdir -p $(dir $@) && touch $@
 deps: $(DEPS_STAMP)
 
-unit: $(UNIT_BINS)
-	@fail=0; for t in $(UNIT_BINS); do $$t || fail=1; done; exit $$fail
+# Unit tests of compiler code that evaluate graphs with the runtime's eager ops (both libraries).
+MIXED_UNIT_TESTS := test_autodiff
+MIXED_UNIT_BINS := $(addprefix $(BUILD)/tests/,$(MIXED_UNIT_TESTS))
+$(MIXED_UNIT_BINS): $(BUILD)/tests/%: tests/unit/%.c $(LIBGTC) $(LIBGTCRT)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(LIBGTC) $(LIBGTCRT) $(LDFLAGS_BASE) -lcmocka -lopenblas -lcjson -lm
+
+unit: $(UNIT_BINS) $(MIXED_UNIT_BINS)
+	@fail=0; for t in $(UNIT_BINS) $(MIXED_UNIT_BINS); do $$t || fail=1; done; exit $$fail
 
 rt-unit: $(RT_UNIT_BINS)
 	@fail=0; for t in $(RT_UNIT_BINS); do $$t || fail=1; done; exit $$fail
@@ -164,10 +180,18 @@ test: $(DEPS_STAMP)
 	$(MAKE) asan
 	@echo "make test: all suites passed"
 
+# The main job: build, make the digits data if it is missing, compile the digits training step
+# with `gtc compile` and train it with the compiled extension (examples/train_mlp.php --mode=aot;
+# the GPU when there is one, else the CPU backend: GTC_DEVICE / gtc.device decide, unset = auto).
+# DEMO_ARGS adds options (e.g. DEMO_ARGS=--epochs=200).
+DEMO_DATA := $(addprefix examples/data/digits_,$(addsuffix .npy,train_x train_y train_labels test_x test_y test_labels))
+DEMO_ARGS ?=
 demo: $(DEPS_STAMP)
 	$(MAKE) all
-	$(GTC) check examples/train_step.json
-	$(PHP) -n -d extension=$(abspath $(GTC_EXT)) examples/eager_mlp.php 200
+	@for f in $(DEMO_DATA); do [ -f $$f ] || { $(MAKE) data && break; }; done
+	$(MAKE) $(BUILD)/models/digits.so
+	OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} $(PHP) -n -d extension=$(abspath $(GTC_EXT)) \
+	  -d extension=$(abspath $(BUILD)/models/digits.so) examples/train_mlp.php --mode=aot --dataset=digits $(DEMO_ARGS)
 
 # The example training steps against an independent float64 NumPy gradient.
 ref:
@@ -184,19 +208,23 @@ test-gpu: $(GPU_TEST_BINS) $(GTC_EXT)
 	GTC_DEVICE=cuda bash tests/php/run.sh $(GTC_EXT)
 
 # The example data sets in examples/data/, deterministically (scripts/make-data.sh), and the
-# training example end to end on the CPU backend plus make data's determinism (tests/e2e/).
+# training example end to end on the CPU backend plus make data's determinism (tests/e2e/):
+# eager mode, and the compiled step (--mode=aot) against eager mode.
 .PHONY: data train-test
 data: $(GTC_EXT)
 	GTC_EXT=$(abspath $(GTC_EXT)) PHP=$(PHP) bash scripts/make-data.sh
-train-test: $(GTC_EXT)
+train-test: $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/data_checksums.sh $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/train_eager.sh $(GTC_EXT)
+	PHP=$(PHP) bash tests/e2e/train_aot.sh $(GTC) $(GTC_EXT)
 
 # gtc compile end to end (CPU backend): both examples compiled, loaded and checked against the
 # eager step and a float64 reference; loading rules, install, command-line errors.
 .PHONY: e2e e2e-gpu install
 e2e: $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/run.sh $(GTC) $(GTC_EXT)
+	PHP=$(PHP) bash tests/e2e/php_graphs.sh $(GTC) $(GTC_EXT)
+	PHP=$(PHP) bash tests/e2e/fusion_export.sh $(GTC) $(GTC_EXT)
 # On the GPU machine, after `make e2e` built the models here: the same checks on CUDA
 # (backend cuda-graph) and 10,000 replays.
 e2e-gpu: $(GTC_EXT)
@@ -224,7 +252,21 @@ install: all
 	  'extension=$(EXTENSION_DIR)/gtc.so' '; gtc.device=auto' '; gtc.memory_limit=0' \
 	  > $(DESTDIR)$(INI_DIR)/20-gtc.ini
 
+# The example training steps compiled into model extensions (CUDA and CPU code when nvcc is
+# found, CPU code only otherwise): $(BUILD)/models/digits.so (class DigitsTrainStep) and
+# $(BUILD)/models/mlp.so (class MlpTrainStep), for examples/train_mlp.php --mode=aot.
+MODELS := $(BUILD)/models/digits.so $(BUILD)/models/mlp.so
+MODEL_DEPS := $(GTC) $(GTC_EXT) $(INSTALL_HEADERS)
+.PHONY: models
+models: $(MODELS)
+$(BUILD)/models/digits.so: examples/digits_step.json $(MODEL_DEPS)
+	@mkdir -p $(dir $@)
+	$(GTC) compile $< -o $@
+$(BUILD)/models/mlp.so: examples/train_step.json $(MODEL_DEPS)
+	@mkdir -p $(dir $@)
+	$(GTC) compile $< -o $@
+
 clean:
 	rm -rf build
 
--include $(ALL_OBJS:.o=.d) $(UNIT_BINS:=.d) $(RT_UNIT_BINS:=.d)
+-include $(ALL_OBJS:.o=.d) $(UNIT_BINS:=.d) $(RT_UNIT_BINS:=.d) $(MIXED_UNIT_BINS:=.d)

@@ -1,10 +1,12 @@
 /* compiler/emit_cuda.c: kernels.cu, the plan's steps as CUDA kernels (one per step) over the
  * argument block passed by value, and their launch configurations from static shapes:
  *   ELEMWISE / COPY  grid-stride loop, 256 threads, at most 4 blocks per SM of an H100/H200
- *   REDUCE           one block per output element, threads stride over the reduced elements
- *   ROW              one block per row, each reduction a block reduction every thread then reads
- *   GEMM             the tiled SIMT GEMM of templates/kernels_prelude.cuh with the step's
- *                    epilogue as a lambda
+ *   REDUCE           one block per output element, threads stride over the reduced elements;
+ *                    over leading axes only: 8 outputs per block, 32 slices each (coalesced)
+ *   ROW              one block per row, each reduction a block reduction every thread then
+ *                    reads; short rows: a warp, or a thread, per row
+ *   GEMM             the GEMMs of templates/kernels_prelude.cuh (tiled with sliced K, skinny,
+ *                    small K) with the step's epilogue as a lambda
  * The text compiles with nvcc (-std=c++17) and with NVRTC (the host-side table is guarded). */
 #include <stdlib.h>
 #include <string.h>
@@ -32,32 +34,91 @@ static unsigned reduce_block(int64_t count) {
     return (unsigned)b;
 }
 
-/* A GEMM's kernel shape: the skinny kernel (a warp per row of C) when N <= SKINNY_N, else the
- * largest tile that still gives about a wave of blocks, with its K step. */
+/* A GEMM's kernel shape. N <= SKINNY_N: the skinny kernels (a warp per row of C when A's K axis
+ * is contiguous; 8 rows per block with the threads' slices striding over K when A is read
+ * transposed). K <= SMALLK_K: a thread per element of C (an outer product: memory-bound, like an
+ * elementwise step). Otherwise the tiled kernel: the largest tile that still gives GEMM_MIN_BLOCKS
+ * blocks (about one per SM of an H100/H200), its threads split into KS groups that each
+ * multiply a K slice with TM x 4 register micro-tiles (templates/kernels_prelude.cuh). */
 #define SKINNY_N 8
+#define SMALLK_K 8
+#define GEMM_MIN_BLOCKS 100
+#define SPLIT_MIN_K 64 /* a cluster split leaves each block at least this much of K */
+typedef enum { GEMM_TILED, GEMM_SKINNY, GEMM_SKINNY_T, GEMM_SMALLK } GemmKind;
 typedef struct {
-    bool skinny;
-    int bm, bn, bk;
+    GemmKind kind;
+    int bm, bn, tm, ks, bk, split, threads;
 } GemmTile;
 
 static GemmTile gemm_tile(const EmitGemm *gm) {
-    static const int wide[][3] = {{64, 64, 16}, {32, 32, 32}, {16, 16, 64}};
-    static const int thin_n[][3] = {{128, 16, 16}, {64, 16, 16}, {32, 16, 32}, {16, 16, 64}};
-    static const int thin_m[][3] = {{16, 128, 16}, {16, 64, 16}, {16, 32, 32}, {16, 16, 64}};
-    GemmTile t = {gm->n <= SKINNY_N, 0, 0, 0};
-    if (t.skinny) return t;
-    const int(*c)[3] = gm->n <= 16 ? thin_n : gm->m <= 16 ? thin_m : wide;
-    int nc = gm->n <= 16 || gm->m <= 16 ? 4 : 3;
-    for (int i = 0; i < nc; i++) {
-        t.bm = c[i][0], t.bn = c[i][1], t.bk = c[i][2];
-        int64_t blocks = (gm->m + t.bm - 1) / t.bm * ((gm->n + t.bn - 1) / t.bn) * gm->batch;
-        if (blocks >= 96) break;
+    /* {bm, bn, tm, ks, bk, split}, in order of preference: (bm / tm) x (bn / 4) x ks threads.
+     * Measured on the H200 (bench/README.md, bench/gemm_variants.cu) for the training step's
+     * 512x256x480 products: 32x32 tm8 ks8 bk64 at 7.3 us beats 32x32 tm4 (7.7-9.3), 512 threads
+     * (7.7-8.0), 32x16 (8.3) and a split over clusters of 4 blocks of 64x64 tiles, whose partial
+     * tiles are summed through distributed shared memory (11.5); the template keeps the cluster
+     * split (split > 1), but no shape picks it. */
+    static const int tiles[][6] = {{64, 64, 4, 1, 16, 1}, {64, 32, 4, 2, 16, 1}, {32, 64, 4, 2, 16, 1},
+                                   {32, 32, 8, 8, 64, 1}, {32, 16, 4, 8, 32, 1}, {16, 32, 4, 8, 32, 1},
+                                   {16, 16, 4, 16, 64, 1}};
+    GemmTile t = {GEMM_TILED, 0, 0, 0, 0, 0, 1, 256};
+    if (gm->n <= SKINNY_N) {
+        t.kind = gm->sam == 1 && gm->sak != 1 ? GEMM_SKINNY_T : GEMM_SKINNY;
+        return t;
+    }
+    if (gm->k <= SMALLK_K && gm->m * gm->n < ((int64_t)1 << 31)) {
+        t.kind = GEMM_SMALLK;
+        return t;
+    }
+    int n = (int)(sizeof tiles / sizeof *tiles);
+    for (int i = 0; i < n; i++) {
+        const int *c = tiles[i];
+        if (c[5] > 1 && gm->k < (int64_t)SPLIT_MIN_K * c[5]) continue;
+        /* of two tiles of one area and split, the one whose long side follows C's */
+        if (i + 1 < n && c[0] != c[1] && c[0] * c[1] == tiles[i + 1][0] * tiles[i + 1][1] && c[5] == tiles[i + 1][5] &&
+            (c[0] > c[1]) != (gm->m >= gm->n))
+            continue;
+        t.bm = c[0], t.bn = c[1], t.tm = c[2], t.ks = c[3], t.bk = c[4], t.split = c[5];
+        t.threads = c[0] / c[2] * (c[1] / 4) * c[3];
+        int64_t blocks = (gm->m + t.bm - 1) / t.bm * ((gm->n + t.bn - 1) / t.bn) * gm->batch * t.split;
+        if (blocks >= GEMM_MIN_BLOCKS) break;
     }
     return t;
 }
 
-/* ROW steps with rows this short run a warp per row (8 rows per block, no shared memory). */
+/* The cluster size of a step's kernel (1: no cluster). */
+static int step_cluster(const Graph *g, const Step *st) {
+    EmitGemm gm;
+    Diag d;
+    diag_init(&d, NULL);
+    if (st->kind != STEP_GEMM || emit_gemm_info(g, st, &gm, &d)) return 1;
+    GemmTile t = gemm_tile(&gm);
+    return t.kind == GEMM_TILED ? t.split : 1;
+}
+
+/* ROW steps with rows this short run a warp per row (8 rows per block, no shared memory); rows
+ * of at most THREAD_ROW_MAX elements, a thread per row (ROW_THREADS rows per block). */
 #define WARP_ROW_MAX 128
+#define THREAD_ROW_MAX 8
+#define ROW_THREADS 64
+typedef enum { RED_BLOCK, RED_WARP, RED_THREAD, RED_COLS } RedMode;
+
+static RedMode row_mode(const EmitRow *rw) {
+    return rw->len <= THREAD_ROW_MAX ? RED_THREAD : rw->len <= WARP_ROW_MAX ? RED_WARP : RED_BLOCK;
+}
+
+/* REDUCE steps that reduce leading axes only and keep at least COLS_MIN outputs take 8 outputs
+ * (consecutive in memory when the input is) per 256-thread block: coalesced reads, no strided
+ * walk per output (a bias gradient: the sum over a batch's rows). */
+#define COLS_MIN 8
+static int64_t reduce_cols(const Graph *g, const EmitRed *ri) {
+    const TensorType *S = &N(g, ri->x)->type;
+    int r = 0;
+    while (r < S->rank && (ri->mask & (1u << r))) r++;
+    if (ri->arg || r == 0 || r == S->rank || (ri->mask >> r)) return 0;
+    int64_t nout = 1;
+    for (int i = r; i < S->rank; i++) nout *= S->dims[i];
+    return nout >= COLS_MIN ? nout : 0;
+}
 
 static int64_t ew_numel(const Graph *g, const Step *st) {
     int64_t n = 0;
@@ -83,16 +144,18 @@ int emit_launch(const Graph *g, int step, EmitLaunch *out, Diag *d) {
     case STEP_REDUCE: {
         EmitRed ri;
         if (emit_red_info(g, st->root, &ri, d)) return -1;
-        out->block[0] = reduce_block(ri.count);
-        out->grid[0] = clamp_grid(ir_numel(&N(g, st->root)->type), MAX_GRID_X);
+        int64_t cols = reduce_cols(g, &ri);
+        out->block[0] = cols ? 256 : reduce_block(ri.count);
+        out->grid[0] = clamp_grid(cols ? (cols + 7) / 8 : ir_numel(&N(g, st->root)->type), MAX_GRID_X);
         return 0;
     }
     case STEP_ROW: {
         EmitRow rw;
         if (emit_row_info(g, st, &rw, d)) return -1;
-        bool warp = rw.len <= WARP_ROW_MAX;
-        out->block[0] = warp ? 256 : reduce_block(rw.len);
-        out->grid[0] = clamp_grid(warp ? (rw.rows + 7) / 8 : rw.rows, MAX_GRID_X);
+        RedMode md = row_mode(&rw);
+        out->block[0] = md == RED_THREAD ? ROW_THREADS : md == RED_WARP ? 256 : reduce_block(rw.len);
+        out->grid[0] = clamp_grid(md == RED_THREAD ? (rw.rows + ROW_THREADS - 1) / ROW_THREADS
+                                  : md == RED_WARP ? (rw.rows + 7) / 8 : rw.rows, MAX_GRID_X);
         emit_row_free(&rw);
         return 0;
     }
@@ -100,13 +163,16 @@ int emit_launch(const Graph *g, int step, EmitLaunch *out, Diag *d) {
         EmitGemm gm;
         if (emit_gemm_info(g, st, &gm, d)) return -1;
         GemmTile t = gemm_tile(&gm);
-        int64_t gx = t.skinny ? (gm.m + 7) / 8 : (gm.m + t.bm - 1) / t.bm, gy = t.skinny ? 1 : (gm.n + t.bn - 1) / t.bn;
+        int64_t gx, gy = 1;
+        if (t.kind == GEMM_SMALLK) gx = clamp_grid((gm.m * gm.n + EW_BLOCK - 1) / EW_BLOCK, EW_MAX_GRID);
+        else if (t.kind != GEMM_TILED) gx = (gm.m + 7) / 8;
+        else gx = (gm.m + t.bm - 1) / t.bm * t.split, gy = (gm.n + t.bn - 1) / t.bn;
         if (gx >= ((int64_t)1 << 31) || gy > 65535 || gm.batch > 65535) {
             diag_node(d, N(g, st->root), "matmul of %lld x %lld (batch %lld) exceeds the CUDA grid", (long long)gm.m,
                       (long long)gm.n, (long long)gm.batch);
             return -1;
         }
-        out->block[0] = 256;
+        out->block[0] = (unsigned)t.threads;
         out->grid[0] = clamp_grid(gx, gx), out->grid[1] = clamp_grid(gy, gy), out->grid[2] = clamp_grid(gm.batch, gm.batch);
         return 0;
     }
@@ -180,10 +246,14 @@ static void cuda_copy(Ex *x) {
     ex_free_coords(c, t->rank);
 }
 
-/* One block-wide reduction: threads stride over the reduced sub-space (xc: kept coordinates
- * given, reduced ones NULL), combine, and every thread binds the result. */
-static void block_reduction(Ex *x, const EmitRed *ri, char **xc, bool warp) {
-    const char *tid = warp ? "lane" : "threadIdx.x", *nth = warp ? "32" : "blockDim.x";
+/* One reduction by the block (RED_BLOCK), a warp (RED_WARP), one thread (RED_THREAD) or the
+ * block's 32 slices of one of 8 columns (RED_COLS; `guard`: the column is in range): threads
+ * stride over the reduced sub-space (xc: kept coordinates given, reduced ones NULL), combine, and
+ * every thread binds the result (RED_COLS: threads 0..7 hold their column's). */
+static void block_reduction(Ex *x, const EmitRed *ri, char **xc, RedMode md, const char *guard) {
+    static const char *const tids[] = {"threadIdx.x", "lane", "0", "(threadIdx.x >> 3)"};
+    static const char *const nths[] = {"blockDim.x", "32", "1", "32"};
+    const char *tid = tids[md], *nth = nths[md];
     const TensorType *S = &N(x->g, ri->x)->type;
     char *acc = ex_name(x, "acc"), *acci = xfmt("%si", acc), *t = ex_name(x, "t");
     int64_t rdims[IR_MAX_RANK];
@@ -193,7 +263,8 @@ static void block_reduction(Ex *x, const EmitRed *ri, char **xc, bool warp) {
     ex_line(x, "%s %s = %s;", ri->acc, acc, ri->init);
     if (ri->arg) ex_line(x, "long long %s = -1;", acci);
     char *cnt = ex_const(x, ri->count);
-    ex_line(x, "for (%s %s = %s; %s < %s; %s += %s) {", x->idx, t, tid, t, cnt, t, nth);
+    ex_line(x, "for (%s %s = %s; %s%s%s < %s; %s += %s) {", x->idx, t, tid, guard ? guard : "", guard ? " && " : "", t, cnt,
+            t, nth);
     free(cnt);
     x->indent++;
     int m = ex_mark(x);
@@ -209,11 +280,15 @@ static void block_reduction(Ex *x, const EmitRed *ri, char **xc, bool warp) {
     close_block(x);
     for (int k = 0; k < nr; k++) free(xc[pos[k]]), xc[pos[k]] = NULL;
     const char *f = ri->op == OP_MAX ? "GtcMax" : ri->op == OP_MIN ? "GtcMin" : ri->op == OP_PROD ? "GtcProd" : "GtcSum";
-    if (ri->arg)
-        ex_line(x, "gtc_%s_arg<%s, %s>(%s, %s);", warp ? "warp" : "block", ri->acc, ri->op == OP_ARGMAX ? "true" : "false",
-                acc, acci);
-    else if (warp)
+    if (md == RED_THREAD)
+        ;
+    else if (ri->arg)
+        ex_line(x, "gtc_%s_arg<%s, %s>(%s, %s);", md == RED_WARP ? "warp" : "block", ri->acc,
+                ri->op == OP_ARGMAX ? "true" : "false", acc, acci);
+    else if (md == RED_WARP)
         ex_line(x, "%s = gtc_warp_reduce(%s, %s());", acc, acc, f);
+    else if (md == RED_COLS)
+        ex_line(x, "%s = gtc_col_reduce(%s, %s());", acc, acc, f);
     else
         ex_line(x, "%s = gtc_block_reduce(%s, %s(), (%s)%s);", acc, acc, f, ri->acc, ri->init);
     char *fin = emit_red_final(ri, acc, acci), *r = ex_name(x, "v");
@@ -235,8 +310,15 @@ static void cuda_reduce(Ex *x) {
             x->failed = true;
             return;
         }
-    char *oc[IR_MAX_RANK] = {0}, *xc[IR_MAX_RANK] = {0}, *nout = ex_const(x, ir_numel(O));
-    ex_line(x, "for (%s o = blockIdx.x; o < %s; o += gridDim.x) {", x->idx, nout);
+    char *oc[IR_MAX_RANK] = {0}, *xc[IR_MAX_RANK] = {0}, *nout = ex_const(x, ir_numel(O)), *guard = NULL;
+    bool cols = reduce_cols(x->g, &ri) != 0;
+    if (cols) {
+        ex_line(x, "for (%s o0 = (%s)blockIdx.x * 8; o0 < %s; o0 += (%s)gridDim.x * 8) {", x->idx, x->idx, nout, x->idx);
+        ex_line(x, "    const %s o = o0 + (threadIdx.x & 7);", x->idx);
+        guard = xfmt("o < %s", nout);
+    } else {
+        ex_line(x, "for (%s o = blockIdx.x; o < %s; o += gridDim.x) {", x->idx, nout);
+    }
     free(nout);
     x->indent++;
     int m = ex_mark(x);
@@ -246,8 +328,10 @@ static void cuda_reduce(Ex *x) {
         if (O->rank == S->rank) xc[i] = red ? NULL : strdup(oc[i]);
         else if (!red) xc[i] = strdup(oc[k++]);
     }
-    block_reduction(x, &ri, xc, false);
-    ex_line(x, "if (threadIdx.x == 0) {");
+    block_reduction(x, &ri, xc, cols ? RED_COLS : RED_BLOCK, guard);
+    if (cols) ex_line(x, "if (threadIdx.x < 8 && %s) {", guard);
+    else ex_line(x, "if (threadIdx.x == 0) {");
+    free(guard);
     x->indent++;
     int m2 = ex_mark(x);
     char ***cs = calloc((size_t)x->st->nouts + 1, sizeof *cs);
@@ -276,9 +360,13 @@ static void cuda_row(Ex *x) {
     }
     const Step *st = x->st;
     const TensorType *S = &N(x->g, rw.x)->type;
-    bool warp = rw.len <= WARP_ROW_MAX;
+    RedMode md = row_mode(&rw);
+    bool warp = md == RED_WARP;
     char *rc[IR_MAX_RANK] = {0}, *nrows = ex_const(x, rw.rows);
-    if (warp) {
+    if (md == RED_THREAD) {
+        ex_line(x, "for (%s row = (%s)blockIdx.x * blockDim.x + threadIdx.x; row < %s; row += (%s)gridDim.x * blockDim.x) {",
+                x->idx, x->idx, nrows, x->idx);
+    } else if (warp) {
         ex_line(x, "const int lane = threadIdx.x & 31;");
         ex_line(x, "for (%s row = (%s)blockIdx.x * 8 + (threadIdx.x >> 5); row < %s; row += (%s)gridDim.x * 8) {", x->idx,
                 x->idx, nrows, x->idx);
@@ -300,7 +388,7 @@ static void cuda_row(Ex *x) {
             }
             char *xc[IR_MAX_RANK] = {0};
             for (int i = 0; i < rw.keep; i++) xc[i] = strdup(rc[i]);
-            block_reduction(x, &ri, xc, warp);
+            block_reduction(x, &ri, xc, md, NULL);
             ex_free_coords(xc, S->rank);
         } else if (rw.hoist[id]) {
             char *c[IR_MAX_RANK] = {0};
@@ -326,7 +414,7 @@ static void cuda_row(Ex *x) {
         }
     }
     if (nr) {
-        ex_line(x, "if (%s == 0) {", warp ? "lane" : "threadIdx.x");
+        ex_line(x, "%s", md == RED_THREAD ? "{" : warp ? "if (lane == 0) {" : "if (threadIdx.x == 0) {");
         x->indent++;
         int m2 = ex_mark(x);
         store_all(x, ro, nr, rcs);
@@ -336,7 +424,8 @@ static void cuda_row(Ex *x) {
     if (nf) {
         char *fc[IR_MAX_RANK] = {0}, *len = ex_const(x, rw.len);
         for (int i = 0; i < rw.keep; i++) fc[i] = strdup(rc[i]);
-        ex_line(x, "for (%s e = %s; e < %s; e += %s) {", x->idx, warp ? "lane" : "threadIdx.x", len, warp ? "32" : "blockDim.x");
+        ex_line(x, "for (%s e = %s; e < %s; e += %s) {", x->idx, md == RED_THREAD ? "0" : warp ? "lane" : "threadIdx.x", len,
+                md == RED_THREAD ? "1" : warp ? "32" : "blockDim.x");
         free(len);
         x->indent++;
         int m2 = ex_mark(x);
@@ -383,14 +472,20 @@ static void cuda_gemm(Ex *x) {
     ex_line(x, "const %s *A = %s%s;", T, pa, oa.s ? oa.s : "");
     ex_line(x, "const %s *B = %s%s;", T, pb, ob.s ? ob.s : "");
     free(pa), free(pb), str_free(&oa), str_free(&ob);
-    if (tile.skinny)
-        ex_line(x, "gtc_gemm_skinny<%s, %lld>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %lld, %lld, %lld,", T,
-                (long long)(gm.n > 0 ? gm.n : 1), (long long)gm.sam, (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn,
+    if (tile.kind == GEMM_SMALLK)
+        ex_line(x, "gtc_gemm_smallk<%s, %lld>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %lld, %lld, %lld,", T,
+                (long long)(gm.k > 0 ? gm.k : 1), (long long)gm.sam, (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn,
                 (long long)gm.m, (long long)gm.n, (long long)gm.k);
-    else
-        ex_line(x, "gtc_gemm<%s, %d, %d, %d, %s, %s>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %lld, %lld, %lld,", T, tile.bm,
-                tile.bn, tile.bk, gm.sak == 1 ? "true" : "false", gm.sbn == 1 ? "true" : "false", (long long)gm.sam,
+    else if (tile.kind != GEMM_TILED)
+        ex_line(x, "gtc_gemm_skinny%s<%s, %lld>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %lld, %lld, %lld,",
+                tile.kind == GEMM_SKINNY_T ? "_t" : "", T, (long long)(gm.n > 0 ? gm.n : 1), (long long)gm.sam,
                 (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn, (long long)gm.m, (long long)gm.n, (long long)gm.k);
+    else
+        ex_line(x, "gtc_gemm<%s, %d, %d, %d, %d, %d, %d, %s, %s>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %lld, %lld, %lld,", T,
+                tile.bm, tile.bn, tile.tm, tile.ks, tile.bk, tile.split, gm.sak == 1 ? "true" : "false",
+                gm.sbk == 1 ? "true" : "false",
+                (long long)gm.sam, (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn, (long long)gm.m, (long long)gm.n,
+                (long long)gm.k);
     x->indent++;
     ex_line(x, "[&](int i, int j, %s acc) {", T);
     x->indent++;
@@ -441,7 +536,12 @@ char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
             emit_comment_text(&b, N(g, st->nodes[k])->name);
         }
         str_add(&b, "; grid %u x %u x %u, block %u */\n", l.grid[0], l.grid[1], l.grid[2], l.block[0]);
-        str_add(&b, "extern \"C\" __global__ void __launch_bounds__(%u) gtc_k%d(struct gtc_args a) {\n", l.block[0], s);
+        int cl = step_cluster(g, st);
+        if (cl > 1)
+            str_add(&b, "extern \"C\" __global__ void __launch_bounds__(%u) GTC_CLUSTER_DIMS(%d, 1, 1) gtc_k%d(struct gtc_args a) {\n",
+                    l.block[0], cl, s);
+        else
+            str_add(&b, "extern \"C\" __global__ void __launch_bounds__(%u) gtc_k%d(struct gtc_args a) {\n", l.block[0], s);
         Ex x;
         ex_init(&x, g, EMIT_CUDA, s, &b, d);
         switch (st->kind) {

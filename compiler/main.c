@@ -15,6 +15,7 @@ static int cmd_check(const char *file, const char *opt);
 static int cmd_dump(const char *file, const char *opt);
 static int cmd_plan(const char *file, const char *opt);
 static int cmd_emit(const char *file, const char *opt);
+static int cmd_grad(const char *file, const char *opt);
 
 static const struct {
     const char *name, *opt, *help; /* opt: the command's "--name=" option, or NULL */
@@ -23,6 +24,7 @@ static const struct {
     {"check", NULL, "validate a graph; print its name, node count, ops, inputs and outputs", cmd_check},
     {"dump", "--after=", "print the verified, typed graph as text (--after=PASS: after a compiler pass)", cmd_dump},
     {"plan", "--format=", "print the fusion plan: steps, buffers, reasons (--format=text|json|dot)", cmd_plan},
+    {"grad", "--format=", "print the graph with its \"train\" section differentiated, simplified (--format=text|json)", cmd_grad},
     {"emit", "--emit-dir=", "write kernels.cu, kernels_cpu.c and plan.c into an existing DIR (--emit-dir DIR)", cmd_emit},
 };
 
@@ -137,6 +139,25 @@ static int cmd_emit(const char *file, const char *dir) {
     return rc ? 1 : 0;
 }
 
+/* The training step the autodiff pass derives from the "train" section, after simplify. */
+static int cmd_grad(const char *file, const char *format) {
+    if (format && strcmp(format, "text") != 0 && strcmp(format, "json") != 0) {
+        fprintf(stderr, "gtc grad: unknown format '%s' (text or json)\n", format);
+        return 2;
+    }
+    Graph *g = load_and_run(file, "simplify");
+    if (!g) return 1;
+    if (format && strcmp(format, "json") == 0) {
+        char *s = ir_write_json(g);
+        printf("%s\n", s);
+        free(s);
+    } else {
+        ir_dump(g, stdout);
+    }
+    graph_free(g);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         usage(stdout);
@@ -149,6 +170,15 @@ int main(int argc, char **argv) {
     if (argc < 2) {
         usage(stderr);
         return 2;
+    }
+    /* --function NAME (any command): the graph function to read from a .php file */
+    for (int a = 2, w = 2; a <= argc; a++) {
+        if (a < argc && strncmp(argv[a], "--function", 10) == 0 && (argv[a][10] == '=' || (!argv[a][10] && a + 1 < argc))) {
+            frontend_select_function(argv[a][10] == '=' ? argv[a] + 11 : argv[++a]);
+            continue;
+        }
+        argv[w++] = argv[a];
+        if (a == argc) argc = w - 1;
     }
     if (strcmp(argv[1], "compile") == 0) return build_main(argc - 1, argv + 1); /* its own options */
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {

@@ -1,6 +1,7 @@
 /* compiler/pipeline.c: the pass pipeline as one literal table, in the order the passes run. */
 #include <string.h>
 
+#include "autodiff.h"
 #include "pipeline.h"
 
 typedef int (*PassFn)(Graph *, Diag *);
@@ -10,6 +11,7 @@ static const struct {
     PassFn fn;
     bool plan; /* g->plan exists once this pass has run */
 } passes[] = {
+    {"autodiff", pass_autodiff, false},
     {"simplify", pass_simplify, false},
     {"fuse", pass_fuse, true},
     {"schedule", pass_schedule, true},

@@ -1,5 +1,5 @@
 /* compiler/pipeline.h: the compiler's pass pipeline over a verified graph (one literal table in
- * compiler/pipeline.c): simplify → fuse → schedule → memplan. */
+ * compiler/pipeline.c): autodiff → simplify → fuse → schedule → memplan. */
 #ifndef GTC_PIPELINE_H
 #define GTC_PIPELINE_H
 

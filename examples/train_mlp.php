@@ -8,6 +8,14 @@
  *   php -d extension=build/gtc.so -d extension=build/models/digits.so \
  *       examples/train_mlp.php --mode=aot --dataset=digits
  *
+ * `make models` compiles build/models/digits.so (examples/digits_step.json, class DigitsTrainStep)
+ * and build/models/mlp.so (examples/train_step.json, class MlpTrainStep) with `gtc compile`;
+ * `make demo` does the second command. In aot mode each step is one call of the compiled class,
+ * $model->run(x:, y:, w1:, b1:, w2:, b2:, lr:), which returns ['loss' => ..., 'w1' => ..., ...]
+ * with w1..b2 the objects passed in, updated in place; the class's inputs() must match the data
+ * and the batch size. Eager and aot give the same numbers (bit for bit on the CPU backend
+ * today; on CUDA within float32 rounding).
+ *
  * Options (defaults in brackets; --help lists them):
  *   --mode=eager|aot        eager ops, or the compiled step class (digits: DigitsTrainStep from
  *                           examples/digits_step.json; pcam-synthetic: MlpTrainStep from
@@ -18,6 +26,8 @@
  *                           made (the device is chosen then; GTC_DEVICE outranks the gtc.device INI
  *                           setting); auto keeps whatever GTC_DEVICE / gtc.device say [auto]
  *   --save=DIR              write w1 b1 w2 b2 and test_predictions as .npy, plus metrics.json
+ *   --save-init=DIR         write the initial w1 b1 w2 b2 as .npy before training (bench/train.sh
+ *                           gives them to bench/train_torch.py, so PyTorch starts from the same point)
  *   --report-every=N        epochs between loss read-backs [about 20 reports per run]
  *   --data-dir=DIR          [examples/data]
  *
@@ -60,6 +70,7 @@ function usage(): string {
       --seed=N                          [0]
       --device=auto|cpu|cuda|cuda:N     [auto]
       --save=DIR
+      --save-init=DIR
       --report-every=N                  [about 20 reports per run]
       --data-dir=DIR                    [examples/data]
 
@@ -69,7 +80,7 @@ function usage(): string {
 function parse_args(array $argv): array {
     $o = ['mode' => 'eager', 'dataset' => 'digits', 'seed' => '0', 'device' => 'auto'];
     $known = ['mode', 'dataset', 'epochs', 'batch-size', 'learning-rate', 'seed', 'device', 'save',
-              'report-every', 'data-dir'];
+              'save-init', 'report-every', 'data-dir'];
     foreach (array_slice($argv, 1) as $a) {
         if ($a === '--help' || $a === '-h') {
             echo usage();
@@ -95,7 +106,7 @@ function parse_args(array $argv): array {
     return [
         'mode' => $o['mode'], 'dataset' => $o['dataset'], 'ds' => $ds, 'epochs' => $epochs,
         'batch' => $int('batch-size', $ds['batch'], 1), 'lr' => (float)$lr, 'seed' => $int('seed', 0, 0),
-        'device' => $o['device'], 'save' => $o['save'] ?? null,
+        'device' => $o['device'], 'save' => $o['save'] ?? null, 'save-init' => $o['save-init'] ?? null,
         'every' => $int('report-every', max(1, intdiv($epochs + 19, 20)), 1),
         'data' => $o['data-dir'] ?? dirname(__DIR__) . '/examples/data',
     ];
@@ -236,9 +247,21 @@ if ($o['mode'] === 'aot') {
         fail("--mode=aot needs class $class, defined by the model extension compiled from {$ds['graph']}:\n"
              . "  build/gtc compile {$ds['graph']} -o build/models/{$ds['so']}\n"
              . "  php -d extension=build/gtc.so -d extension=build/models/{$ds['so']} examples/train_mlp.php --mode=aot --dataset={$o['dataset']} ...", 1);
-    if ($o['batch'] !== $ds['batch'])
-        fail("--mode=aot: the compiled graph {$ds['graph']} has batch {$ds['batch']}, --batch-size={$o['batch']} given");
     $model = new $class();
+    // The compiled class fixes the shapes: run() takes x, y, w1, b1, w2, b2 (float32 tensors of
+    // exactly these shapes) and lr (a PHP float), and returns loss plus w1..b2, the very objects
+    // passed in, updated in place (donated).
+    $io = $model->inputs();
+    $outs = $model->outputs();
+    foreach (['x', 'y', 'w1', 'b1', 'w2', 'b2', 'lr'] as $n)
+        if (($io[$n]['dtype'] ?? null) !== 'float32')
+            fail("--mode=aot: $class is not an MLP training step (its inputs are " . implode(', ', array_keys($io)) . ')', 1);
+    foreach (['loss' => null, 'w1' => 'w1', 'b1' => 'b1', 'w2' => 'w2', 'b2' => 'b2'] as $n => $of)
+        if (!array_key_exists($n, $outs) || $outs[$n]['inPlaceOf'] !== $of)
+            fail("--mode=aot: $class does not return loss and w1, b1, w2, b2 updated in place", 1);
+    $graphBatch = $io['x']['shape'][0];
+    if ($o['batch'] !== $graphBatch)
+        fail("--mode=aot: the compiled graph {$ds['graph']} has batch $graphBatch, --batch-size={$o['batch']} given");
 }
 
 $train = load_split($o['data'], $ds['prefix'], 'train');
@@ -246,6 +269,10 @@ $test = load_split($o['data'], $ds['prefix'], 'test');
 [$d, $k, $h, $B] = [$train['d'], $train['k'], $ds['hidden'], $o['batch']];
 if ($B > $train['n']) fail("--batch-size=$B is larger than the training set ({$train['n']} rows)");
 $nb = intdiv($train['n'] + $B - 1, $B);
+if ($model && ($io['x']['shape'] !== [$B, $d] || $io['y']['shape'] !== [$B, $k] || $io['w1']['shape'] !== [$d, $h]
+               || $io['w2']['shape'] !== [$h, $k]))
+    fail(sprintf("--mode=aot: $class is compiled for a %d-%d-%d MLP at batch %d; the data is %d-%d-%d at batch %d",
+                 $io['w1']['shape'][0], $io['w1']['shape'][1], $io['w2']['shape'][1], $io['x']['shape'][0], $d, $h, $k, $B), 1);
 
 try {
     // Upload once: one contiguous tensor per batch, plus the full sets for evaluation.
@@ -268,6 +295,11 @@ try {
         'w2' => uniform_init([$h, $k], sqrt(6 / ($h + $k)), crc32("w2/{$o['seed']}")),
         'b2' => CudaArray::zeros([$k]),
     ];
+    if ($o['save-init'] !== null) {
+        $dir = $o['save-init'];
+        if (!is_dir($dir) && !@mkdir($dir, 0777, true)) fail("cannot create $dir", 1);
+        foreach ($params as $name => $t) $t->toNpy("$dir/$name.npy");
+    }
 } catch (Cuda\Exception $e) {
     fail(get_class($e) . ": " . $e->getMessage(), 1);
 }
@@ -276,6 +308,11 @@ $overlap = $nb * $B - $train['n'];
 printf("train_mlp: %s, %d-%d-%d MLP, %s mode on %s\n", $o['dataset'], $d, $h, $k, $o['mode'], $device);
 printf("  %d train rows (%d batches of %d%s), %d test rows; %d epochs, learning rate %g, seed %d\n",
        $train['n'], $nb, $B, $overlap ? ", the last overlapping the one before by $overlap" : '', $test['n'], $o['epochs'], $o['lr'], $o['seed']);
+if ($model) {
+    $st = $model->getStats();
+    printf("  compiled step %s: %d graph nodes in %d steps (%d fused kernels, %d GEMMs), backend %s\n",
+           $class, $st['nodes'], $st['steps'] ?? $st['graphNodes'], $st['fusedKernels'], $st['gemms'], $st['backend']);
+}
 
 $tty = stream_isatty(STDOUT);
 $losses = [];
@@ -353,6 +390,8 @@ print_confusion($cm);
 if ($auc !== null) printf("ROC AUC %.4f\n", $auc);
 printf("%d steps in %s: %s per step (median over %d reporting intervals), %s samples/s\n",
        $steps, fmt_time($trainTime), fmt_time($stepTime), count($intervals), number_format($B / $stepTime));
+$modelStats = $model ? $model->getStats() : null;
+if ($modelStats) printf("compiled step: backend %s, %d runs\n", $modelStats['backend'], $modelStats['replays']);
 
 if ($o['save'] !== null) {
     $dir = $o['save'];
@@ -365,6 +404,7 @@ if ($o['save'] !== null) {
         'loss' => $losses, 'test_accuracy' => $acc, 'train_accuracy' => $trainCorrect / $train['n'],
         'confusion' => $cm, 'roc_auc' => $auc, 'train_seconds' => $trainTime,
         'seconds_per_step' => $stepTime, 'samples_per_second' => $B / $stepTime,
+        'model' => $modelStats,
     ];
     file_put_contents("$dir/metrics.json", json_encode($metrics, JSON_PRETTY_PRINT | JSON_PRESERVE_ZERO_FRACTION) . "\n");
     echo "saved w1 b1 w2 b2, test_predictions (.npy) and metrics.json to $dir\n";

@@ -28,7 +28,16 @@ void graph_free(Graph *g) {
     free(g->outputs);
     free(g->donations);
     free(g->name);
+    train_free(g->train);
     free(g);
+}
+
+void train_free(Train *t) {
+    if (!t) return;
+    free(t->params);
+    free(t->stop);
+    free(t->lr_name);
+    free(t);
 }
 
 NodeId graph_add(Graph *g, const char *name, Op op) {

@@ -131,6 +131,24 @@ typedef struct {
     NodeId input;                   /* the input whose buffer it reuses */
 } Donation;
 
+/* The optional "train" section (docs/graph-format.md): what compiler/pass_autodiff.c derives.
+ * Read by ir/json_read.c; the autodiff pass consumes it (and frees it: g->train becomes NULL). */
+typedef enum { OPT_SGD, OPT_ADAMW } OptimizerType;
+
+typedef struct {
+    NodeId loss;                    /* the scalar value to minimise */
+    int nparams;
+    NodeId *params;                 /* owned; inputs, in the order written */
+    int nstop;
+    NodeId *stop;                   /* owned; "stop_gradient": values treated as constants */
+    OptimizerType opt;
+    char *lr_name;                  /* owned; a rank-0 input (created when absent), or NULL */
+    double lr;                      /* when lr_name is NULL */
+    double momentum, weight_decay;  /* sgd: momentum 0 = none; both: weight decay */
+    double clip_value, clip_norm;   /* sgd: 0 = none */
+    double beta1, beta2, eps;       /* adamw */
+} Train;
+
 typedef struct {
     char *name;
     Node *nodes;                    /* topological order once loaded */
@@ -142,10 +160,12 @@ typedef struct {
     int ninputs;
     struct Plan *plan;              /* the compiler's fusion plan, if built (compiler/plan.h) */
     void (*free_plan)(struct Plan *);
+    Train *train;                   /* owned; the "train" section until autodiff consumes it */
 } Graph;
 
 Graph *graph_new(const char *name);
 void graph_free(Graph *g);
+void train_free(Train *t);
 /* Appends a node (name copied); returns its id or -1 when the graph is full. */
 NodeId graph_add(Graph *g, const char *name, Op op);
 NodeId graph_find(const Graph *g, const char *name); /* -1 when absent */

@@ -62,6 +62,33 @@ static void write_attrs(cJSON *j, const Node *n) {
     }
 }
 
+/* The "train" section, every optimizer option written out (defaults included). */
+static void write_train(cJSON *root, const Graph *g, const Train *t) {
+    cJSON *j = cJSON_AddObjectToObject(root, "train");
+    cJSON_AddStringToObject(j, "loss", g->nodes[t->loss].name);
+    cJSON *ps = cJSON_AddArrayToObject(j, "params");
+    for (int i = 0; i < t->nparams; i++) cJSON_AddItemToArray(ps, cJSON_CreateString(g->nodes[t->params[i]].name));
+    if (t->nstop) {
+        cJSON *st = cJSON_AddArrayToObject(j, "stop_gradient");
+        for (int i = 0; i < t->nstop; i++) cJSON_AddItemToArray(st, cJSON_CreateString(g->nodes[t->stop[i]].name));
+    }
+    cJSON *o = cJSON_AddObjectToObject(j, "optimizer");
+    cJSON_AddStringToObject(o, "type", t->opt == OPT_SGD ? "sgd" : "adamw");
+    if (t->lr_name) cJSON_AddStringToObject(o, "lr", t->lr_name);
+    else cJSON_AddItemToObject(o, "lr", number(t->lr));
+    if (t->opt == OPT_SGD) {
+        cJSON_AddItemToObject(o, "momentum", number(t->momentum));
+        cJSON_AddItemToObject(o, "weight_decay", number(t->weight_decay));
+        if (t->clip_value > 0) cJSON_AddItemToObject(o, "clip_value", number(t->clip_value));
+        if (t->clip_norm > 0) cJSON_AddItemToObject(o, "clip_norm", number(t->clip_norm));
+    } else {
+        cJSON_AddItemToObject(o, "beta1", number(t->beta1));
+        cJSON_AddItemToObject(o, "beta2", number(t->beta2));
+        cJSON_AddItemToObject(o, "eps", number(t->eps));
+        cJSON_AddItemToObject(o, "weight_decay", number(t->weight_decay));
+    }
+}
+
 char *ir_write_json(const Graph *g) {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "format", "gtc-graph");
@@ -96,6 +123,7 @@ char *ir_write_json(const Graph *g) {
             cJSON_AddStringToObject(don, g->nodes[g->donations[i].value].name,
                                     g->nodes[g->donations[i].input].name);
     }
+    if (g->train) write_train(root, g, g->train);
     char *s = cJSON_Print(root);
     cJSON_Delete(root);
     return s;

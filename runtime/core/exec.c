@@ -46,7 +46,8 @@ RtExec *rt_exec_new(const RtPlan *plan, const RtBackend *b) {
         return NULL;
     }
     bool gpu = strcmp(b->name, "cpu") != 0;
-    if (gpu && (!plan->cuda || !rt_cuda_graph_new || !rt_plan_kernels_get)) {
+    if (gpu && ((!plan->cuda && !plan->cuda_source) || !rt_cuda_graph_new || !rt_plan_kernels_get)) {
+        /* plan->cuda NULL with a source: the JIT's plan, compiled by rt_plan_kernels_get */
         rt_error(RT_ERUNTIME, "plan %s has no CUDA code for the %s backend", plan->graph, b->name);
         return NULL;
     }

@@ -378,6 +378,7 @@ PHP_METHOD(Cuda_Compiler, launch) {
         Z_PARAM_OPTIONAL
         Z_PARAM_LONG(shared)
     ZEND_PARSE_PARAMETERS_END();
+    if (!php_gtc_trace_forbid("Cuda\\Compiler::launch (custom kernel launches)")) RETURN_THROWS();
     RtModule *m = this_module(ZEND_THIS);
     if (!m) RETURN_THROWS();
     unsigned grid[3], block[3];

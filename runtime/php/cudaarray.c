@@ -31,8 +31,8 @@ zend_object *php_gtc_array_clone(zend_object *old) {
     php_gtc_array *src = php_gtc_array_from_obj(old);
     zend_object *obj = php_gtc_array_create(old->ce, old->handlers);
     zend_objects_clone_members(obj, old);
-    if (src->t) {
-        RtTensor *c = rt_contiguous(src->t);
+    if (src->t) { /* a placeholder has no data to copy: the clone shares it */
+        RtTensor *c = php_gtc_is_placeholder(src->t) ? rt_retain(src->t) : rt_contiguous(src->t);
         if (!c) php_gtc_throw_rt();
         php_gtc_array_from_obj(obj)->t = c;
     }
@@ -90,7 +90,7 @@ static zend_result cudaarray_do_operation(zend_uchar opcode, zval *result, zval 
     RtOperand in[2];
     if (!operator_operand(op1, &in[0]) || !operator_operand(op2, &in[1])) return FAILURE;
     zval tmp;
-    if (!php_gtc_wrap(&tmp, php_gtc_ce_CudaArray, rt_apply(op, in, 2, NULL))) return FAILURE;
+    if (!php_gtc_wrap(&tmp, php_gtc_ce_CudaArray, php_gtc_apply(op, in, 2, NULL))) return FAILURE;
     if (result == op1) zval_ptr_dtor(result); /* compound assignment: $a += 1 */
     ZVAL_COPY_VALUE(result, &tmp);
     return SUCCESS;
@@ -296,7 +296,7 @@ ZEND_METHOD(Cuda_CudaArray, toNpy) {
     ZEND_PARSE_PARAMETERS_START(1, 1)
         Z_PARAM_PATH_STR(path)
     ZEND_PARSE_PARAMETERS_END();
-    GTC_THIS_TENSOR(t);
+    GTC_THIS_DATA_TENSOR(t);
     char *buf = NULL;
     size_t len = 0;
     if (rt_npy_write(t, &buf, &len) != 0) {
@@ -322,7 +322,7 @@ ZEND_METHOD(Cuda_CudaArray, toNpy) {
 
 ZEND_METHOD(Cuda_CudaArray, toBuffer) {
     ZEND_PARSE_PARAMETERS_NONE();
-    GTC_THIS_TENSOR(t);
+    GTC_THIS_DATA_TENSOR(t);
     zend_string *s = zend_string_alloc(rt_nbytes(t), 0);
     if (ZSTR_LEN(s) && rt_to_host(t, ZSTR_VAL(s)) != 0) {
         zend_string_efree(s);
@@ -335,13 +335,13 @@ ZEND_METHOD(Cuda_CudaArray, toBuffer) {
 
 ZEND_METHOD(Cuda_CudaArray, toArray) {
     ZEND_PARSE_PARAMETERS_NONE();
-    GTC_THIS_TENSOR(t);
+    GTC_THIS_DATA_TENSOR(t);
     if (!php_gtc_to_php(t, return_value)) RETURN_THROWS();
 }
 
 ZEND_METHOD(Cuda_CudaArray, item) {
     ZEND_PARSE_PARAMETERS_NONE();
-    GTC_THIS_TENSOR(t);
+    GTC_THIS_DATA_TENSOR(t);
     if (rt_numel(t) != 1) {
         TensorType tt = rt_type(t);
         char s[256];
@@ -365,7 +365,7 @@ RtTensor *php_gtc_to_backend(const RtTensor *t, const RtBackend *b) {
 
 ZEND_METHOD(Cuda_CudaArray, toHost) {
     ZEND_PARSE_PARAMETERS_NONE();
-    GTC_THIS_TENSOR(t);
+    GTC_THIS_DATA_TENSOR(t);
     if (!php_gtc_wrap(return_value, php_gtc_ce_HostArray, php_gtc_to_backend(t, &rt_cpu_backend)))
         RETURN_THROWS();
 }
@@ -414,7 +414,9 @@ ZEND_METHOD(Cuda_CudaArray, __debugInfo) {
     add_assoc_string(return_value, "dtype", ir_dtype_name(t->dtype));
     char buf[32];
     add_assoc_string(return_value, "device", php_gtc_device_name(t, buf, sizeof buf));
-    if (rt_numel(t) <= 100) {
+    if (php_gtc_is_placeholder(t)) {
+        add_assoc_bool(return_value, "placeholder", true);
+    } else if (rt_numel(t) <= 100) {
         if (!php_gtc_to_php(t, &v)) RETURN_THROWS();
         zend_hash_str_add_new(Z_ARRVAL_P(return_value), "data", sizeof "data" - 1, &v);
     }
@@ -424,7 +426,7 @@ ZEND_METHOD(Cuda_CudaArray, __debugInfo) {
 
 ZEND_METHOD(Cuda_CudaArray, __serialize) {
     ZEND_PARSE_PARAMETERS_NONE();
-    GTC_THIS_TENSOR(t);
+    GTC_THIS_DATA_TENSOR(t);
     zend_string *s = zend_string_alloc(rt_nbytes(t), 0);
     if (ZSTR_LEN(s) && rt_to_host(t, ZSTR_VAL(s)) != 0) {
         zend_string_efree(s);

@@ -1,5 +1,6 @@
 /* runtime/php/cudaarray_ops.c: Cuda\CudaArray's op methods. Every method only converts its PHP
- * arguments into RtOperands and Attrs and calls rt_apply; the shape, dtype and broadcasting
+ * arguments into RtOperands and Attrs and calls php_gtc_apply (rt_apply, or a traced node
+ * while Cuda\Fusion traces: fusion_trace.c); the shape, dtype and broadcasting
  * rules (and their error messages) are the runtime's. */
 #include "php_gtc.h"
 
@@ -27,7 +28,7 @@ static bool method_operand(zval *z, uint32_t arg_num, RtOperand *o) {
 
 static void apply(INTERNAL_FUNCTION_PARAMETERS, Op op, const RtOperand *in, int nin,
                   const Attrs *a) {
-    RETURN_TENSOR(rt_apply(op, in, nin, a));
+    RETURN_TENSOR(php_gtc_apply(op, in, nin, a));
 }
 
 /* An axis from PHP as an int; anything outside int's range is out of range for any rank. */
@@ -204,7 +205,7 @@ static RtTensor *reshape_to(RtTensor *t, int rank, const int64_t *shape) {
     Attrs a = {.nshape = rank};
     memcpy(a.shape, shape, (size_t)rank * sizeof *shape);
     RtOperand in = {.t = t};
-    return rt_apply(OP_RESHAPE, &in, 1, &a);
+    return php_gtc_apply(OP_RESHAPE, &in, 1, &a);
 }
 
 static void shape_method(INTERNAL_FUNCTION_PARAMETERS, Op op) {
@@ -476,7 +477,7 @@ ZEND_METHOD(Cuda_CudaArray, slice) {
             if (!axis_to_int(axes[i], t->rank, "slice", &a.axes[i])) RETURN_THROWS();
     }
     RtOperand in = {.t = t};
-    RtTensor *r = rt_apply(OP_SLICE, &in, 1, &a);
+    RtTensor *r = php_gtc_apply(OP_SLICE, &in, 1, &a);
     if (r && drop) {
         int64_t shape[IR_MAX_RANK];
         int rank = 0;

@@ -255,3 +255,69 @@ final class Compiler
     /** The PTX NVRTC generated. */
     public function getPtx(): string {}
 }
+
+/**
+ * The JIT: traces a PHP function once with placeholder tensors (shape and dtype, no data), plans
+ * the recorded graph with the compiler's own passes and code generators, and replays it: one CUDA
+ * Graph on the GPU (kernels compiled with NVRTC), C kernels built by the system C compiler on the
+ * CPU (or, without one, the graph op by op). $inputs maps names (string keys) or positions to a
+ * CudaArray example, a dtype name (a rank-0 input: a runtime scalar), or [shape, dtype]; the
+ * function receives the placeholders in that order and returns a CudaArray or (nested) arrays of
+ * them, whose keys the replays keep. While tracing, reading a placeholder's data, ops mixing in a
+ * tensor that is not an input, nested tracing, Compiler::launch and changing gtc.device throw.
+ *
+ * @strict-properties
+ * @not-serializable
+ */
+final class Fusion
+{
+    /**
+     * $donate maps output key paths to inputs whose buffers they reuse ("donate" in the graph
+     * format): replays update those input tensors in place and return them.
+     */
+    public static function compile(callable $fn, array $inputs, string $name = "fusion", array $donate = []): FusionGraph {}
+
+    /** Traces (or reuses the plan of) $fn over $inputs (real values) and runs it once on them. */
+    public static function run(callable $fn, array $inputs): CudaArray|array {}
+
+    /** The traced graph as v1 JSON (docs/graph-format.md), which `gtc compile` accepts. */
+    public static function export(callable $fn, array $inputs, string $name = "fusion", array $donate = []): string {}
+
+    public static function isTracing(): bool {}
+}
+
+/**
+ * A compiled trace: run() takes the inputs by position or name and returns the outputs with the
+ * traced function's keys; getPlan(), getStats() and getSource() are a model extension's (getStats
+ * adds 'cache': 'memory' or 'miss'; 'kernels': nvrtc, nvrtc-cache, cc, cc-cache or eager).
+ *
+ * @strict-properties
+ * @not-serializable
+ */
+final class FusionGraph
+{
+    private function __construct() {}
+
+    public function run(mixed ...$inputs): CudaArray|array {}
+
+    public function runAsync(mixed ...$inputs): FusionExecution {}
+
+    public function getPlan(): array {}
+
+    public function getStats(): array {}
+
+    public function getSource(): array {}
+}
+
+/**
+ * @strict-properties
+ * @not-serializable
+ */
+final class FusionExecution
+{
+    private function __construct() {}
+
+    public function wait(): CudaArray|array {}
+
+    public function isFinished(): bool {}
+}

@@ -235,6 +235,47 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Cuda_Compiler_getPtx arginfo_class_Cuda_CompilationException_getLog
 
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_Fusion_compile, 0, 2, Cuda\\FusionGraph, 0)
+	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
+	ZEND_ARG_TYPE_INFO(0, inputs, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, name, IS_STRING, 0, "\"fusion\"")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, donate, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_TYPE_MASK_EX(arginfo_class_Cuda_Fusion_run, 0, 2, Cuda\\CudaArray, MAY_BE_ARRAY)
+	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
+	ZEND_ARG_TYPE_INFO(0, inputs, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_Fusion_export, 0, 2, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
+	ZEND_ARG_TYPE_INFO(0, inputs, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, name, IS_STRING, 0, "\"fusion\"")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, donate, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_Fusion_isTracing, 0, 0, _IS_BOOL, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_TYPE_MASK_EX(arginfo_class_Cuda_FusionGraph_run, 0, 0, Cuda\\CudaArray, MAY_BE_ARRAY)
+	ZEND_ARG_VARIADIC_TYPE_INFO(0, inputs, IS_MIXED, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_FusionGraph_runAsync, 0, 0, Cuda\\FusionExecution, 0)
+	ZEND_ARG_VARIADIC_TYPE_INFO(0, inputs, IS_MIXED, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_FusionGraph_getPlan arginfo_class_Cuda_CudaArray_getShape
+
+#define arginfo_class_Cuda_FusionGraph_getStats arginfo_class_Cuda_CudaArray_getShape
+
+#define arginfo_class_Cuda_FusionGraph_getSource arginfo_class_Cuda_CudaArray_getShape
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_TYPE_MASK_EX(arginfo_class_Cuda_FusionExecution_wait, 0, 0, Cuda\\CudaArray, MAY_BE_ARRAY)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_FusionExecution_isFinished arginfo_class_Cuda_Fusion_isTracing
+
 ZEND_METHOD(Cuda_CompilationException, getLog);
 ZEND_METHOD(Cuda_CudaArray, __construct);
 ZEND_METHOD(Cuda_CudaArray, fromBuffer);
@@ -312,6 +353,19 @@ ZEND_METHOD(Cuda_Compiler, launch);
 ZEND_METHOD(Cuda_Compiler, kernels);
 ZEND_METHOD(Cuda_Compiler, getLog);
 ZEND_METHOD(Cuda_Compiler, getPtx);
+ZEND_METHOD(Cuda_Fusion, compile);
+ZEND_METHOD(Cuda_Fusion, run);
+ZEND_METHOD(Cuda_Fusion, export);
+ZEND_METHOD(Cuda_Fusion, isTracing);
+ZEND_METHOD(Cuda_FusionGraph, __construct);
+ZEND_METHOD(Cuda_FusionGraph, run);
+ZEND_METHOD(Cuda_FusionGraph, runAsync);
+ZEND_METHOD(Cuda_FusionGraph, getPlan);
+ZEND_METHOD(Cuda_FusionGraph, getStats);
+ZEND_METHOD(Cuda_FusionGraph, getSource);
+ZEND_METHOD(Cuda_FusionExecution, __construct);
+ZEND_METHOD(Cuda_FusionExecution, wait);
+ZEND_METHOD(Cuda_FusionExecution, isFinished);
 
 
 static const zend_function_entry class_Cuda_Exception_methods[] = {
@@ -423,6 +477,31 @@ static const zend_function_entry class_Cuda_Compiler_methods[] = {
 	ZEND_FE_END
 };
 
+static const zend_function_entry class_Cuda_Fusion_methods[] = {
+	ZEND_ME(Cuda_Fusion, compile, arginfo_class_Cuda_Fusion_compile, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_Fusion, run, arginfo_class_Cuda_Fusion_run, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_Fusion, export, arginfo_class_Cuda_Fusion_export, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_Fusion, isTracing, arginfo_class_Cuda_Fusion_isTracing, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_FE_END
+};
+
+static const zend_function_entry class_Cuda_FusionGraph_methods[] = {
+	ZEND_ME(Cuda_FusionGraph, __construct, arginfo_class_Cuda_HostArray___construct, ZEND_ACC_PRIVATE)
+	ZEND_ME(Cuda_FusionGraph, run, arginfo_class_Cuda_FusionGraph_run, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_FusionGraph, runAsync, arginfo_class_Cuda_FusionGraph_runAsync, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_FusionGraph, getPlan, arginfo_class_Cuda_FusionGraph_getPlan, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_FusionGraph, getStats, arginfo_class_Cuda_FusionGraph_getStats, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_FusionGraph, getSource, arginfo_class_Cuda_FusionGraph_getSource, ZEND_ACC_PUBLIC)
+	ZEND_FE_END
+};
+
+static const zend_function_entry class_Cuda_FusionExecution_methods[] = {
+	ZEND_ME(Cuda_FusionExecution, __construct, arginfo_class_Cuda_HostArray___construct, ZEND_ACC_PRIVATE)
+	ZEND_ME(Cuda_FusionExecution, wait, arginfo_class_Cuda_FusionExecution_wait, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_FusionExecution, isFinished, arginfo_class_Cuda_FusionExecution_isFinished, ZEND_ACC_PUBLIC)
+	ZEND_FE_END
+};
+
 static zend_class_entry *register_class_Cuda_Exception(zend_class_entry *class_entry_Exception)
 {
 	zend_class_entry ce, *class_entry;
@@ -506,6 +585,39 @@ static zend_class_entry *register_class_Cuda_Compiler(void)
 	zend_class_entry ce, *class_entry;
 
 	INIT_NS_CLASS_ENTRY(ce, "Cuda", "Compiler", class_Cuda_Compiler_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Cuda_Fusion(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Cuda", "Fusion", class_Cuda_Fusion_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Cuda_FusionGraph(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Cuda", "FusionGraph", class_Cuda_FusionGraph_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Cuda_FusionExecution(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Cuda", "FusionExecution", class_Cuda_FusionExecution_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
 	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
 

@@ -40,6 +40,10 @@ static bool device_name_ok(const char *s) {
 }
 
 static ZEND_INI_MH(OnUpdateDevice) {
+    if (php_gtc_tracing()) { /* placeholders and the traced graph belong to one device */
+        php_gtc_trace_forbid("changing gtc.device");
+        return FAILURE;
+    }
     if (!device_name_ok(ZSTR_VAL(new_value))) {
         php_error_docref(NULL, E_WARNING,
                          "gtc.device must be auto, cpu, cuda or cuda:N, \"%s\" given",
@@ -182,12 +186,17 @@ static PHP_MINIT_FUNCTION(gtc) {
     php_gtc_hostarray_minit(php_gtc_ce_HostArray);
     php_gtc_ce_Compiler = register_class_Cuda_Compiler();
     php_gtc_compiler_minit(php_gtc_ce_Compiler);
+    php_gtc_ce_Fusion = register_class_Cuda_Fusion();
+    php_gtc_ce_FusionGraph = register_class_Cuda_FusionGraph();
+    php_gtc_ce_FusionExecution = register_class_Cuda_FusionExecution();
+    php_gtc_fusion_minit();
     return SUCCESS;
 }
 
 static PHP_MSHUTDOWN_FUNCTION(gtc) {
     (void)type;
     UNREGISTER_INI_ENTRIES();
+    php_gtc_fusion_mshutdown();
     if (cuda_linked() && rt_cuda_ready != NULL && rt_cuda_shutdown != NULL && rt_cuda_ready())
         rt_cuda_shutdown();
     return SUCCESS;
@@ -199,6 +208,7 @@ static PHP_RINIT_FUNCTION(gtc) {
     ZEND_TSRMLS_CACHE_UPDATE();
 #endif
     rt_clear_error();
+    php_gtc_fusion_rinit();
     return SUCCESS;
 }
 

@@ -40,6 +40,9 @@ extern zend_class_entry *php_gtc_ce_CompilationException;
 extern zend_class_entry *php_gtc_ce_CudaArray;
 extern zend_class_entry *php_gtc_ce_HostArray;
 extern zend_class_entry *php_gtc_ce_Compiler;
+extern zend_class_entry *php_gtc_ce_Fusion;
+extern zend_class_entry *php_gtc_ce_FusionGraph;
+extern zend_class_entry *php_gtc_ce_FusionExecution;
 
 /* The object behind Cuda\CudaArray and Cuda\HostArray. */
 typedef struct _php_gtc_array {
@@ -117,6 +120,24 @@ RtTensor *php_gtc_from_php(const RtBackend *b, zval *data, DType dt, bool infer_
 bool php_gtc_to_php(const RtTensor *t, zval *rv);
 /* The shape (or strides) as a PHP list. */
 void php_gtc_dims_to_php(int rank, const int64_t *dims, zval *rv);
+
+/* ---- fusion_trace.c / fusion.c: Cuda\Fusion (runtime/php/fusion.h) ---- */
+/* Every op method's entry point: rt_apply, or, when an operand is a placeholder of the active
+ * trace, a recorded graph node returning a new placeholder. NULL after rt_error. */
+RtTensor *php_gtc_apply(Op op, const RtOperand *in, int nin, const Attrs *a);
+/* Whether t is a tracing placeholder (shape and dtype, no data). */
+bool php_gtc_is_placeholder(const RtTensor *t);
+bool php_gtc_tracing(void);
+/* Throws Cuda\RuntimeException for a placeholder (reading data during tracing); false then. */
+bool php_gtc_check_data(const RtTensor *t);
+/* Throws Cuda\RuntimeException naming `what` while a trace is active; false then. */
+bool php_gtc_trace_forbid(const char *what);
+void php_gtc_fusion_minit(void);
+void php_gtc_fusion_rinit(void); /* drops a trace a fatal error cut short */
+void php_gtc_fusion_mshutdown(void);
+#define GTC_THIS_DATA_TENSOR(var)                                \
+    GTC_THIS_TENSOR(var);                                        \
+    if (!php_gtc_check_data(var)) RETURN_THROWS()
 
 /* ---- gtc_api.c: the API other extensions call (generated model extensions) ----
  * Exported from gtc.so together with everything else declared here and libgtcrt (rt.h,

@@ -97,6 +97,35 @@ for name in train_step digits_step; do
     run_model "$name" "$graph" "$so"
 done
 
+# ---- training steps derived by autodiff against their hand-written twins ------------------------
+# examples/*_auto.json hold the forward pass, the loss and a "train" section; compiled, each must
+# match its twin (tests/e2e/auto.php: <= 1e-5 relative over several steps) and need no more plan
+# steps than it (`gtc plan`).
+
+for pair in "digits_step DigitsTrainStep digits_auto DigitsAutoStep" "train_step MlpTrainStep train_auto MlpAutoStep"; do
+    read -r hand hclass auto aclass <<<"$pair"
+    so="$out/$auto.so"
+    if log=$("$gtc" compile "$root/examples/$auto.json" -o "$so" "${nvcc_flags[@]}" 2>&1) && [ -f "$so" ] &&
+        [ -f "$out/$hand.so" ]; then
+        ok "gtc compile examples/$auto.json -o $so"
+    else
+        bad "gtc compile examples/$auto.json (and $hand.so)" "$log"
+        continue
+    fi
+    nh=$("$gtc" plan "$root/examples/$hand.json" | sed -nE '1s/.*: ([0-9]+) steps$/\1/p')
+    na=$("$gtc" plan "$root/examples/$auto.json" | sed -nE '1s/.*: ([0-9]+) steps$/\1/p')
+    if [ -n "$na" ] && [ -n "$nh" ] && [ "$na" -le "$nh" ]; then
+        ok "gtc plan: examples/$auto.json needs $na steps, examples/$hand.json $nh"
+    else
+        bad "gtc plan: examples/$auto.json needs ${na:-?} steps, more than examples/$hand.json's ${nh:-?}"
+    fi
+    work="$out/work-$auto"
+    mkdir -p "$work"
+    "$php" -n -d "extension=$ext" -d "extension=$out/$hand.so" -d "extension=$so" "$here/auto.php" \
+        "$hclass" "$aclass" >"$work/log" 2>&1
+    tally "$auto" "$work/log" $?
+done
+
 # ---- --cpu-only with --emit-dir: sources kept, deterministic, warning-free, no CUDA -------------
 
 graph="$root/examples/digits_step.json"

@@ -4,12 +4,13 @@
 #
 # usage: tests/golden/run.sh GTC_BINARY [--update]
 #
-# Each case is a directory tests/golden/<case>/ holding graph.json and expected/. Every file in
-# expected/ is one comparison, and its name says what to run: the stem is the subcommand, so
-# expected/dump.txt is the stdout of `gtc dump graph.json`, expected/check.txt that of
-# `gtc check graph.json`, and dropping in expected/plan.txt adds `gtc plan graph.json`. Options
-# follow the subcommand after "--": expected/dump--after=simplify.txt is the stdout of
-# `gtc dump --after=simplify graph.json`. Files under expected/emit/ are compared with what
+# Each case is a directory tests/golden/<case>/ holding graph.json (or graph.php, a PHP graph
+# file) and expected/. Every file in expected/ is one comparison, and its name says what to
+# run: the stem is the subcommand, so expected/dump.txt is the stdout of `gtc dump graph.json`,
+# expected/check.txt that of `gtc check graph.json`, and dropping in expected/plan.txt adds
+# `gtc plan graph.json`. Options follow the subcommand after "--":
+# expected/dump--after=simplify.txt is the stdout of `gtc dump --after=simplify graph.json`.
+# Files under expected/emit/ are compared with what
 # `gtc emit graph.json --emit-dir DIR` writes into DIR (expected/emit/kernels.cu with
 # DIR/kernels.cu, and so on).
 # gtc runs from inside the case directory, must exit 0 and write nothing to stderr; a hang
@@ -42,7 +43,9 @@ fail=0
 for dir in "$here"/*/; do
     dir=${dir%/}
     name=$(basename "$dir")
-    [ -f "$dir/graph.json" ] || continue
+    in=graph.json # or graph.php: a PHP graph file (docs/php-graphs.md)
+    [ -f "$dir/graph.php" ] && in=graph.php
+    [ -f "$dir/$in" ] || continue
     files=()
     for f in "$dir"/expected/*; do [ -f "$f" ] && files+=("$f"); done
     if [ ${#files[@]} -eq 0 ]; then
@@ -65,7 +68,7 @@ for dir in "$here"/*/; do
             args+=("--$rest")
         fi
         status=0
-        (cd "$dir" && exec timeout 10 "$gtc" "$sub" "${args[@]}" graph.json) >"$scratch/out" 2>"$scratch/err" || status=$?
+        (cd "$dir" && exec timeout 10 "$gtc" "$sub" "${args[@]}" "$in") >"$scratch/out" 2>"$scratch/err" || status=$?
         problem=""
         if [ "$status" -eq 124 ]; then
             problem="timed out after 10 s (a hang?)"
@@ -86,7 +89,7 @@ for dir in "$here"/*/; do
             continue
         fi
         fail=$((fail + 1))
-        echo "FAIL $name/expected/$base: $problem (gtc $sub ${args[*]:+${args[*]} }graph.json)"
+        echo "FAIL $name/expected/$base: $problem (gtc $sub ${args[*]:+${args[*]} }$in)"
         head -c 2000 "$scratch/err"
         if [ -f "$want" ]; then
             diff -u --label "expected/$base" --label actual "$want" "$scratch/out" | head -n 60
@@ -96,7 +99,7 @@ for dir in "$here"/*/; do
     [ -d "$dir/expected/emit" ] || continue
     rm -rf "$scratch/emit" && mkdir -p "$scratch/emit"
     status=0
-    (cd "$dir" && exec timeout 10 "$gtc" emit graph.json --emit-dir "$scratch/emit") >"$scratch/out" 2>"$scratch/err" || status=$?
+    (cd "$dir" && exec timeout 10 "$gtc" emit "$in" --emit-dir "$scratch/emit") >"$scratch/out" 2>"$scratch/err" || status=$?
     for want in "$dir"/expected/emit/*; do
         [ -f "$want" ] || continue
         base=$(basename "$want")

@@ -13,8 +13,11 @@
  *   test_emit_gpu --run DIR       run what --build left in DIR (a GPU machine without toolchain)
  *   test_emit_gpu --self-test     the CPU backend and cc builds on both sides; no GPU
  * With --run or no option, the two example training steps are then timed: every kernel alone
- * (CUDA events, median of 200 launches) and the whole step through rt_exec_run (one CUDA Graph
- * replay, host overhead and output allocation included; mean of 2000 after 200 warm-ups).
+ * (CUDA events around one launch, median of 200: launch overhead included), every kernel as a
+ * node of a CUDA Graph (20 launches of it in one graph, median of 21 replays, per launch), the
+ * steps captured as one graph (device time per step), and the whole step through rt_exec_run
+ * (one CUDA Graph replay, host overhead and output allocation included; mean of 2000 after 200
+ * warm-ups).
  * Environment: GTC_ROOT (source tree, default .), CUDA_HOME, NVCC, GTC_KEEP. */
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
@@ -37,7 +40,8 @@ static const struct {
     {"tests/golden/matmul_bias_relu/graph.json", 2}, {"tests/emit/batched_matmul.json", 1},
     {"tests/golden/copy_outputs/graph.json", 1},     {"tests/golden/donate_copy/graph.json", 3},
     {"tests/golden/donate_order/graph.json", 3},     {"tests/golden/cse_shared/graph.json", 1},
-    {"tests/golden/dead_nodes/graph.json", 1},       {"examples/digits_step.json", 5},
+    {"tests/golden/dead_nodes/graph.json", 1},       {"tests/emit/gemm_shapes.json", 1},
+    {"examples/digits_step.json", 5},
     {"examples/train_step.json", 5},
 };
 
@@ -122,6 +126,8 @@ static void bench(const char *graph, const char *dir) {
     cudaEventCreate(&t0), cudaEventCreate(&t1);
     float total = 0;
     printf("bench %s: %d steps\n", graph, p->nsteps);
+    printf("  %-8s %-9s %-31s %9s %9s  %s\n", "kernel", "kind", "launch", "alone", "in graph", "ops");
+    float total_graph = 0;
     for (int s = 0; s < p->nsteps; s++) {
         const RtPlanStep *k = &p->steps[s];
         dim3 g = {k->grid[0], k->grid[1], k->grid[2]}, b = {k->block[0], k->block[1], k->block[2]};
@@ -135,12 +141,62 @@ static void bench(const char *graph, const char *dir) {
         }
         qsort(ms, 200, sizeof *ms, cmp_float);
         total += ms[100];
-        printf("  %-8s %-9s grid %5u x %3u x %3u block %3u  %7.2f us  %s\n", k->kernel,
+        /* the kernel 20 times in one CUDA Graph (its time as a graph node, launch gaps included) */
+        cudaGraph_t cg = NULL;
+        cudaGraphExec_t ce = NULL;
+        float gms[21];
+        cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal);
+        for (int r = 0; r < 20; r++) cudaLaunchKernel(p->cuda[s], g, b, kargs, k->smem, st);
+        cudaStreamEndCapture(st, &cg);
+        cudaGraphInstantiate(&ce, cg, 0);
+        cudaGraphLaunch(ce, st);
+        for (int r = 0; r < 21; r++) {
+            cudaEventRecord(t0, st);
+            cudaGraphLaunch(ce, st);
+            cudaEventRecord(t1, st);
+            cudaEventSynchronize(t1);
+            cudaEventElapsedTime(&gms[r], t0, t1);
+        }
+        qsort(gms, 21, sizeof *gms, cmp_float);
+        total_graph += gms[10] / 20;
+        cudaGraphExecDestroy(ce), cudaGraphDestroy(cg);
+        char launch[64];
+        snprintf(launch, sizeof launch, "grid %u x %u x %u block %u", k->grid[0], k->grid[1], k->grid[2], k->block[0]);
+        printf("  %-8s %-9s %-31s %6.2f us %6.2f us  %s\n", k->kernel,
                k->kind == RT_STEP_GEMM ? "gemm" : k->kind == RT_STEP_ROW ? "row" : k->kind == RT_STEP_REDUCE ? "reduce"
-               : k->kind == RT_STEP_COPY ? "copy" : "ew", k->grid[0], k->grid[1], k->grid[2], k->block[0], ms[100] * 1e3, k->ops);
+               : k->kind == RT_STEP_COPY ? "copy" : "ew", launch, ms[100] * 1e3, gms[10] / 20 * 1e3, k->ops);
     }
     cudaError_t ce = cudaGetLastError();
-    printf("  kernels alone: %.2f us in total%s%s\n", total * 1e3, ce ? ", CUDA error: " : "", ce ? cudaGetErrorName(ce) : "");
+    printf("  kernels alone: %.2f us in total; as graph nodes: %.2f us in total%s%s\n", total * 1e3, total_graph * 1e3,
+           ce ? ", CUDA error: " : "", ce ? cudaGetErrorName(ce) : "");
+    /* the plan's steps in one CUDA Graph, as the executor builds it: device time per replay */
+    {
+        cudaGraph_t cg = NULL;
+        cudaGraphExec_t cx = NULL;
+        cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal);
+        for (int r = 0; r < 10; r++)
+            for (int s = 0; s < p->nsteps; s++) {
+                const RtPlanStep *k = &p->steps[s];
+                dim3 g = {k->grid[0], k->grid[1], k->grid[2]}, b = {k->block[0], k->block[1], k->block[2]};
+                cudaLaunchKernel(p->cuda[s], g, b, kargs, k->smem, st);
+            }
+        cudaStreamEndCapture(st, &cg);
+        cudaGraphInstantiate(&cx, cg, 0);
+        float gms[51];
+        cudaGraphLaunch(cx, st);
+        for (int r = 0; r < 51; r++) {
+            cudaEventRecord(t0, st);
+            cudaGraphLaunch(cx, st);
+            cudaEventRecord(t1, st);
+            cudaEventSynchronize(t1);
+            cudaEventElapsedTime(&gms[r], t0, t1);
+        }
+        qsort(gms, 51, sizeof *gms, cmp_float);
+        ce = cudaGetLastError();
+        printf("  the %d steps as one graph, device time per step (10 steps per replay, median of 51): %.2f us%s%s\n",
+               p->nsteps, gms[25] / 10 * 1e3, ce ? ", CUDA error: " : "", ce ? cudaGetErrorName(ce) : "");
+        cudaGraphExecDestroy(cx), cudaGraphDestroy(cg);
+    }
     for (int j = 0; j < p->noutputs; j++) rt_release(out[j]), out[j] = NULL;
     for (int r = 0; r < 200; r++) {
         rt_exec_run(e, in, sc, out);

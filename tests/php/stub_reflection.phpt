@@ -108,7 +108,9 @@ foreach ($cm as $c) {
             $r = $rp[$i];
             if ($r->getName() !== $pname) $errors[] = "$where: parameter $i is \$" . $r->getName() . ", stub says \$$pname";
             if (norm_type($ptype, $ns) !== refl_type($r->getType())) $errors[] = "$where(\$$pname): type '" . refl_type($r->getType()) . "', stub says '" . norm_type($ptype, $ns) . "'";
-            if ($pdef === null) {
+            if ($pm[2] !== '') { // variadic: optional by nature, never counted as required
+                if (!$r->isVariadic()) $errors[] = "$where(\$$pname): not variadic, stub says variadic";
+            } elseif ($pdef === null) {
                 if ($r->isOptional()) $errors[] = "$where(\$$pname): optional, stub says required";
                 $required = $i + 1;
             } else {

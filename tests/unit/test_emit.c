@@ -134,8 +134,10 @@ TEST(emit_all__train_step__nine_kernels_five_gemms) {
     char *cu = slurp(dir, "kernels.cu"), *c = slurp(dir, "kernels_cpu.c"), *p = slurp(dir, "plan.c");
     assert_int_equal(count(cu, "__global__ void"), 9);
     assert_int_equal(count(c, "static void gtc_c"), 9);
-    assert_int_equal(count(cu, "gtc_gemm<float"), 3);        /* z1, da1, dw1 */
-    assert_int_equal(count(cu, "gtc_gemm_skinny<float, 2>"), 2); /* z2 and dw2 have 2 columns */
+    assert_int_equal(count(cu, "gtc_gemm<float"), 2);               /* z1, dw1 */
+    assert_int_equal(count(cu, "gtc_gemm_smallk<float, 2>"), 1);    /* da1 = dlogits w2^T: K = 2 */
+    assert_int_equal(count(cu, "gtc_gemm_skinny<float, 2>"), 1);    /* z2 has 2 columns */
+    assert_int_equal(count(cu, "gtc_gemm_skinny_t<float, 2>"), 1);  /* so has dw2, A read transposed */
     assert_int_equal(count(c, "cblas_sgemm("), 5);
     assert_non_null(strstr(p, ".gemms = 5,"));
     assert_non_null(strstr(p, ".reductions = 4,"));
@@ -255,7 +257,7 @@ TEST(emit_launch__each_step_kind__gets_its_configuration) {
         assert_int_equal(emit_launch(g, i, &l, &d), 0);
         switch (p->steps[i].kind) {
         case STEP_ROW: assert_int_equal(l.grid[0], 5), assert_int_equal(l.block[0], 256); seen |= 1; break; /* a warp per row */
-        case STEP_REDUCE: assert_int_equal(l.grid[0], 50), assert_int_equal(l.block[0], 64); seen |= 2; break;
+        case STEP_REDUCE: assert_int_equal(l.grid[0], 7), assert_int_equal(l.block[0], 256); seen |= 2; break; /* 8 columns a block */
         case STEP_GEMM: assert_int_equal(l.block[0], 256), assert_true(l.grid[0] * 32 >= 37 || l.grid[0] * 16 >= 37); seen |= 4; break;
         case STEP_ELEMWISE: assert_int_equal(l.block[0], 256), assert_int_equal(l.grid[0], 528); seen |= 8; break;
         default: break;
@@ -325,7 +327,7 @@ TEST(emit_all__every_test_graph__compiles_with_cc_and_nvcc) {
         "tests/golden/reductions/graph.json",        "tests/golden/copy_outputs/graph.json",
         "tests/golden/simplify_identities/graph.json", "tests/golden/row_too_long/graph.json",
         "tests/emit/ints.json",                       "tests/emit/batched_matmul.json",
-        "tests/emit/views_steps.json",
+        "tests/emit/views_steps.json",                "tests/emit/gemm_shapes.json",
     };
     bool nv = have_nvcc();
     for (size_t i = 0; i < sizeof graphs / sizeof *graphs; i++) {

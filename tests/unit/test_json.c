@@ -546,9 +546,9 @@ TEST(ir_read_json__format_and_version__errors) {
                  "g.json: name: graph name \"a-b\" is not an identifier");
 }
 
-TEST(ir_read_json__train_section__not_implemented) {
+TEST(ir_read_json__train_section_without_loss__error) {
     expect_error(HEAD X23 "'nodes': [], 'outputs': {'x': 'x'}, 'train': {}}",
-                 "g.json: train: automatic differentiation is not implemented in this gtc version; write the backward pass as nodes");
+                 "g.json: train: missing \"loss\" (the name of the scalar value to minimise)");
 }
 
 TEST(ir_read_json__undefined_operand__error) {
@@ -702,7 +702,7 @@ int main(void) {
         cmocka_unit_test(ir_read_json__unknown_dtype__error),
         cmocka_unit_test(ir_read_json__duplicate_key__error),
         cmocka_unit_test(ir_read_json__format_and_version__errors),
-        cmocka_unit_test(ir_read_json__train_section__not_implemented),
+        cmocka_unit_test(ir_read_json__train_section_without_loss__error),
         cmocka_unit_test(ir_read_json__undefined_operand__error),
         cmocka_unit_test(ir_read_json__cycle__error),
         cmocka_unit_test(ir_read_json__duplicate_value_name__error),

@@ -414,14 +414,15 @@ TEST(pipeline_run__stop_after_fuse__plan_not_scheduled) {
     assert_string_equal(d.msg, "t.json: unknown pass \"nonesuch\"");
 }
 
-TEST(pipeline_pass_name__table__four_passes_in_order) {
-    assert_int_equal(pipeline_npasses(), 4);
-    assert_string_equal(pipeline_pass_name(0), "simplify");
-    assert_string_equal(pipeline_pass_name(1), "fuse");
-    assert_string_equal(pipeline_pass_name(2), "schedule");
-    assert_string_equal(pipeline_pass_name(3), "memplan");
-    assert_null(pipeline_pass_name(4));
-    assert_int_equal(pipeline_find("memplan"), 3);
+TEST(pipeline_pass_name__table__five_passes_in_order) {
+    assert_int_equal(pipeline_npasses(), 5);
+    assert_string_equal(pipeline_pass_name(0), "autodiff");
+    assert_string_equal(pipeline_pass_name(1), "simplify");
+    assert_string_equal(pipeline_pass_name(2), "fuse");
+    assert_string_equal(pipeline_pass_name(3), "schedule");
+    assert_string_equal(pipeline_pass_name(4), "memplan");
+    assert_null(pipeline_pass_name(5));
+    assert_int_equal(pipeline_find("memplan"), 4);
 }
 
 TEST(plan_print__three_formats__deterministic) {
@@ -460,7 +461,7 @@ int main(void) {
         cmocka_unit_test_teardown(pipeline_run__train_step__at_most_12_steps, teardown),
         cmocka_unit_test_teardown(pipeline_run__digits_step__at_most_12_steps, teardown),
         cmocka_unit_test_teardown(pipeline_run__stop_after_fuse__plan_not_scheduled, teardown),
-        cmocka_unit_test(pipeline_pass_name__table__four_passes_in_order),
+        cmocka_unit_test(pipeline_pass_name__table__five_passes_in_order),
         cmocka_unit_test_teardown(plan_print__three_formats__deterministic, teardown),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

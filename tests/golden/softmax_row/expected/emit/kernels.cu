@@ -246,77 +246,298 @@ template <class T, bool MAX> __device__ __forceinline__ void gtc_warp_arg(T &v, 
     }
 }
 
-/* C[m, n] = sum_k A[m, k] B[k, n] for one BM x BN tile (blockIdx.x: m tiles, blockIdx.y: n tiles)
- * with 256 threads as 16 x 16, each holding a (BM/16) x (BN/16) register micro-tile, K in steps
- * of BK through shared memory; the next step's tiles are fetched into registers while this one's
- * are multiplied. A and B are addressed by element strides, so transposed operands cost nothing;
- * AK / BN1 say which of their axes is contiguous (coalesced tile loads). Bounds are checked
- * everywhere: any M, N, K. Strict FP32/FP64 multiply-adds (no TF32). epi(i, j, acc) stores each
- * in-range result. */
-template <class T, int BM, int BN, int BK, bool AK, bool BN1, class Epi>
+/* Asynchronous global -> shared copies (cp.async, sm_80 and later; plain loads before): B bytes
+ * (4, 8 or 16, src and dst aligned to B), zero-filled when !ok (src is then not read). */
+__device__ __forceinline__ unsigned gtc_smem_u32(const void *p) {
+    unsigned r;
+    asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(r) : "l"(p));
+    return r;
+}
+template <int B> __device__ __forceinline__ void gtc_cp_async(void *dst, const void *src, bool ok) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if (B == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(gtc_smem_u32(dst)), "l"(src), "r"(ok ? 16 : 0));
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(gtc_smem_u32(dst)), "l"(src), "n"(B),
+                     "r"(ok ? B : 0));
+#else
+    if (B == 16) *(uint4 *)dst = ok ? *(const uint4 *)src : make_uint4(0, 0, 0, 0);
+    else if (B == 8) *(uint2 *)dst = ok ? *(const uint2 *)src : make_uint2(0, 0);
+    else *(unsigned *)dst = ok ? *(const unsigned *)src : 0u;
+#endif
+}
+__device__ __forceinline__ void gtc_cp_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+template <int N> __device__ __forceinline__ void gtc_cp_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+#endif
+}
+
+/* Thread block clusters (sm_90): the cluster barrier, this block's rank, and a load from another
+ * block's shared memory (distributed shared memory). Before sm_90 (a JIT build for an older GPU)
+ * GTC_CLUSTER is 0 and a split GEMM computes its whole K range in every block instead. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define GTC_CLUSTER 0
+#define GTC_CLUSTER_DIMS(x, y, z)
+#else
+#define GTC_CLUSTER 1
+#define GTC_CLUSTER_DIMS(x, y, z) __cluster_dims__(x, y, z)
+#endif
+__device__ __forceinline__ void gtc_cluster_sync() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+#endif
+}
+template <int S> struct GtcBits;
+template <> struct GtcBits<4> {
+    typedef unsigned t;
+    static __device__ __forceinline__ t ld(unsigned a) {
+        t v = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        asm volatile("ld.shared::cluster.b32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
+#endif
+        return v;
+    }
+};
+template <> struct GtcBits<8> {
+    typedef unsigned long long t;
+    static __device__ __forceinline__ t ld(unsigned a) {
+        t v = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        asm volatile("ld.shared::cluster.b64 %0, [%1];" : "=l"(v) : "r"(a) : "memory");
+#endif
+        return v;
+    }
+};
+/* *p in the shared memory of the cluster's block `rank` (p: an address in this block's). */
+template <class T> __device__ __forceinline__ T gtc_ld_dsmem(const T *p, unsigned rank) {
+    unsigned a = gtc_smem_u32(p), r = a;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(rank));
+#endif
+    union {
+        typename GtcBits<sizeof(T)>::t u;
+        T v;
+    } c;
+    c.u = GtcBits<sizeof(T)>::ld(r);
+    return c.v;
+}
+
+/* Four consecutive elements, read as one 16-byte (float) or two (double) shared-memory loads. */
+template <class T> struct __align__(4 * sizeof(T)) GtcV4 { T v[4]; };
+
+/* C[m, n] = sum_k A[m, k] B[k, n] for one BM x BN tile of C (blockIdx.x: m tiles times SPLIT,
+ * blockIdx.y: n tiles), (BM / TM) x (BN / 4) x KS threads. The threads form KS groups ("sliced
+ * K"): each group holds a TM x 4 register micro-tile of the whole tile and multiplies its own
+ * BK/KS of every BK-wide K step; the groups' partial tiles are summed through shared memory in
+ * group order at the end (deterministic), so a tile as small as 32 x 32 still keeps 8 or 16
+ * warps of an SM busy. SPLIT > 1: the kernel is launched in clusters of SPLIT blocks along x
+ * (GTC_CLUSTER_DIMS(SPLIT, 1, 1) on the kernel); the cluster's blocks take consecutive K ranges of
+ * one tile, and after a cluster barrier block r sums rows [r BM / SPLIT, (r + 1) BM / SPLIT) of the
+ * blocks' partial tiles, read from their shared memory in rank order, and runs the epilogue on
+ * them: larger tiles (fewer loads from L2) with as many blocks. Tiles of A and B go to shared
+ * memory with cp.async in their global layout (AK: A's K axis is contiguous, else its M axis;
+ * BK1: B's K axis is contiguous, else its N axis), 16 bytes at a time where the layout, sizes and
+ * pointers allow it (else element by element, zero-filling outside M, N, K), NST steps in
+ * flight. Each micro-tile step reads 4 K values of A and of B as 16-byte shared loads: rows (or
+ * columns) along a contiguous K axis are owned strided, so these reads hit distinct banks; along
+ * a contiguous M (N) axis, consecutive. Any M, N, K and strides; strict FP32/FP64 multiply-adds
+ * (no TF32). epi(i, j, acc) stores each in-range result; consecutive threads take consecutive j
+ * (coalesced stores). */
+template <class T, int BM, int BN, int TM, int KS, int BK, int SPLIT, bool AK, bool BK1, class Epi>
 __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam, long long sak,
                                          const T *__restrict__ B, long long sbk, long long sbn,
                                          int M, int N, int K, Epi epi) {
-    constexpr int TM = BM / 16, TN = BN / 16, LA = BM * BK / 256, LB = BN * BK / 256;
-    static_assert(LA * 256 == BM * BK && LB * 256 == BN * BK, "a tile is a whole number of loads per thread");
-    __shared__ T As[BK][BM + 1];
-    __shared__ T Bs[BK][BN + 1];
-    const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;
-    const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
-    T acc[TM][TN], ra[LA], rb[LB];
+    constexpr int TN = 4, GM = BM / TM, GN = BN / TN, G = GM * GN, NT = G * KS, KG = BK / KS, VW = 16 / (int)sizeof(T);
+    static_assert((NT == 256 || NT == 512) && GM * TM == BM && GN * TN == BN, "the groups' micro-tiles cover the tile");
+    static_assert(KG * KS == BK && KG % 4 == 0, "each group takes a multiple of 4 of every K step");
+    static_assert(TM % 4 == 0 && (sizeof(T) == 4 || sizeof(T) == 8), "4-wide loads of 4- or 8-byte elements");
+    static_assert(SPLIT >= 1 && SPLIT <= 8 && BM % SPLIT == 0, "a cluster of at most 8 blocks shares out the tile's rows");
+    /* shared tiles in the global layout, rows padded by 4 elements (16-byte rows, distinct banks) */
+    constexpr int RA = AK ? BM : BK, CA = AK ? BK : BM, SA = CA + 4;
+    constexpr int RB = BK1 ? BN : BK, CB = BK1 ? BK : BN, SB = CB + 4;
+    constexpr int TILE = RA * SA + RB * SB, STAGE = TILE * (int)sizeof(T);
+    constexpr int NS0 = 46 * 1024 / STAGE, NST = NS0 > 4 ? 4 : NS0;
+    static_assert(NST >= 2, "two K steps fit in static shared memory");
+    constexpr int PIPE = NST * STAGE, RED = KS * BM * BN * (int)sizeof(T);
+    __shared__ __align__(32) unsigned char smem[PIPE > RED ? PIPE : RED];
+    T *const sm = (T *)smem;
+    const int tid = threadIdx.x, g = tid / G, l = tid % G, tm = l / GN, tn = l % GN;
+    const int rank = SPLIT > 1 ? (int)(blockIdx.x % SPLIT) : 0, m0 = (int)(blockIdx.x / SPLIT) * BM, n0 = blockIdx.y * BN;
+    /* this block's K range: a multiple of 4 elements per block of a cluster (all of K before sm_90) */
+    int kbeg = 0, kend = K;
+    if (SPLIT > 1 && GTC_CLUSTER) {
+        const int kc = ((K + SPLIT - 1) / SPLIT + 3) / 4 * 4;
+        kbeg = rank * kc < K ? rank * kc : K;
+        kend = kbeg + kc < K ? kbeg + kc : K;
+    }
+    /* 16-byte copies: the contiguous axis is K (or M / N), its length and the other stride are
+     * multiples of VW, and the pointer is 16-byte aligned */
+    const bool va = (AK ? sak == 1 && sam % VW == 0 && K % VW == 0 : sam == 1 && sak % VW == 0 && M % VW == 0) &&
+                    ((unsigned long long)A & 15) == 0;
+    const bool vb = (BK1 ? sbk == 1 && sbn % VW == 0 && K % VW == 0 : sbn == 1 && sbk % VW == 0 && N % VW == 0) &&
+                    ((unsigned long long)B & 15) == 0;
+    /* each thread's copy slots (chunk tid + 256 u of a tile): stage-invariant parts first */
+    constexpr int CHA = RA * CA / VW, UA = (CHA + NT - 1) / NT, CHB = RB * CB / VW, UB = (CHB + NT - 1) / NT;
+    const T *pa[UA], *pb[UB];
+    int oa[UA], ob[UB], ka[UA], kb[UB], ma[UA], nb[UB];
+#pragma unroll
+    for (int u = 0; u < UA; u++) {
+        const int c = tid + NT * u, r = c / (CA / VW), cc = c % (CA / VW) * VW;
+        oa[u] = r * SA + cc, ka[u] = kbeg + (AK ? cc : r), ma[u] = m0 + (AK ? r : cc);
+        pa[u] = A + ma[u] * sam + ka[u] * sak;
+        if (c >= CHA) ma[u] = M; /* no slot */
+    }
+#pragma unroll
+    for (int u = 0; u < UB; u++) {
+        const int c = tid + NT * u, r = c / (CB / VW), cc = c % (CB / VW) * VW;
+        ob[u] = r * SB + cc, kb[u] = kbeg + (BK1 ? cc : r), nb[u] = n0 + (BK1 ? r : cc);
+        pb[u] = B + kb[u] * sbk + nb[u] * sbn;
+        if (c >= CHB) nb[u] = N;
+    }
+    auto load = [&](int st, int k0) {
+        T *As = sm + st * TILE, *Bs = As + RA * SA;
+#pragma unroll
+        for (int u = 0; u < UA; u++) {
+            if (CHA % NT && tid + NT * u >= CHA) continue;
+            const T *src = pa[u] + k0 * sak;
+            if (va) {
+                const bool ok = ma[u] < M && k0 + ka[u] < kend;
+                gtc_cp_async<16>(As + oa[u], ok ? src : A, ok);
+            } else {
+#pragma unroll
+                for (int v = 0; v < VW; v++) {
+                    const bool ok = ma[u] + (AK ? 0 : v) < M && k0 + ka[u] + (AK ? v : 0) < kend;
+                    gtc_cp_async<sizeof(T)>(As + oa[u] + v, ok ? src + (AK ? v * sak : v * sam) : A, ok);
+                }
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < UB; u++) {
+            if (CHB % NT && tid + NT * u >= CHB) continue;
+            const T *src = pb[u] + k0 * sbk;
+            if (vb) {
+                const bool ok = nb[u] < N && k0 + kb[u] < kend;
+                gtc_cp_async<16>(Bs + ob[u], ok ? src : B, ok);
+            } else {
+#pragma unroll
+                for (int v = 0; v < VW; v++) {
+                    const bool ok = nb[u] + (BK1 ? 0 : v) < N && k0 + kb[u] + (BK1 ? v : 0) < kend;
+                    gtc_cp_async<sizeof(T)>(Bs + ob[u] + v, ok ? src + (BK1 ? v * sbk : v * sbn) : B, ok);
+                }
+            }
+        }
+    };
+    T acc[TM][TN];
 #pragma unroll
     for (int i = 0; i < TM; i++)
 #pragma unroll
         for (int j = 0; j < TN; j++) acc[i][j] = T(0);
-    auto fetch = [&](int k0) {
+    const int KT = (kend - kbeg + BK - 1) / BK;
 #pragma unroll
-        for (int l = 0; l < LA; l++) {
-            const int e = tid + 256 * l, mm = AK ? e / BK : e % BM, kk = AK ? e % BK : e / BM;
-            const int gm = m0 + mm, gk = k0 + kk;
-            ra[l] = gm < M && gk < K ? A[gm * sam + gk * sak] : T(0);
-        }
-#pragma unroll
-        for (int l = 0; l < LB; l++) {
-            const int e = tid + 256 * l, nn = BN1 ? e % BN : e / BK, kk = BN1 ? e / BN : e % BK;
-            const int gn = n0 + nn, gk = k0 + kk;
-            rb[l] = gn < N && gk < K ? B[gk * sbk + gn * sbn] : T(0);
-        }
-    };
-    fetch(0);
-    for (int k0 = 0; k0 < K; k0 += BK) {
-#pragma unroll
-        for (int l = 0; l < LA; l++) {
-            const int e = tid + 256 * l;
-            As[AK ? e % BK : e / BM][AK ? e / BK : e % BM] = ra[l];
-        }
-#pragma unroll
-        for (int l = 0; l < LB; l++) {
-            const int e = tid + 256 * l;
-            Bs[BN1 ? e / BN : e % BK][BN1 ? e % BN : e / BK] = rb[l];
-        }
-        __syncthreads();
-        if (k0 + BK < K) fetch(k0 + BK);
-#pragma unroll
-        for (int kk = 0; kk < BK; kk++) {
-            T a[TM], b[TN];
-#pragma unroll
-            for (int i = 0; i < TM; i++) a[i] = As[kk][ty + 16 * i];
-#pragma unroll
-            for (int j = 0; j < TN; j++) b[j] = Bs[kk][tx + 16 * j];
-#pragma unroll
-            for (int i = 0; i < TM; i++)
-#pragma unroll
-                for (int j = 0; j < TN; j++) acc[i][j] = a[i] * b[j] + acc[i][j];
-        }
-        __syncthreads();
+    for (int s = 0; s < NST - 1; s++) {
+        if (s < KT) load(s, s * BK);
+        gtc_cp_commit();
     }
+    for (int kt = 0; kt < KT; kt++) {
+        gtc_cp_wait<NST - 2>();
+        __syncthreads();
+        if (kt + NST - 1 < KT) load((kt + NST - 1) % NST, (kt + NST - 1) * BK);
+        gtc_cp_commit();
+        const T *As = sm + kt % NST * TILE, *Bs = As + RA * SA;
+#pragma unroll
+        for (int q = 0; q < KG; q += 4) {
+            const int k4 = g * KG + q;
+            T a[4][TM], b[4][TN];
+            if (AK) {
+#pragma unroll
+                for (int i = 0; i < TM; i++) {
+                    const GtcV4<T> v = *(const GtcV4<T> *)&As[(tm + GM * i) * SA + k4];
+#pragma unroll
+                    for (int kk = 0; kk < 4; kk++) a[kk][i] = v.v[kk];
+                }
+            } else {
+#pragma unroll
+                for (int kk = 0; kk < 4; kk++)
+#pragma unroll
+                    for (int i = 0; i < TM; i += 4) {
+                        const GtcV4<T> v = *(const GtcV4<T> *)&As[(k4 + kk) * SA + tm * TM + i];
+#pragma unroll
+                        for (int e = 0; e < 4; e++) a[kk][i + e] = v.v[e];
+                    }
+            }
+            if (BK1) {
+#pragma unroll
+                for (int j = 0; j < TN; j++) {
+                    const GtcV4<T> v = *(const GtcV4<T> *)&Bs[(tn + GN * j) * SB + k4];
+#pragma unroll
+                    for (int kk = 0; kk < 4; kk++) b[kk][j] = v.v[kk];
+                }
+            } else {
+#pragma unroll
+                for (int kk = 0; kk < 4; kk++) {
+                    const GtcV4<T> v = *(const GtcV4<T> *)&Bs[(k4 + kk) * SB + tn * TN];
+#pragma unroll
+                    for (int e = 0; e < 4; e++) b[kk][e] = v.v[e];
+                }
+            }
+#pragma unroll
+            for (int kk = 0; kk < 4; kk++)
+#pragma unroll
+                for (int i = 0; i < TM; i++)
+#pragma unroll
+                    for (int j = 0; j < TN; j++) acc[i][j] = a[kk][i] * b[kk][j] + acc[i][j];
+        }
+    }
+    gtc_cp_wait<0>();
+    __syncthreads();
+    /* the groups' partial tiles, summed in group order */
 #pragma unroll
     for (int i = 0; i < TM; i++)
 #pragma unroll
         for (int j = 0; j < TN; j++) {
-            const int gm = m0 + ty + 16 * i, gn = n0 + tx + 16 * j;
-            if (gm < M && gn < N) epi(gm, gn, acc[i][j]);
+            const int r = AK ? tm + GM * i : tm * TM + i, c = BK1 ? tn + GN * j : tn * TN + j;
+            sm[(g * BM + r) * BN + c] = acc[i][j];
         }
+    __syncthreads();
+    if (SPLIT == 1) {
+#pragma unroll
+        for (int e = tid; e < BM * BN; e += NT) {
+            const int r = e / BN, c = e % BN, gm = m0 + r, gn = n0 + c;
+            T s = sm[e];
+#pragma unroll
+            for (int k = 1; k < KS; k++) s = s + sm[k * BM * BN + e];
+            if (gm < M && gn < N) epi(gm, gn, s);
+        }
+    } else {
+        /* this block's partial tile in sm[0, BM BN), then the cluster's sum of it for our rows */
+#pragma unroll
+        for (int e = tid; e < BM * BN; e += NT) {
+            T s = sm[e];
+#pragma unroll
+            for (int k = 1; k < KS; k++) s = s + sm[k * BM * BN + e];
+            sm[e] = s;
+        }
+        if (GTC_CLUSTER) gtc_cluster_sync();
+        else __syncthreads();
+        constexpr int RE = BM / SPLIT * BN;
+#pragma unroll
+        for (int e = rank * RE + tid; e < (rank + 1) * RE; e += NT) {
+            const int r = e / BN, c = e % BN, gm = m0 + r, gn = n0 + c;
+            T s = sm[e];
+            if (GTC_CLUSTER) {
+                s = gtc_ld_dsmem(&sm[e], 0);
+#pragma unroll
+                for (int q = 1; q < SPLIT; q++) s = s + gtc_ld_dsmem(&sm[e], q);
+            }
+            if (gm < M && gn < N) epi(gm, gn, s);
+        }
+        if (GTC_CLUSTER) gtc_cluster_sync(); /* our shared memory stays until every block has read it */
+    }
 }
 
 /* The same product when N <= NN is tiny (a classifier's logits and their weight gradient): one
@@ -331,7 +552,7 @@ __device__ __forceinline__ void gtc_gemm_skinny(const T *__restrict__ A, long lo
     T acc[NN];
 #pragma unroll
     for (int j = 0; j < NN; j++) acc[j] = T(0);
-#pragma unroll 4
+#pragma unroll 8
     for (int k = lane; k < K; k += 32) {
         const T a = A[i * sam + k * sak];
 #pragma unroll
@@ -341,6 +562,78 @@ __device__ __forceinline__ void gtc_gemm_skinny(const T *__restrict__ A, long lo
     for (int j = 0; j < NN; j++) {
         const T s = gtc_warp_reduce(acc[j], GtcSum());
         if (lane == j && j < N) epi(i, j, s);
+    }
+}
+
+/* The same product when N <= NN is tiny and A's M axis is contiguous (A read transposed, as in a
+ * weight gradient X^T dY): a block takes 8 rows of C; lane & 7 picks the row, so a warp reads 4
+ * K rows of 8 consecutive elements of A per load, and the block's 32 (warp, lane >> 3) slices
+ * stride over K; the slices' partials are summed by shuffles and then through shared memory in
+ * slice order. */
+template <class T, int NN, class Epi>
+__device__ __forceinline__ void gtc_gemm_skinny_t(const T *__restrict__ A, long long sam, long long sak,
+                                                  const T *__restrict__ B, long long sbk, long long sbn,
+                                                  int M, int N, int K, Epi epi) {
+    __shared__ T part[8][8][NN];
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, r = lane & 7, i = blockIdx.x * 8 + r;
+    T acc[NN];
+#pragma unroll
+    for (int j = 0; j < NN; j++) acc[j] = T(0);
+    if (i < M) {
+#pragma unroll 8
+        for (int k = w * 4 + (lane >> 3); k < K; k += 32) {
+            const T a = A[i * sam + k * sak];
+#pragma unroll
+            for (int j = 0; j < NN; j++) acc[j] = a * (j < N ? B[k * sbk + j * sbn] : T(0)) + acc[j];
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < NN; j++) {
+        acc[j] = acc[j] + __shfl_xor_sync(0xffffffffu, acc[j], 8);
+        acc[j] = acc[j] + __shfl_xor_sync(0xffffffffu, acc[j], 16);
+        if (lane < 8) part[w][lane][j] = acc[j];
+    }
+    __syncthreads();
+    if (threadIdx.x < 8 * NN) {
+        const int rr = threadIdx.x & 7, j = threadIdx.x >> 3, ii = blockIdx.x * 8 + rr;
+        T s = part[0][rr][j];
+#pragma unroll
+        for (int k = 1; k < 8; k++) s = s + part[k][rr][j];
+        if (ii < M && j < N) epi(ii, j, s);
+    }
+}
+
+/* A reduction over the leading axes for 8 consecutive outputs (columns) at once: the 256 threads
+ * are 32 slices (threadIdx.x >> 3) of the reduced elements times 8 columns (threadIdx.x & 7), so
+ * a warp reads 4 rows of 8 consecutive elements per load. Every thread passes its slice's
+ * partial; threads 0..7 get their column's result (slices combined in a fixed order). */
+template <class T, class F> __device__ T gtc_col_reduce(T v, F f) {
+    __shared__ T buf[8][8];
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    v = f(v, __shfl_xor_sync(0xffffffffu, v, 8));
+    v = f(v, __shfl_xor_sync(0xffffffffu, v, 16));
+    if (lane < 8) buf[w][lane] = v;
+    __syncthreads();
+    if (threadIdx.x < 8)
+        for (int k = 1; k < 8; k++) v = f(v, buf[k][threadIdx.x]);
+    __syncthreads();
+    return v;
+}
+
+/* The same product when K <= KK is tiny (an outer product, as in dY W^T through a 2-class
+ * layer): one thread per element of C, grid-stride, consecutive threads on consecutive j (A's
+ * value is shared, B's and the epilogue's accesses coalesce); K in order. Needs M * N < 2^31. */
+template <class T, int KK, class Epi>
+__device__ __forceinline__ void gtc_gemm_smallk(const T *__restrict__ A, long long sam, long long sak,
+                                                const T *__restrict__ B, long long sbk, long long sbn,
+                                                int M, int N, int K, Epi epi) {
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < M * N; e += gridDim.x * blockDim.x) {
+        const int i = e / N, j = e % N;
+        T acc = T(0);
+#pragma unroll
+        for (int k = 0; k < KK; k++)
+            if (k < K) acc = A[i * sam + k * sak] * B[k * sbk + j * sbn] + acc;
+        epi(i, j, acc);
     }
 }
 

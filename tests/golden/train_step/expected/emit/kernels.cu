@@ -246,77 +246,298 @@ template <class T, bool MAX> __device__ __forceinline__ void gtc_warp_arg(T &v, 
     }
 }
 
-/* C[m, n] = sum_k A[m, k] B[k, n] for one BM x BN tile (blockIdx.x: m tiles, blockIdx.y: n tiles)
- * with 256 threads as 16 x 16, each holding a (BM/16) x (BN/16) register micro-tile, K in steps
- * of BK through shared memory; the next step's tiles are fetched into registers while this one's
- * are multiplied. A and B are addressed by element strides, so transposed operands cost nothing;
- * AK / BN1 say which of their axes is contiguous (coalesced tile loads). Bounds are checked
- * everywhere: any M, N, K. Strict FP32/FP64 multiply-adds (no TF32). epi(i, j, acc) stores each
- * in-range result. */
-template <class T, int BM, int BN, int BK, bool AK, bool BN1, class Epi>
+/* Asynchronous global -> shared copies (cp.async, sm_80 and later; plain loads before): B bytes
+ * (4, 8 or 16, src and dst aligned to B), zero-filled when !ok (src is then not read). */
+__device__ __forceinline__ unsigned gtc_smem_u32(const void *p) {
+    unsigned r;
+    asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(r) : "l"(p));
+    return r;
+}
+template <int B> __device__ __forceinline__ void gtc_cp_async(void *dst, const void *src, bool ok) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if (B == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(gtc_smem_u32(dst)), "l"(src), "r"(ok ? 16 : 0));
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(gtc_smem_u32(dst)), "l"(src), "n"(B),
+                     "r"(ok ? B : 0));
+#else
+    if (B == 16) *(uint4 *)dst = ok ? *(const uint4 *)src : make_uint4(0, 0, 0, 0);
+    else if (B == 8) *(uint2 *)dst = ok ? *(const uint2 *)src : make_uint2(0, 0);
+    else *(unsigned *)dst = ok ? *(const unsigned *)src : 0u;
+#endif
+}
+__device__ __forceinline__ void gtc_cp_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+template <int N> __device__ __forceinline__ void gtc_cp_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+#endif
+}
+
+/* Thread block clusters (sm_90): the cluster barrier, this block's rank, and a load from another
+ * block's shared memory (distributed shared memory). Before sm_90 (a JIT build for an older GPU)
+ * GTC_CLUSTER is 0 and a split GEMM computes its whole K range in every block instead. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define GTC_CLUSTER 0
+#define GTC_CLUSTER_DIMS(x, y, z)
+#else
+#define GTC_CLUSTER 1
+#define GTC_CLUSTER_DIMS(x, y, z) __cluster_dims__(x, y, z)
+#endif
+__device__ __forceinline__ void gtc_cluster_sync() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+#endif
+}
+template <int S> struct GtcBits;
+template <> struct GtcBits<4> {
+    typedef unsigned t;
+    static __device__ __forceinline__ t ld(unsigned a) {
+        t v = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        asm volatile("ld.shared::cluster.b32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
+#endif
+        return v;
+    }
+};
+template <> struct GtcBits<8> {
+    typedef unsigned long long t;
+    static __device__ __forceinline__ t ld(unsigned a) {
+        t v = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        asm volatile("ld.shared::cluster.b64 %0, [%1];" : "=l"(v) : "r"(a) : "memory");
+#endif
+        return v;
+    }
+};
+/* *p in the shared memory of the cluster's block `rank` (p: an address in this block's). */
+template <class T> __device__ __forceinline__ T gtc_ld_dsmem(const T *p, unsigned rank) {
+    unsigned a = gtc_smem_u32(p), r = a;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(rank));
+#endif
+    union {
+        typename GtcBits<sizeof(T)>::t u;
+        T v;
+    } c;
+    c.u = GtcBits<sizeof(T)>::ld(r);
+    return c.v;
+}
+
+/* Four consecutive elements, read as one 16-byte (float) or two (double) shared-memory loads. */
+template <class T> struct __align__(4 * sizeof(T)) GtcV4 { T v[4]; };
+
+/* C[m, n] = sum_k A[m, k] B[k, n] for one BM x BN tile of C (blockIdx.x: m tiles times SPLIT,
+ * blockIdx.y: n tiles), (BM / TM) x (BN / 4) x KS threads. The threads form KS groups ("sliced
+ * K"): each group holds a TM x 4 register micro-tile of the whole tile and multiplies its own
+ * BK/KS of every BK-wide K step; the groups' partial tiles are summed through shared memory in
+ * group order at the end (deterministic), so a tile as small as 32 x 32 still keeps 8 or 16
+ * warps of an SM busy. SPLIT > 1: the kernel is launched in clusters of SPLIT blocks along x
+ * (GTC_CLUSTER_DIMS(SPLIT, 1, 1) on the kernel); the cluster's blocks take consecutive K ranges of
+ * one tile, and after a cluster barrier block r sums rows [r BM / SPLIT, (r + 1) BM / SPLIT) of the
+ * blocks' partial tiles, read from their shared memory in rank order, and runs the epilogue on
+ * them: larger tiles (fewer loads from L2) with as many blocks. Tiles of A and B go to shared
+ * memory with cp.async in their global layout (AK: A's K axis is contiguous, else its M axis;
+ * BK1: B's K axis is contiguous, else its N axis), 16 bytes at a time where the layout, sizes and
+ * pointers allow it (else element by element, zero-filling outside M, N, K), NST steps in
+ * flight. Each micro-tile step reads 4 K values of A and of B as 16-byte shared loads: rows (or
+ * columns) along a contiguous K axis are owned strided, so these reads hit distinct banks; along
+ * a contiguous M (N) axis, consecutive. Any M, N, K and strides; strict FP32/FP64 multiply-adds
+ * (no TF32). epi(i, j, acc) stores each in-range result; consecutive threads take consecutive j
+ * (coalesced stores). */
+template <class T, int BM, int BN, int TM, int KS, int BK, int SPLIT, bool AK, bool BK1, class Epi>
 __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam, long long sak,
                                          const T *__restrict__ B, long long sbk, long long sbn,
                                          int M, int N, int K, Epi epi) {
-    constexpr int TM = BM / 16, TN = BN / 16, LA = BM * BK / 256, LB = BN * BK / 256;
-    static_assert(LA * 256 == BM * BK && LB * 256 == BN * BK, "a tile is a whole number of loads per thread");
-    __shared__ T As[BK][BM + 1];
-    __shared__ T Bs[BK][BN + 1];
-    const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;
-    const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
-    T acc[TM][TN], ra[LA], rb[LB];
+    constexpr int TN = 4, GM = BM / TM, GN = BN / TN, G = GM * GN, NT = G * KS, KG = BK / KS, VW = 16 / (int)sizeof(T);
+    static_assert((NT == 256 || NT == 512) && GM * TM == BM && GN * TN == BN, "the groups' micro-tiles cover the tile");
+    static_assert(KG * KS == BK && KG % 4 == 0, "each group takes a multiple of 4 of every K step");
+    static_assert(TM % 4 == 0 && (sizeof(T) == 4 || sizeof(T) == 8), "4-wide loads of 4- or 8-byte elements");
+    static_assert(SPLIT >= 1 && SPLIT <= 8 && BM % SPLIT == 0, "a cluster of at most 8 blocks shares out the tile's rows");
+    /* shared tiles in the global layout, rows padded by 4 elements (16-byte rows, distinct banks) */
+    constexpr int RA = AK ? BM : BK, CA = AK ? BK : BM, SA = CA + 4;
+    constexpr int RB = BK1 ? BN : BK, CB = BK1 ? BK : BN, SB = CB + 4;
+    constexpr int TILE = RA * SA + RB * SB, STAGE = TILE * (int)sizeof(T);
+    constexpr int NS0 = 46 * 1024 / STAGE, NST = NS0 > 4 ? 4 : NS0;
+    static_assert(NST >= 2, "two K steps fit in static shared memory");
+    constexpr int PIPE = NST * STAGE, RED = KS * BM * BN * (int)sizeof(T);
+    __shared__ __align__(32) unsigned char smem[PIPE > RED ? PIPE : RED];
+    T *const sm = (T *)smem;
+    const int tid = threadIdx.x, g = tid / G, l = tid % G, tm = l / GN, tn = l % GN;
+    const int rank = SPLIT > 1 ? (int)(blockIdx.x % SPLIT) : 0, m0 = (int)(blockIdx.x / SPLIT) * BM, n0 = blockIdx.y * BN;
+    /* this block's K range: a multiple of 4 elements per block of a cluster (all of K before sm_90) */
+    int kbeg = 0, kend = K;
+    if (SPLIT > 1 && GTC_CLUSTER) {
+        const int kc = ((K + SPLIT - 1) / SPLIT + 3) / 4 * 4;
+        kbeg = rank * kc < K ? rank * kc : K;
+        kend = kbeg + kc < K ? kbeg + kc : K;
+    }
+    /* 16-byte copies: the contiguous axis is K (or M / N), its length and the other stride are
+     * multiples of VW, and the pointer is 16-byte aligned */
+    const bool va = (AK ? sak == 1 && sam % VW == 0 && K % VW == 0 : sam == 1 && sak % VW == 0 && M % VW == 0) &&
+                    ((unsigned long long)A & 15) == 0;
+    const bool vb = (BK1 ? sbk == 1 && sbn % VW == 0 && K % VW == 0 : sbn == 1 && sbk % VW == 0 && N % VW == 0) &&
+                    ((unsigned long long)B & 15) == 0;
+    /* each thread's copy slots (chunk tid + 256 u of a tile): stage-invariant parts first */
+    constexpr int CHA = RA * CA / VW, UA = (CHA + NT - 1) / NT, CHB = RB * CB / VW, UB = (CHB + NT - 1) / NT;
+    const T *pa[UA], *pb[UB];
+    int oa[UA], ob[UB], ka[UA], kb[UB], ma[UA], nb[UB];
+#pragma unroll
+    for (int u = 0; u < UA; u++) {
+        const int c = tid + NT * u, r = c / (CA / VW), cc = c % (CA / VW) * VW;
+        oa[u] = r * SA + cc, ka[u] = kbeg + (AK ? cc : r), ma[u] = m0 + (AK ? r : cc);
+        pa[u] = A + ma[u] * sam + ka[u] * sak;
+        if (c >= CHA) ma[u] = M; /* no slot */
+    }
+#pragma unroll
+    for (int u = 0; u < UB; u++) {
+        const int c = tid + NT * u, r = c / (CB / VW), cc = c % (CB / VW) * VW;
+        ob[u] = r * SB + cc, kb[u] = kbeg + (BK1 ? cc : r), nb[u] = n0 + (BK1 ? r : cc);
+        pb[u] = B + kb[u] * sbk + nb[u] * sbn;
+        if (c >= CHB) nb[u] = N;
+    }
+    auto load = [&](int st, int k0) {
+        T *As = sm + st * TILE, *Bs = As + RA * SA;
+#pragma unroll
+        for (int u = 0; u < UA; u++) {
+            if (CHA % NT && tid + NT * u >= CHA) continue;
+            const T *src = pa[u] + k0 * sak;
+            if (va) {
+                const bool ok = ma[u] < M && k0 + ka[u] < kend;
+                gtc_cp_async<16>(As + oa[u], ok ? src : A, ok);
+            } else {
+#pragma unroll
+                for (int v = 0; v < VW; v++) {
+                    const bool ok = ma[u] + (AK ? 0 : v) < M && k0 + ka[u] + (AK ? v : 0) < kend;
+                    gtc_cp_async<sizeof(T)>(As + oa[u] + v, ok ? src + (AK ? v * sak : v * sam) : A, ok);
+                }
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < UB; u++) {
+            if (CHB % NT && tid + NT * u >= CHB) continue;
+            const T *src = pb[u] + k0 * sbk;
+            if (vb) {
+                const bool ok = nb[u] < N && k0 + kb[u] < kend;
+                gtc_cp_async<16>(Bs + ob[u], ok ? src : B, ok);
+            } else {
+#pragma unroll
+                for (int v = 0; v < VW; v++) {
+                    const bool ok = nb[u] + (BK1 ? 0 : v) < N && k0 + kb[u] + (BK1 ? v : 0) < kend;
+                    gtc_cp_async<sizeof(T)>(Bs + ob[u] + v, ok ? src + (BK1 ? v * sbk : v * sbn) : B, ok);
+                }
+            }
+        }
+    };
+    T acc[TM][TN];
 #pragma unroll
     for (int i = 0; i < TM; i++)
 #pragma unroll
         for (int j = 0; j < TN; j++) acc[i][j] = T(0);
-    auto fetch = [&](int k0) {
+    const int KT = (kend - kbeg + BK - 1) / BK;
 #pragma unroll
-        for (int l = 0; l < LA; l++) {
-            const int e = tid + 256 * l, mm = AK ? e / BK : e % BM, kk = AK ? e % BK : e / BM;
-            const int gm = m0 + mm, gk = k0 + kk;
-            ra[l] = gm < M && gk < K ? A[gm * sam + gk * sak] : T(0);
-        }
-#pragma unroll
-        for (int l = 0; l < LB; l++) {
-            const int e = tid + 256 * l, nn = BN1 ? e % BN : e / BK, kk = BN1 ? e / BN : e % BK;
-            const int gn = n0 + nn, gk = k0 + kk;
-            rb[l] = gn < N && gk < K ? B[gk * sbk + gn * sbn] : T(0);
-        }
-    };
-    fetch(0);
-    for (int k0 = 0; k0 < K; k0 += BK) {
-#pragma unroll
-        for (int l = 0; l < LA; l++) {
-            const int e = tid + 256 * l;
-            As[AK ? e % BK : e / BM][AK ? e / BK : e % BM] = ra[l];
-        }
-#pragma unroll
-        for (int l = 0; l < LB; l++) {
-            const int e = tid + 256 * l;
-            Bs[BN1 ? e / BN : e % BK][BN1 ? e % BN : e / BK] = rb[l];
-        }
-        __syncthreads();
-        if (k0 + BK < K) fetch(k0 + BK);
-#pragma unroll
-        for (int kk = 0; kk < BK; kk++) {
-            T a[TM], b[TN];
-#pragma unroll
-            for (int i = 0; i < TM; i++) a[i] = As[kk][ty + 16 * i];
-#pragma unroll
-            for (int j = 0; j < TN; j++) b[j] = Bs[kk][tx + 16 * j];
-#pragma unroll
-            for (int i = 0; i < TM; i++)
-#pragma unroll
-                for (int j = 0; j < TN; j++) acc[i][j] = a[i] * b[j] + acc[i][j];
-        }
-        __syncthreads();
+    for (int s = 0; s < NST - 1; s++) {
+        if (s < KT) load(s, s * BK);
+        gtc_cp_commit();
     }
+    for (int kt = 0; kt < KT; kt++) {
+        gtc_cp_wait<NST - 2>();
+        __syncthreads();
+        if (kt + NST - 1 < KT) load((kt + NST - 1) % NST, (kt + NST - 1) * BK);
+        gtc_cp_commit();
+        const T *As = sm + kt % NST * TILE, *Bs = As + RA * SA;
+#pragma unroll
+        for (int q = 0; q < KG; q += 4) {
+            const int k4 = g * KG + q;
+            T a[4][TM], b[4][TN];
+            if (AK) {
+#pragma unroll
+                for (int i = 0; i < TM; i++) {
+                    const GtcV4<T> v = *(const GtcV4<T> *)&As[(tm + GM * i) * SA + k4];
+#pragma unroll
+                    for (int kk = 0; kk < 4; kk++) a[kk][i] = v.v[kk];
+                }
+            } else {
+#pragma unroll
+                for (int kk = 0; kk < 4; kk++)
+#pragma unroll
+                    for (int i = 0; i < TM; i += 4) {
+                        const GtcV4<T> v = *(const GtcV4<T> *)&As[(k4 + kk) * SA + tm * TM + i];
+#pragma unroll
+                        for (int e = 0; e < 4; e++) a[kk][i + e] = v.v[e];
+                    }
+            }
+            if (BK1) {
+#pragma unroll
+                for (int j = 0; j < TN; j++) {
+                    const GtcV4<T> v = *(const GtcV4<T> *)&Bs[(tn + GN * j) * SB + k4];
+#pragma unroll
+                    for (int kk = 0; kk < 4; kk++) b[kk][j] = v.v[kk];
+                }
+            } else {
+#pragma unroll
+                for (int kk = 0; kk < 4; kk++) {
+                    const GtcV4<T> v = *(const GtcV4<T> *)&Bs[(k4 + kk) * SB + tn * TN];
+#pragma unroll
+                    for (int e = 0; e < 4; e++) b[kk][e] = v.v[e];
+                }
+            }
+#pragma unroll
+            for (int kk = 0; kk < 4; kk++)
+#pragma unroll
+                for (int i = 0; i < TM; i++)
+#pragma unroll
+                    for (int j = 0; j < TN; j++) acc[i][j] = a[kk][i] * b[kk][j] + acc[i][j];
+        }
+    }
+    gtc_cp_wait<0>();
+    __syncthreads();
+    /* the groups' partial tiles, summed in group order */
 #pragma unroll
     for (int i = 0; i < TM; i++)
 #pragma unroll
         for (int j = 0; j < TN; j++) {
-            const int gm = m0 + ty + 16 * i, gn = n0 + tx + 16 * j;
-            if (gm < M && gn < N) epi(gm, gn, acc[i][j]);
+            const int r = AK ? tm + GM * i : tm * TM + i, c = BK1 ? tn + GN * j : tn * TN + j;
+            sm[(g * BM + r) * BN + c] = acc[i][j];
         }
+    __syncthreads();
+    if (SPLIT == 1) {
+#pragma unroll
+        for (int e = tid; e < BM * BN; e += NT) {
+            const int r = e / BN, c = e % BN, gm = m0 + r, gn = n0 + c;
+            T s = sm[e];
+#pragma unroll
+            for (int k = 1; k < KS; k++) s = s + sm[k * BM * BN + e];
+            if (gm < M && gn < N) epi(gm, gn, s);
+        }
+    } else {
+        /* this block's partial tile in sm[0, BM BN), then the cluster's sum of it for our rows */
+#pragma unroll
+        for (int e = tid; e < BM * BN; e += NT) {
+            T s = sm[e];
+#pragma unroll
+            for (int k = 1; k < KS; k++) s = s + sm[k * BM * BN + e];
+            sm[e] = s;
+        }
+        if (GTC_CLUSTER) gtc_cluster_sync();
+        else __syncthreads();
+        constexpr int RE = BM / SPLIT * BN;
+#pragma unroll
+        for (int e = rank * RE + tid; e < (rank + 1) * RE; e += NT) {
+            const int r = e / BN, c = e % BN, gm = m0 + r, gn = n0 + c;
+            T s = sm[e];
+            if (GTC_CLUSTER) {
+                s = gtc_ld_dsmem(&sm[e], 0);
+#pragma unroll
+                for (int q = 1; q < SPLIT; q++) s = s + gtc_ld_dsmem(&sm[e], q);
+            }
+            if (gm < M && gn < N) epi(gm, gn, s);
+        }
+        if (GTC_CLUSTER) gtc_cluster_sync(); /* our shared memory stays until every block has read it */
+    }
 }
 
 /* The same product when N <= NN is tiny (a classifier's logits and their weight gradient): one
@@ -331,7 +552,7 @@ __device__ __forceinline__ void gtc_gemm_skinny(const T *__restrict__ A, long lo
     T acc[NN];
 #pragma unroll
     for (int j = 0; j < NN; j++) acc[j] = T(0);
-#pragma unroll 4
+#pragma unroll 8
     for (int k = lane; k < K; k += 32) {
         const T a = A[i * sam + k * sak];
 #pragma unroll
@@ -344,6 +565,78 @@ __device__ __forceinline__ void gtc_gemm_skinny(const T *__restrict__ A, long lo
     }
 }
 
+/* The same product when N <= NN is tiny and A's M axis is contiguous (A read transposed, as in a
+ * weight gradient X^T dY): a block takes 8 rows of C; lane & 7 picks the row, so a warp reads 4
+ * K rows of 8 consecutive elements of A per load, and the block's 32 (warp, lane >> 3) slices
+ * stride over K; the slices' partials are summed by shuffles and then through shared memory in
+ * slice order. */
+template <class T, int NN, class Epi>
+__device__ __forceinline__ void gtc_gemm_skinny_t(const T *__restrict__ A, long long sam, long long sak,
+                                                  const T *__restrict__ B, long long sbk, long long sbn,
+                                                  int M, int N, int K, Epi epi) {
+    __shared__ T part[8][8][NN];
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, r = lane & 7, i = blockIdx.x * 8 + r;
+    T acc[NN];
+#pragma unroll
+    for (int j = 0; j < NN; j++) acc[j] = T(0);
+    if (i < M) {
+#pragma unroll 8
+        for (int k = w * 4 + (lane >> 3); k < K; k += 32) {
+            const T a = A[i * sam + k * sak];
+#pragma unroll
+            for (int j = 0; j < NN; j++) acc[j] = a * (j < N ? B[k * sbk + j * sbn] : T(0)) + acc[j];
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < NN; j++) {
+        acc[j] = acc[j] + __shfl_xor_sync(0xffffffffu, acc[j], 8);
+        acc[j] = acc[j] + __shfl_xor_sync(0xffffffffu, acc[j], 16);
+        if (lane < 8) part[w][lane][j] = acc[j];
+    }
+    __syncthreads();
+    if (threadIdx.x < 8 * NN) {
+        const int rr = threadIdx.x & 7, j = threadIdx.x >> 3, ii = blockIdx.x * 8 + rr;
+        T s = part[0][rr][j];
+#pragma unroll
+        for (int k = 1; k < 8; k++) s = s + part[k][rr][j];
+        if (ii < M && j < N) epi(ii, j, s);
+    }
+}
+
+/* A reduction over the leading axes for 8 consecutive outputs (columns) at once: the 256 threads
+ * are 32 slices (threadIdx.x >> 3) of the reduced elements times 8 columns (threadIdx.x & 7), so
+ * a warp reads 4 rows of 8 consecutive elements per load. Every thread passes its slice's
+ * partial; threads 0..7 get their column's result (slices combined in a fixed order). */
+template <class T, class F> __device__ T gtc_col_reduce(T v, F f) {
+    __shared__ T buf[8][8];
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    v = f(v, __shfl_xor_sync(0xffffffffu, v, 8));
+    v = f(v, __shfl_xor_sync(0xffffffffu, v, 16));
+    if (lane < 8) buf[w][lane] = v;
+    __syncthreads();
+    if (threadIdx.x < 8)
+        for (int k = 1; k < 8; k++) v = f(v, buf[k][threadIdx.x]);
+    __syncthreads();
+    return v;
+}
+
+/* The same product when K <= KK is tiny (an outer product, as in dY W^T through a 2-class
+ * layer): one thread per element of C, grid-stride, consecutive threads on consecutive j (A's
+ * value is shared, B's and the epilogue's accesses coalesce); K in order. Needs M * N < 2^31. */
+template <class T, int KK, class Epi>
+__device__ __forceinline__ void gtc_gemm_smallk(const T *__restrict__ A, long long sam, long long sak,
+                                                const T *__restrict__ B, long long sbk, long long sbn,
+                                                int M, int N, int K, Epi epi) {
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < M * N; e += gridDim.x * blockDim.x) {
+        const int i = e / N, j = e % N;
+        T acc = T(0);
+#pragma unroll
+        for (int k = 0; k < KK; k++)
+            if (k < K) acc = A[i * sam + k * sak] * B[k * sbk + j * sbn] + acc;
+        epi(i, j, acc);
+    }
+}
+
 struct gtc_args {
     char *p[13];
     double s[1];
@@ -353,7 +646,7 @@ struct gtc_args {
 extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
     const float *A = ((float *)a.p[0]);
     const float *B = ((float *)a.p[2]);
-    gtc_gemm<float, 32, 32, 32, true, true>(A, 480LL, 1LL, B, 256LL, 1LL, 512, 256, 480,
+    gtc_gemm<float, 32, 32, 8, 8, 64, 1, true, false>(A, 480LL, 1LL, B, 256LL, 1LL, 512, 256, 480,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[3])[j];
@@ -377,23 +670,21 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k1(struct gtc_args a) {
         });
 }
 
-/* step 2: row: max m, sub sh, exp e, sum se, log lse, sub logp, mul ylogp, sum ll_row, div p, sub p_minus_y, div dlogits; grid 64 x 1 x 1, block 256 */
-extern "C" __global__ void __launch_bounds__(256) gtc_k2(struct gtc_args a) {
-    const int lane = threadIdx.x & 31;
-    for (int row = (int)blockIdx.x * 8 + (threadIdx.x >> 5); row < 512; row += (int)gridDim.x * 8) {
+/* step 2: row: max m, sub sh, exp e, sum se, log lse, sub logp, mul ylogp, sum ll_row, div p, sub p_minus_y, div dlogits; grid 8 x 1 x 1, block 64 */
+extern "C" __global__ void __launch_bounds__(64) gtc_k2(struct gtc_args a) {
+    for (int row = (int)blockIdx.x * blockDim.x + threadIdx.x; row < 512; row += (int)gridDim.x * blockDim.x) {
         const int c0 = row;
         (void)c0;
         float acc1 = (-GTC_INF_F);
-        for (int t2 = lane; t2 < 2; t2 += 32) {
+        for (int t2 = 0; t2 < 2; t2 += 1) {
             const int c3 = t2;
             (void)c3;
             const float v4 = ((float *)(a.p[12] + 1048576))[(c3 + c0 * 2)];
             if (v4 > acc1 || (v4 != v4 && acc1 == acc1)) acc1 = v4;
         }
-        acc1 = gtc_warp_reduce(acc1, GtcMax());
         const float v5 = ((float)acc1);
         double acc6 = 0;
-        for (int t7 = lane; t7 < 2; t7 += 32) {
+        for (int t7 = 0; t7 < 2; t7 += 1) {
             const int c8 = t7;
             (void)c8;
             const float v9 = ((float *)(a.p[12] + 1048576))[(c8 + c0 * 2)];
@@ -401,11 +692,10 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k2(struct gtc_args a) {
             const float v11 = (float)(gtc_exp(v10));
             acc6 += (double)v11;
         }
-        acc6 = gtc_warp_reduce(acc6, GtcSum());
         const float v12 = ((float)acc6);
         const float v13 = (float)(gtc_log(v12));
         double acc14 = 0;
-        for (int t15 = lane; t15 < 2; t15 += 32) {
+        for (int t15 = 0; t15 < 2; t15 += 1) {
             const int c16 = t15;
             (void)c16;
             const float v17 = ((float *)a.p[1])[(c16 + c0 * 2)];
@@ -415,12 +705,11 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k2(struct gtc_args a) {
             const float v21 = (float)(v17 * v20);
             acc14 += (double)v21;
         }
-        acc14 = gtc_warp_reduce(acc14, GtcSum());
         const float v22 = ((float)acc14);
-        if (lane == 0) {
+        {
             ((float *)(a.p[12] + 1052672))[c0] = v22;
         }
-        for (int e = lane; e < 2; e += 32) {
+        for (int e = 0; e < 2; e += 1) {
             const int c23 = e;
             (void)c23;
             const float v24 = ((float *)(a.p[12] + 1048576))[(c23 + c0 * 2)];
@@ -479,11 +768,11 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k4(struct gtc_args a) {
     }
 }
 
-/* step 5: gemm: transpose w2_t, matmul da1, gt h1_pos, where dh1; grid 16 x 8 x 1, block 256 */
+/* step 5: gemm: transpose w2_t, matmul da1, gt h1_pos, where dh1; grid 512 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k5(struct gtc_args a) {
     const float *A = ((float *)(a.p[12] + 1054720));
     const float *B = ((float *)a.p[4]);
-    gtc_gemm<float, 32, 32, 32, true, false>(A, 2LL, 1LL, B, 1LL, 2LL, 512, 256, 2,
+    gtc_gemm_smallk<float, 2>(A, 2LL, 1LL, B, 1LL, 2LL, 512, 256, 2,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[12])[(j + i * 256)];
@@ -497,7 +786,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k5(struct gtc_args a) {
 extern "C" __global__ void __launch_bounds__(256) gtc_k6(struct gtc_args a) {
     const float *A = ((float *)(a.p[12] + 524288));
     const float *B = ((float *)(a.p[12] + 1054720));
-    gtc_gemm_skinny<float, 2>(A, 1LL, 256LL, B, 2LL, 1LL, 256, 2, 512,
+    gtc_gemm_skinny_t<float, 2>(A, 1LL, 256LL, B, 2LL, 1LL, 256, 2, 512,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[4])[(j + i * 2)];
@@ -513,7 +802,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k6(struct gtc_args a) {
 extern "C" __global__ void __launch_bounds__(256) gtc_k7(struct gtc_args a) {
     const float *A = ((float *)a.p[0]);
     const float *B = ((float *)(a.p[12] + 1058816));
-    gtc_gemm<float, 32, 32, 32, false, true>(A, 1LL, 480LL, B, 256LL, 1LL, 480, 256, 512,
+    gtc_gemm<float, 32, 32, 8, 8, 64, 1, false, false>(A, 1LL, 480LL, B, 256LL, 1LL, 480, 256, 512,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[2])[(j + i * 256)];
@@ -525,21 +814,22 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k7(struct gtc_args a) {
         });
 }
 
-/* step 8: reduce: sum db1, clamp g_b1, mul step_b1, sub b1_next; grid 256 x 1 x 1, block 256 */
+/* step 8: reduce: sum db1, clamp g_b1, mul step_b1, sub b1_next; grid 32 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k8(struct gtc_args a) {
-    for (int o = blockIdx.x; o < 256; o += gridDim.x) {
+    for (int o0 = (int)blockIdx.x * 8; o0 < 256; o0 += (int)gridDim.x * 8) {
+        const int o = o0 + (threadIdx.x & 7);
         const int c0 = o;
         (void)c0;
         double acc1 = 0;
-        for (int t2 = threadIdx.x; t2 < 512; t2 += blockDim.x) {
+        for (int t2 = (threadIdx.x >> 3); o < 256 && t2 < 512; t2 += 32) {
             const int c3 = t2;
             (void)c3;
             const float v4 = ((float *)(a.p[12] + 1058816))[(c0 + c3 * 256)];
             acc1 += (double)v4;
         }
-        acc1 = gtc_block_reduce(acc1, GtcSum(), (double)0);
+        acc1 = gtc_col_reduce(acc1, GtcSum());
         const float v5 = ((float)acc1);
-        if (threadIdx.x == 0) {
+        if (threadIdx.x < 8 && o < 256) {
             const float v6 = ((float *)a.p[3])[c0];
             const float v7 = (float)(gtc_clamp(v5, ((float)-5), ((float)5)));
             const float v8 = gtc_to_f32(a.s[0]);

@@ -1,0 +1,193 @@
+/* bench/gemm_variants.cu: the tiled GEMM of templates/kernels_prelude.cuh in several tile
+ * shapes on the training step's two big products (x @ w1: 512x256x480, A's K contiguous;
+ * x^T @ dh1: 480x256x512, A's M contiguous), next to the previous kernel (v0: 16x16 threads with
+ * 2x2 micro-tiles). Each variant is checked against a float64 CPU product (relative error) and
+ * timed as 20 launches in one CUDA Graph (median of 31 replays, per launch), with a bias epilogue.
+ * Build here: nvcc -std=c++17 -O3 -arch=sm_90 -o build/dev/gemm_variants bench/gemm_variants.cu
+ * Run on the GPU machine: build/dev/gemm_variants */
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <algorithm>
+#include <vector>
+#include <cuda_runtime.h>
+#include "../templates/kernels_types.cuh"
+#include "../ir/scalar.h"
+#include "../templates/kernels_prelude.cuh"
+
+template <class T, int BM, int BN, int BK, bool AK, bool BN1, class Epi>
+__device__ __forceinline__ void gtc_gemm_v0(const T *__restrict__ A, long long sam, long long sak,
+                                         const T *__restrict__ B, long long sbk, long long sbn,
+                                         int M, int N, int K, Epi epi) {
+    constexpr int TM = BM / 16, TN = BN / 16, LA = BM * BK / 256, LB = BN * BK / 256;
+    static_assert(LA * 256 == BM * BK && LB * 256 == BN * BK, "a tile is a whole number of loads per thread");
+    __shared__ T As[BK][BM + 1];
+    __shared__ T Bs[BK][BN + 1];
+    const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;
+    const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
+    T acc[TM][TN], ra[LA], rb[LB];
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++) acc[i][j] = T(0);
+    auto fetch = [&](int k0) {
+#pragma unroll
+        for (int l = 0; l < LA; l++) {
+            const int e = tid + 256 * l, mm = AK ? e / BK : e % BM, kk = AK ? e % BK : e / BM;
+            const int gm = m0 + mm, gk = k0 + kk;
+            ra[l] = gm < M && gk < K ? A[gm * sam + gk * sak] : T(0);
+        }
+#pragma unroll
+        for (int l = 0; l < LB; l++) {
+            const int e = tid + 256 * l, nn = BN1 ? e % BN : e / BK, kk = BN1 ? e / BN : e % BK;
+            const int gn = n0 + nn, gk = k0 + kk;
+            rb[l] = gn < N && gk < K ? B[gk * sbk + gn * sbn] : T(0);
+        }
+    };
+    fetch(0);
+    for (int k0 = 0; k0 < K; k0 += BK) {
+#pragma unroll
+        for (int l = 0; l < LA; l++) {
+            const int e = tid + 256 * l;
+            As[AK ? e % BK : e / BM][AK ? e / BK : e % BM] = ra[l];
+        }
+#pragma unroll
+        for (int l = 0; l < LB; l++) {
+            const int e = tid + 256 * l;
+            Bs[BN1 ? e / BN : e % BK][BN1 ? e % BN : e / BK] = rb[l];
+        }
+        __syncthreads();
+        if (k0 + BK < K) fetch(k0 + BK);
+#pragma unroll
+        for (int kk = 0; kk < BK; kk++) {
+            T a[TM], b[TN];
+#pragma unroll
+            for (int i = 0; i < TM; i++) a[i] = As[kk][ty + 16 * i];
+#pragma unroll
+            for (int j = 0; j < TN; j++) b[j] = Bs[kk][tx + 16 * j];
+#pragma unroll
+            for (int i = 0; i < TM; i++)
+#pragma unroll
+                for (int j = 0; j < TN; j++) acc[i][j] = a[i] * b[j] + acc[i][j];
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++) {
+            const int gm = m0 + ty + 16 * i, gn = n0 + tx + 16 * j;
+            if (gm < M && gn < N) epi(gm, gn, acc[i][j]);
+        }
+}
+
+
+template <int M, int N, int K, bool AK, bool BK1, int BM, int BN, int TM, int KS, int BK, int SPLIT>
+__global__ void __launch_bounds__(BM / TM * (BN / 4) * KS) GTC_CLUSTER_DIMS(SPLIT, 1, 1)
+kvar(const float *A, const float *B, const float *bias, float *C) {
+    gtc_gemm<float, BM, BN, TM, KS, BK, SPLIT, AK, BK1>(A, AK ? K : 1, AK ? 1 : M, B, BK1 ? 1 : N, BK1 ? K : 1, M, N, K,
+        [&](int i, int j, float acc) { C[i * N + j] = acc + bias[j]; });
+}
+template <int M, int N, int K, bool AK, bool BK1>
+__global__ void __launch_bounds__(256) kold(const float *A, const float *B, const float *bias, float *C) {
+    gtc_gemm_v0<float, 32, 32, 32, AK, !BK1>(A, AK ? K : 1, AK ? 1 : M, B, BK1 ? 1 : N, BK1 ? K : 1, M, N, K,
+        [&](int i, int j, float acc) { C[i * N + j] = acc + bias[j]; });
+}
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_) { printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); exit(1); } } while (0)
+
+template <int M, int N, int K, bool AK, bool BK1>
+struct Case {
+    const char *name;
+    float *dA, *dB, *dbias, *dC;
+    std::vector<double> ref;
+    std::vector<float> hA, hB, hbias;
+    cudaStream_t st;
+    cudaEvent_t t0, t1;
+    Case(const char *n) : name(n) {
+        hA.resize((size_t)M * K), hB.resize((size_t)K * N), hbias.resize(N);
+        srand(1);
+        for (auto &v : hA) v = (float)rand() / RAND_MAX - 0.5f;
+        for (auto &v : hB) v = (float)rand() / RAND_MAX - 0.5f;
+        for (auto &v : hbias) v = (float)rand() / RAND_MAX - 0.5f;
+        ref.assign((size_t)M * N, 0.0);
+        for (int i = 0; i < M; i++)
+            for (int k = 0; k < K; k++) {
+                double a = AK ? hA[(size_t)i * K + k] : hA[(size_t)k * M + i];
+                for (int j = 0; j < N; j++) ref[(size_t)i * N + j] += a * (BK1 ? hB[(size_t)j * K + k] : hB[(size_t)k * N + j]);
+            }
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) ref[(size_t)i * N + j] += hbias[j];
+        CK(cudaMalloc(&dA, hA.size() * 4)); CK(cudaMalloc(&dB, hB.size() * 4));
+        CK(cudaMalloc(&dbias, N * 4)); CK(cudaMalloc(&dC, (size_t)M * N * 4));
+        CK(cudaMemcpy(dA, hA.data(), hA.size() * 4, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(dB, hB.data(), hB.size() * 4, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(dbias, hbias.data(), N * 4, cudaMemcpyHostToDevice));
+        CK(cudaStreamCreate(&st)); CK(cudaEventCreate(&t0)); CK(cudaEventCreate(&t1));
+    }
+    template <class F> void run(const char *var, F kernel, dim3 grid, int threads = 256) {
+        CK(cudaMemset(dC, 0xff, (size_t)M * N * 4)); /* NaN poison */
+        kernel<<<grid, threads, 0, st>>>(dA, dB, dbias, dC);
+        CK(cudaGetLastError());
+        CK(cudaStreamSynchronize(st));
+        std::vector<float> h((size_t)M * N);
+        CK(cudaMemcpy(h.data(), dC, h.size() * 4, cudaMemcpyDeviceToHost));
+        double num = 0, den = 0, worst = 0;
+        for (size_t e = 0; e < h.size(); e++) {
+            double d = (double)h[e] - ref[e];
+            if (!(d == d)) d = 1e30;
+            num += d * d, den += ref[e] * ref[e], worst = std::max(worst, std::fabs(d));
+        }
+        cudaGraph_t g; cudaGraphExec_t x;
+        CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
+        for (int r = 0; r < 20; r++) kernel<<<grid, threads, 0, st>>>(dA, dB, dbias, dC);
+        CK(cudaStreamEndCapture(st, &g));
+        CK(cudaGraphInstantiate(&x, g, 0));
+        CK(cudaGraphLaunch(x, st));
+        float ms[31];
+        for (int r = 0; r < 31; r++) {
+            cudaEventRecord(t0, st); cudaGraphLaunch(x, st); cudaEventRecord(t1, st);
+            CK(cudaEventSynchronize(t1)); cudaEventElapsedTime(&ms[r], t0, t1);
+        }
+        std::sort(ms, ms + 31);
+        double flop = 2.0 * M * N * K;
+        printf("%-22s %-26s grid %3u x %2u  %7.2f us  %6.2f TFLOP/s  rel err %.1e  max abs err %.1e%s\n", name, var,
+               grid.x, grid.y, ms[15] / 20 * 1e3, flop / (ms[15] / 20 * 1e-3) / 1e12, std::sqrt(num / den), worst,
+               std::sqrt(num / den) > 1e-5 ? "  FAIL" : "");
+        cudaGraphExecDestroy(x); cudaGraphDestroy(g);
+    }
+};
+
+#define VAR(C, BM_, BN_, TM_, KS_, BK_, SP_) \
+    C.run(#BM_ "x" #BN_ " tm" #TM_ " ks" #KS_ " bk" #BK_ " split" #SP_, \
+          kvar<M_, N_, K_, AK_, BK1_, BM_, BN_, TM_, KS_, BK_, SP_>, \
+          dim3((M_ + BM_ - 1) / BM_ * SP_, (N_ + BN_ - 1) / BN_), BM_ / TM_ * (BN_ / 4) * KS_)
+
+template <int M_, int N_, int K_, bool AK_, bool BK1_> void shape(const char *name) {
+    Case<M_, N_, K_, AK_, BK1_> c(name);
+    c.run("v0 32x32 2x2 (before)", kold<M_, N_, K_, AK_, BK1_>, dim3((M_ + 31) / 32, (N_ + 31) / 32));
+    VAR(c, 32, 32, 4, 4, 32, 1);
+    VAR(c, 32, 32, 8, 8, 64, 1);
+    VAR(c, 32, 32, 4, 8, 64, 1);  /* 512 threads */
+    VAR(c, 32, 32, 4, 8, 32, 1);  /* 512 threads */
+    VAR(c, 64, 64, 8, 2, 16, 4);  /* clusters of 4 */
+    VAR(c, 64, 64, 8, 2, 32, 4);
+    VAR(c, 64, 64, 4, 1, 16, 4);
+    VAR(c, 64, 64, 8, 2, 16, 2);  /* clusters of 2: 64 blocks */
+    VAR(c, 64, 32, 8, 4, 32, 2);
+    VAR(c, 32, 64, 8, 4, 32, 2);
+    VAR(c, 32, 32, 8, 8, 64, 2);  /* 256 blocks */
+    VAR(c, 64, 64, 8, 2, 16, 8);  /* clusters of 8: 256 blocks */
+    VAR(c, 16, 16, 4, 16, 64, 1);
+}
+
+int main() {
+    cudaDeviceProp p;
+    CK(cudaGetDeviceProperties(&p, 0));
+    printf("gemm_variants on %s (%d SMs)\n", p.name, p.multiProcessorCount);
+    shape<512, 256, 480, true, false>("x@w1 512x256x480");
+    shape<480, 256, 512, false, false>("x^T@dh1 480x256x512");
+    shape<512, 256, 480, true, true>("A@B^T 512x256x480");
+    shape<500, 250, 470, true, false>("ragged 500x250x470");
+    return 0;
+}

@@ -1,0 +1,463 @@
+/* compiler/php_expr.c: PHP expressions in a graph function: operators, numbers, variables,
+ * CudaArray method and static calls mapped to graph ops (the table below), and the messages for
+ * what a graph cannot hold. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "php_parse.h"
+
+/* ---- expressions ------------------------------------------------------------------------------ */
+
+
+const char *const php_kw_loops[] = {"for", "foreach", "while", "do", NULL};
+const char *const php_kw_cond[] = {"if", "else", "elseif", "switch", "match", "case", "default", NULL};
+const char *const php_kw_incl[] = {"include", "include_once", "require", "require_once", NULL};
+
+int php_in_list(const PhpTok *t, const char *const *kws) {
+    for (int i = 0; kws[i]; i++)
+        if (php_tok_kw(t, kws[i])) return 1;
+    return 0;
+}
+
+int php_loop_error(P *p, const PhpTok *t) {
+    return php_perr(p, t, "loops are not supported in a graph function: a graph is straight-line code; "
+                          "write each step as its own assignment");
+}
+int php_cond_error(P *p, const PhpTok *t) {
+    return php_perr(p, t, "conditionals are not supported in a graph function: every step always runs; "
+                          "select elementwise with CudaArray::where($cond, $a, $b)");
+}
+int php_include_error(P *p, const PhpTok *t) {
+    return php_perr(p, t, "includes are not followed: gtc reads one file; only `require_once` of "
+                          "gtc_attributes.php at the top level is allowed (and ignored)");
+}
+
+/* Explains an operator or token that cannot continue an expression. */
+int php_bad_continuation(P *p, const char *expected) {
+    const PhpTok *t = php_cur(p);
+    static const char *const cmp[] = {"<", ">", "<=", ">=", "==", "!=", "===", "!==", "<>", "<=>", NULL};
+    for (int i = 0; cmp[i]; i++)
+        if (php_tok_is(t, cmp[i]))
+            return php_perr(p, t, "the operator %s is not supported: on CudaArray it compares objects, not "
+                                  "elements; use ->lt(), ->le(), ->gt(), ->ge(), ->eq() or ->ne()", t->text);
+    if (php_tok_is(t, "?") || php_tok_is(t, "??")) return php_cond_error(p, t);
+    if (php_tok_is(t, "%"))
+        return php_perr(p, t, "the operator %% is not supported; the operators are + - * / ** and the CudaArray methods");
+    if (php_tok_is(t, "."))
+        return php_perr(p, t, "string concatenation is not supported: strings in a graph file are constants");
+    if (php_tok_is(t, "&&") || php_tok_is(t, "||") || php_tok_kw(t, "and") || php_tok_kw(t, "or") ||
+        php_tok_kw(t, "xor") || php_tok_is(t, "&") || php_tok_is(t, "|") || php_tok_is(t, "^") ||
+        php_tok_is(t, "<<") || php_tok_is(t, ">>"))
+        return php_perr(p, t, "the operator %s is not supported; the operators are + - * / ** and the CudaArray "
+                              "methods (combine conditions with CudaArray::where)", t->text);
+    if (php_tok_is(t, "[")) return php_perr(p, t, "indexing is not supported; use ->slice($starts, $ends)");
+    if (php_tok_is(t, "=") || (t->kind == PT_PUNCT && t->len >= 2 && t->text[t->len - 1] == '=' && t->text[0] != '='))
+        return php_perr(p, t, "assignment inside an expression is not supported; assign each value in its own statement");
+    return php_unexpected(p, expected);
+}
+
+/* Arguments in parentheses: constants as literals, anything else as an expression. */
+static int parse_args(P *p, Arg *args, int *nargs) {
+    if (php_expect(p, "(", "'('")) return -1;
+    *nargs = 0;
+    while (!php_tok_is(php_cur(p), ")")) {
+        if (*nargs == MAX_ARGS) return php_perr(p, php_cur(p), "more than %d arguments", MAX_ARGS);
+        Arg *a = &args[(*nargs)++];
+        memset(a, 0, sizeof *a);
+        if (php_cur(p)->kind == PT_IDENT && php_tok_is(php_ahead(p, 1), ":")) a->name = php_take(p), php_take(p);
+        a->at = php_cur(p);
+        const PhpTok *t = php_cur(p);
+        int next_ok = !php_tok_is(php_ahead(p, 1), "(") && !php_tok_is(php_ahead(p, 1), "::") && !php_tok_is(php_ahead(p, 1), "\\");
+        if (php_tok_is(t, "..."))
+            return php_perr(p, t, "argument unpacking (...) is not supported; pass each argument");
+        if (php_tok_is(t, "[") || t->kind == PT_STRING || t->kind == PT_ISTRING ||
+            ((php_tok_kw(t, "true") || php_tok_kw(t, "false") || php_tok_kw(t, "null")) && next_ok)) {
+            if (!(a->lit = php_parse_lit(p))) return -1;
+        } else if (php_expr(p, &a->v)) {
+            return -1;
+        }
+        if (php_tok_is(php_cur(p), ",")) php_take(p);
+        else if (!php_tok_is(php_cur(p), ")")) return php_bad_continuation(p, "',' or ')'");
+    }
+    php_take(p);
+    return 0;
+}
+
+const char *php_lit_kind(const Lit *l) {
+    switch (l->k) {
+    case L_STR: return "a string";
+    case L_NUM: return "a number";
+    case L_BOOL: return "a boolean";
+    case L_NULL: return "null";
+    default: return "a list";
+    }
+}
+
+/* A tensor or number operand. */
+static int arg_operand(P *p, const char *fname, const char *param, const Arg *a, Val *v) {
+    if (a->lit && a->lit->k == L_NUM) {
+        v->is_node = 0, v->num = a->lit->num;
+        return 0;
+    }
+    if (a->lit) return php_perr(p, a->at, "%s: $%s must be a CudaArray or a number, got %s", fname, param, php_lit_kind(a->lit));
+    *v = a->v;
+    return 0;
+}
+
+static int arg_tensor(P *p, const char *fname, const char *param, const Arg *a, Val *v) {
+    if (arg_operand(p, fname, param, a, v)) return -1;
+    if (!v->is_node) return php_perr(p, a->at, "%s: $%s must be a CudaArray, got a number", fname, param);
+    return 0;
+}
+
+/* An integer list (or, with scalar_ok, one integer) of at most IR_MAX_RANK entries in [lo, hi]. */
+int php_arg_ints(P *p, const char *fname, const char *param, const Arg *a, int scalar_ok, int64_t lo,
+                    int64_t hi, int64_t *out, int *n) {
+    const char *want = scalar_ok ? "an integer or a list of integers" : "a list of integers";
+    if (!a->lit && !a->v.is_node && scalar_ok) {
+        double v = a->v.num;
+        if (v != floor(v) || v < (double)lo || v > (double)hi)
+            return php_perr(p, a->at, "%s: $%s must be an integer from %lld to %lld", fname, param, (long long)lo, (long long)hi);
+        out[0] = (int64_t)v, *n = 1;
+        return 0;
+    }
+    if (!a->lit || a->lit->k != L_LIST)
+        return php_perr(p, a->at, "%s: $%s must be %s, got %s", fname, param, want,
+                    a->lit ? php_lit_kind(a->lit) : a->v.is_node ? "a CudaArray" : "a number");
+    if (a->lit->n > IR_MAX_RANK) return php_perr(p, a->at, "%s: $%s has more than %d entries", fname, param, IR_MAX_RANK);
+    for (int i = 0; i < a->lit->n; i++) {
+        const Lit *e = a->lit->items[i];
+        if (a->lit->keys[i]) return php_perr(p, a->lit->keys[i], "%s: $%s must be a plain list, without keys", fname, param);
+        if (e->k != L_NUM || !e->is_int || e->num < (double)lo || e->num > (double)hi)
+            return php_perr(p, e->at, "%s: $%s[%d] must be an integer from %lld to %lld", fname, param, i, (long long)lo,
+                        (long long)hi);
+        out[i] = (int64_t)e->num;
+    }
+    *n = a->lit->n;
+    return 0;
+}
+
+static int arg_bool(P *p, const char *fname, const char *param, const Arg *a, bool *out) {
+    if (!a->lit || a->lit->k != L_BOOL)
+        return php_perr(p, a->at, "%s: $%s must be true or false", fname, param);
+    *out = a->lit->num != 0;
+    return 0;
+}
+
+int php_arg_dtype(P *p, const char *fname, const char *param, const Arg *a, DType *out) {
+    if (!a->lit || a->lit->k != L_STR) return php_perr(p, a->at, "%s: $%s must be a dtype name string", fname, param);
+    if (ir_dtype_from_name(a->lit->s, out))
+        return php_perr(p, a->at, "unknown dtype '%.64s' (expected bool, int32, int64, float32 or float64)", a->lit->s);
+    return 0;
+}
+
+/* Methods and static methods: the CudaArray API (runtime/php/gtc.stub.php) that has graph ops. */
+typedef enum { M_BIN, M_UNARY, M_CLAMP, M_CAST, M_REDUCE, M_ARG, M_MATMUL, M_SHAPE, M_TRANSPOSE, M_SLICE,
+               S_WHERE, S_FULL, S_ZEROS, S_ONES } MKind;
+typedef struct {
+    const char *name;
+    Op op;
+    MKind kind;
+    int nreq;
+    const char *params[5];
+} Method;
+
+static const Method methods[] = {
+    {"add", OP_ADD, M_BIN, 1, {"other"}}, {"subtract", OP_SUB, M_BIN, 1, {"other"}},
+    {"multiply", OP_MUL, M_BIN, 1, {"other"}}, {"divide", OP_DIV, M_BIN, 1, {"other"}},
+    {"power", OP_POW, M_BIN, 1, {"other"}}, {"maximum", OP_MAXIMUM, M_BIN, 1, {"other"}},
+    {"minimum", OP_MINIMUM, M_BIN, 1, {"other"}}, {"eq", OP_EQ, M_BIN, 1, {"other"}},
+    {"ne", OP_NE, M_BIN, 1, {"other"}}, {"lt", OP_LT, M_BIN, 1, {"other"}}, {"le", OP_LE, M_BIN, 1, {"other"}},
+    {"gt", OP_GT, M_BIN, 1, {"other"}}, {"ge", OP_GE, M_BIN, 1, {"other"}},
+    {"clamp", OP_CLAMP, M_CLAMP, 2, {"min", "max"}},
+    {"neg", OP_NEG, M_UNARY, 0, {0}}, {"abs", OP_ABS, M_UNARY, 0, {0}}, {"exp", OP_EXP, M_UNARY, 0, {0}},
+    {"log", OP_LOG, M_UNARY, 0, {0}}, {"sqrt", OP_SQRT, M_UNARY, 0, {0}}, {"rsqrt", OP_RSQRT, M_UNARY, 0, {0}},
+    {"sin", OP_SIN, M_UNARY, 0, {0}}, {"cos", OP_COS, M_UNARY, 0, {0}}, {"tanh", OP_TANH, M_UNARY, 0, {0}},
+    {"sigmoid", OP_SIGMOID, M_UNARY, 0, {0}}, {"relu", OP_RELU, M_UNARY, 0, {0}},
+    {"floor", OP_FLOOR, M_UNARY, 0, {0}}, {"ceil", OP_CEIL, M_UNARY, 0, {0}},
+    {"round", OP_ROUND, M_UNARY, 0, {0}}, {"sign", OP_SIGN, M_UNARY, 0, {0}},
+    {"astype", OP_CAST, M_CAST, 1, {"dtype"}},
+    {"sum", OP_SUM, M_REDUCE, 0, {"axis", "keepdims"}}, {"mean", OP_MEAN, M_REDUCE, 0, {"axis", "keepdims"}},
+    {"max", OP_MAX, M_REDUCE, 0, {"axis", "keepdims"}}, {"min", OP_MIN, M_REDUCE, 0, {"axis", "keepdims"}},
+    {"prod", OP_PROD, M_REDUCE, 0, {"axis", "keepdims"}},
+    {"argMax", OP_ARGMAX, M_ARG, 1, {"axis", "keepdims"}}, {"argMin", OP_ARGMIN, M_ARG, 1, {"axis", "keepdims"}},
+    {"matmul", OP_MATMUL, M_MATMUL, 1, {"other"}},
+    {"reshape", OP_RESHAPE, M_SHAPE, 1, {"shape"}}, {"broadcastTo", OP_BROADCAST_TO, M_SHAPE, 1, {"shape"}},
+    {"transpose", OP_TRANSPOSE, M_TRANSPOSE, 0, {"perm"}},
+    {"slice", OP_SLICE, M_SLICE, 1, {"starts", "ends", "steps", "axes"}},
+    {NULL, 0, 0, 0, {0}}};
+
+static const Method statics[] = {
+    {"where", OP_WHERE, S_WHERE, 3, {"condition", "x", "y"}},
+    {"full", OP_FULL, S_FULL, 2, {"shape", "value", "dtype"}},
+    {"zeros", OP_FULL, S_ZEROS, 1, {"shape", "dtype"}},
+    {"ones", OP_FULL, S_ONES, 1, {"shape", "dtype"}},
+    {NULL, 0, 0, 0, {0}}};
+
+static const Method *find_method(const Method *tab, const char *name) {
+    for (int i = 0; tab[i].name; i++)
+        if (strcasecmp(tab[i].name, name) == 0) return &tab[i];
+    return NULL;
+}
+
+/* A method call self->m(args) (self NULL for a static call). */
+static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *out) {
+    Arg args[MAX_ARGS], *s[5];
+    int nargs;
+    char fname[80];
+    snprintf(fname, sizeof fname, "%s%s()", self ? "->" : "CudaArray::", m->name);
+    if (parse_args(p, args, &nargs) || php_bind(p, at, fname, m->params, m->nreq, args, nargs, s)) return -1;
+    Val in[3] = {{0, 0, -1}, {0, 0, -1}, {0, 0, -1}};
+    if (self) in[0] = *self;
+    Attrs at_ = {0};
+    int64_t tmp[IR_MAX_RANK];
+    int cnt = 0, nin = 1;
+    switch (m->kind) {
+    case M_BIN:
+        if (arg_operand(p, fname, "other", s[0], &in[1])) return -1;
+        nin = 2;
+        break;
+    case M_MATMUL:
+        if (arg_tensor(p, fname, "other", s[0], &in[1])) return -1;
+        nin = 2;
+        break;
+    case M_CLAMP:
+        if (arg_operand(p, fname, "min", s[0], &in[1]) || arg_operand(p, fname, "max", s[1], &in[2])) return -1;
+        nin = 3;
+        break;
+    case M_UNARY: break;
+    case M_CAST:
+        if (php_arg_dtype(p, fname, "dtype", s[0], &at_.dtype)) return -1;
+        at_.has_dtype = true;
+        break;
+    case M_REDUCE: case M_ARG:
+        if (s[0] && !(s[0]->lit && s[0]->lit->k == L_NULL && m->kind == M_REDUCE)) {
+            if (php_arg_ints(p, fname, "axis", s[0], 1, -IR_MAX_RANK, IR_MAX_RANK - 1, tmp, &cnt)) return -1;
+            if (m->kind == M_ARG && cnt != 1) return php_perr(p, s[0]->at, "%s: $axis must be one integer", fname);
+            at_.has_axes = true, at_.naxes = cnt;
+            for (int i = 0; i < cnt; i++) at_.axes[i] = (int)tmp[i];
+        }
+        if (s[1] && arg_bool(p, fname, "keepdims", s[1], &at_.keepdims)) return -1;
+        break;
+    case M_SHAPE:
+        if (php_arg_ints(p, fname, "shape", s[0], 0, m->op == OP_RESHAPE ? -1 : 0, IR_MAX_DIM - 1, at_.shape, &at_.nshape))
+            return -1;
+        break;
+    case M_TRANSPOSE:
+        if (s[0] && !(s[0]->lit && s[0]->lit->k == L_NULL)) {
+            if (php_arg_ints(p, fname, "perm", s[0], 0, -IR_MAX_RANK, IR_MAX_RANK - 1, tmp, &cnt)) return -1;
+            at_.nperm = cnt;
+            for (int i = 0; i < cnt; i++) at_.perm[i] = (int)tmp[i];
+        }
+        break;
+    case M_SLICE: {
+        const int64_t big = (int64_t)1 << 53;
+        if (s[0]->lit && s[0]->lit->k == L_STR)
+            return php_perr(p, s[0]->at, "the string form of ->slice() is not supported by gtc compile; pass $starts and "
+                                         "$ends lists");
+        if (!s[1]) return php_perr(p, at, "%s needs the argument $ends", fname);
+        int ne = 0, ns = 0;
+        if (php_arg_ints(p, fname, "starts", s[0], 0, -big, big, at_.starts, &at_.nslice) ||
+            php_arg_ints(p, fname, "ends", s[1], 0, -big, big, at_.ends, &ne))
+            return -1;
+        if (ne != at_.nslice) return php_perr(p, s[1]->at, "%s: $starts has %d entries but $ends has %d", fname, at_.nslice, ne);
+        if (s[2] && !(s[2]->lit && s[2]->lit->k == L_NULL)) {
+            if (php_arg_ints(p, fname, "steps", s[2], 0, -big, big, at_.steps, &ns)) return -1;
+            if (ns != at_.nslice) return php_perr(p, s[2]->at, "%s: $starts has %d entries but $steps has %d", fname, at_.nslice, ns);
+            at_.has_steps = true;
+        }
+        if (s[3] && !(s[3]->lit && s[3]->lit->k == L_NULL)) {
+            if (php_arg_ints(p, fname, "axes", s[3], 0, -IR_MAX_RANK, IR_MAX_RANK - 1, tmp, &cnt)) return -1;
+            at_.has_axes = true, at_.naxes = cnt;
+            for (int i = 0; i < cnt; i++) at_.axes[i] = (int)tmp[i];
+        }
+        break;
+    }
+    case S_WHERE:
+        if (arg_tensor(p, fname, "condition", s[0], &in[0]) || arg_operand(p, fname, "x", s[1], &in[1]) ||
+            arg_operand(p, fname, "y", s[2], &in[2]))
+            return -1;
+        nin = 3;
+        break;
+    case S_FULL: case S_ZEROS: case S_ONES: {
+        if (php_arg_ints(p, fname, "shape", s[0], 0, 0, IR_MAX_DIM - 1, at_.shape, &at_.nshape)) return -1;
+        const Arg *dt = m->kind == S_FULL ? s[2] : s[1];
+        at_.dtype = DT_FLOAT32, at_.has_dtype = true;
+        if (dt && php_arg_dtype(p, fname, "dtype", dt, &at_.dtype)) return -1;
+        at_.value = m->kind == S_ONES ? 1 : 0;
+        if (m->kind == S_FULL) {
+            if (s[1]->lit && s[1]->lit->k == L_BOOL) at_.value = s[1]->lit->num;
+            else if (s[1]->lit && s[1]->lit->k == L_NUM) at_.value = s[1]->lit->num;
+            else if (!s[1]->lit && !s[1]->v.is_node) at_.value = s[1]->v.num;
+            else return php_perr(p, s[1]->at, "%s: $value must be a number or a boolean", fname);
+        }
+        nin = 0;
+        out->is_node = 1;
+        if (php_new_node(p, at, OP_FULL, in, 0, &out->id)) return -1;
+        p->g->nodes[out->id].attrs = at_;
+        return 0;
+    }
+    }
+    if (php_apply(p, at, m->op, in, nin, out)) return -1;
+    if (out->is_node) p->g->nodes[out->id].attrs = at_;
+    return 0;
+}
+
+int php_unknown_function(P *p, const PhpTok *at, const char *name) {
+    return php_perr(p, at, "call to unknown function %.64s(): a graph function calls CudaArray methods "
+                           "($x->exp()), CudaArray::where/full/zeros/ones and the operators + - * / **", name);
+}
+
+static int primary(P *p, Val *out) {
+    const PhpTok *t = php_cur(p);
+    if (++p->depth > MAX_DEPTH) return php_perr(p, t, "expression is nested more than %d levels deep", MAX_DEPTH);
+    int rc = 0;
+    if (t->kind == PT_NUMBER) {
+        php_take(p);
+        out->is_node = 0, out->num = t->num;
+    } else if (t->kind == PT_VAR) {
+        php_take(p);
+        NodeId k = namemap_get(&p->vars, t->text);
+        if (k < 0)
+            rc = php_perr(p, t, "$%.64s is used before it is assigned: a graph function's values are its parameters "
+                                "and the variables assigned above", t->text);
+        else *out = p->vals[k];
+        if (!rc && php_tok_is(php_cur(p), "("))
+            rc = php_perr(p, php_cur(p), "calling a variable is not supported; call CudaArray methods");
+    } else if (php_tok_is(t, "(")) {
+        php_take(p);
+        if (!(rc = php_expr(p, out)) && !php_tok_is(php_cur(p), ")")) rc = php_bad_continuation(p, "')'");
+        if (!rc) php_take(p);
+    } else if (t->kind == PT_ISTRING) {
+        rc = php_interpolation(p, t);
+    } else if (t->kind == PT_STRING) {
+        rc = php_perr(p, t, "a string is not a tensor or a number; strings appear only as arguments (dtype names)");
+    } else if (php_tok_is(t, "[")) {
+        rc = php_perr(p, t, "a list is not a tensor; lists appear only as arguments (shapes, axes) and in the return");
+    } else if (php_in_list(t, php_kw_incl)) {
+        rc = php_include_error(p, t);
+    } else if (php_tok_kw(t, "match")) {
+        rc = php_cond_error(p, t);
+    } else if (php_tok_kw(t, "new")) {
+        rc = php_perr(p, t, "new is not supported in a graph function: inputs are parameters; make constants with "
+                            "CudaArray::full, zeros or ones");
+    } else if (php_tok_kw(t, "fn") || php_tok_kw(t, "function")) {
+        rc = php_perr(p, t, "closures are not supported in a graph function; write the steps inline");
+    } else if (t->kind == PT_IDENT || php_tok_is(t, "\\")) {
+        char *raw = php_qname(p);
+        if (!raw) return php_unexpected(p, "an expression");
+        if (php_tok_is(php_cur(p), "::")) {
+            php_take(p);
+            const char *cls = php_resolve(p, raw);
+            const PhpTok *mt = php_cur(p);
+            if (mt->kind != PT_IDENT) return php_unexpected(p, "a static method name");
+            if (!php_is_cls(cls, "Cuda\\CudaArray"))
+                return php_perr(p, t, "unknown class %.64s: static calls go to Cuda\\CudaArray (where, full, zeros, "
+                                      "ones)", cls);
+            php_take(p);
+            const Method *m = find_method(statics, mt->text);
+            if (!m || !php_tok_is(php_cur(p), "("))
+                return php_perr(p, mt, "unknown static method CudaArray::%.64s(); the static methods a graph may call "
+                                       "are where, full, zeros and ones", mt->text);
+            rc = call(p, mt, m, NULL, out);
+        } else if (php_tok_is(php_cur(p), "(")) {
+            rc = php_unknown_function(p, t, raw);
+        } else if (php_tok_kw(t, "true") || php_tok_kw(t, "false") || php_tok_kw(t, "null")) {
+            rc = php_perr(p, t, "%s is not a tensor or a number here; booleans appear only as arguments (keepdims)", t->text);
+        } else {
+            rc = php_perr(p, t, "constants are not supported; write the number");
+        }
+    } else if (php_tok_is(t, "$")) {
+        rc = php_perr(p, t, "variable variables are not supported; name each value");
+    } else if (t->kind == PT_EOF || php_tok_is(t, ";") || php_tok_is(t, ")")) {
+        rc = php_unexpected(p, "an expression");
+    } else {
+        rc = php_unexpected(p, "an expression");
+    }
+    /* method calls */
+    while (!rc) {
+        const PhpTok *op = php_cur(p);
+        if (php_tok_is(op, "?->")) return php_perr(p, op, "the nullsafe operator ?-> is not supported; use ->");
+        if (php_tok_is(op, "::") && out->is_node)
+            return php_perr(p, op, "static calls go through the class: CudaArray::where(...)");
+        if (!php_tok_is(op, "->")) break;
+        php_take(p);
+        const PhpTok *mt = php_cur(p);
+        if (mt->kind != PT_IDENT) return php_unexpected(p, "a method name");
+        php_take(p);
+        if (!php_tok_is(php_cur(p), "("))
+            return php_perr(p, mt, "property access is not supported; call a CudaArray method");
+        const Method *m = find_method(methods, mt->text);
+        if (!m)
+            return php_perr(p, mt, "unknown method ->%.64s(): a graph function calls the CudaArray methods that are "
+                                   "graph ops (docs/php-graphs.md lists them)", mt->text);
+        if (!out->is_node) return php_perr(p, mt, "->%s() is called on a number; methods apply to tensors", m->name);
+        Val self = *out;
+        rc = call(p, mt, m, &self, out);
+    }
+    p->depth--;
+    return rc;
+}
+
+/* power := primary ['**' unary] (right-associative, binds tighter than unary minus) */
+static int unary(P *p, Val *out);
+static int power(P *p, Val *out) {
+    if (primary(p, out)) return -1;
+    if (!php_tok_is(php_cur(p), "**")) return 0;
+    const PhpTok *op = php_take(p);
+    if (++p->depth > MAX_DEPTH) return php_perr(p, op, "expression is nested more than %d levels deep", MAX_DEPTH);
+    Val in[2] = {*out, {0, 0, -1}};
+    if (unary(p, &in[1])) return -1;
+    p->depth--;
+    return php_apply(p, op, OP_POW, in, 2, out);
+}
+
+static int unary(P *p, Val *out) {
+    const PhpTok *t = php_cur(p);
+    if (php_tok_is(t, "-") || php_tok_is(t, "+")) {
+        php_take(p);
+        if (++p->depth > MAX_DEPTH) return php_perr(p, t, "expression is nested more than %d levels deep", MAX_DEPTH);
+        Val v;
+        if (unary(p, &v)) return -1;
+        p->depth--;
+        if (php_tok_is(t, "+")) {
+            *out = v;
+            return 0;
+        }
+        return php_apply(p, t, OP_NEG, &v, 1, out);
+    }
+    if (php_tok_is(t, "!") || php_tok_is(t, "~") || php_tok_is(t, "@") || php_tok_is(t, "&"))
+        return php_perr(p, t, "the operator %s is not supported; the operators are + - * / ** and the CudaArray methods",
+                    t->text);
+    if (php_tok_is(t, "++") || php_tok_is(t, "--"))
+        return php_perr(p, t, "%s changes a variable; each variable is assigned once in a graph function", t->text);
+    if (php_tok_is(t, "(") && php_ahead(p, 1)->kind == PT_IDENT && php_tok_is(php_ahead(p, 2), ")") &&
+        (php_ahead(p, 3)->kind == PT_VAR || php_ahead(p, 3)->kind == PT_NUMBER))
+        return php_perr(p, t, "casts are not supported; use ->astype('float32') on tensors");
+    return power(p, out);
+}
+
+static int term(P *p, Val *out) {
+    if (unary(p, out)) return -1;
+    while (php_tok_is(php_cur(p), "*") || php_tok_is(php_cur(p), "/")) {
+        const PhpTok *op = php_take(p);
+        Val in[2] = {*out, {0, 0, -1}};
+        if (unary(p, &in[1]) || php_apply(p, op, php_tok_is(op, "*") ? OP_MUL : OP_DIV, in, 2, out)) return -1;
+    }
+    return 0;
+}
+
+int php_expr(P *p, Val *out) {
+    if (term(p, out)) return -1;
+    while (php_tok_is(php_cur(p), "+") || php_tok_is(php_cur(p), "-")) {
+        const PhpTok *op = php_take(p);
+        Val in[2] = {*out, {0, 0, -1}};
+        if (term(p, &in[1]) || php_apply(p, op, php_tok_is(op, "+") ? OP_ADD : OP_SUB, in, 2, out)) return -1;
+    }
+    return 0;
+}
+

@@ -1,0 +1,119 @@
+/* compiler/php_parse.h: internal to the PHP front-end (frontend_php.c, php_parse.c,
+ * php_expr.c): the parser's state, the values it builds, and the helpers the files share.
+ * Everything the parser allocates while reading (literals, attribute lists, names) lives in the
+ * parser's arena and is freed with it; the Graph under construction is owned by the caller. */
+#ifndef GTC_PHP_PARSE_H
+#define GTC_PHP_PARSE_H
+
+#include "../ir/ir.h"
+#include "php_lexer.h"
+
+#define MAX_DEPTH 200 /* expression nesting */
+#define MAX_ARGS 16
+
+typedef struct {
+    int is_node;
+    double num;
+    NodeId id;
+} Val;
+
+typedef struct Lit {
+    enum { L_STR, L_NUM, L_BOOL, L_NULL, L_LIST } k;
+    const PhpTok *at;
+    const char *s;
+    double num;
+    int is_int;
+    struct Lit **items;
+    const PhpTok **keys; /* list entries written 'key' => value (NULL when positional) */
+    int n;
+} Lit;
+
+/* An argument: a literal (list, string, boolean, null) or an expression's value. */
+typedef struct {
+    const PhpTok *name; /* named argument, or NULL */
+    const PhpTok *at;
+    Lit *lit;           /* NULL for an expression */
+    Val v;
+} Arg;
+
+typedef struct {
+    const char *cls;    /* resolved class name */
+    const PhpTok *at;
+    Arg args[MAX_ARGS];
+    int nargs;
+} Attr;
+
+typedef struct {
+    const PhpTok *name;
+    Attr *attrs;
+    int nattrs;
+    int lparen;         /* token index of the parameter list's '(' */
+} Fn;
+
+typedef struct {
+    const char *path;
+    Diag *d;
+    PhpToks tk;
+    int pos, depth;
+    char ns[256];
+    char **aliases, **fulls;
+    int nuses;
+    void **arena;
+    int narena, caparena;
+    Graph *g;
+    NameMap vars;       /* variable → index into vals */
+    Val *vals;
+    const PhpTok **vtok; /* where each variable was assigned */
+    int nvals, capvals;
+    NameMap reserved;   /* every variable name in the function, and every node name */
+    NameMap nodenames;  /* every node name */
+    const char *target; /* the variable being assigned: temporaries are named after it */
+} PhpParser;
+
+typedef PhpParser P;
+
+/* ---- php_parse.c: memory, messages, tokens, names, literals, attributes, nodes ---- */
+
+void *php_keep(P *p, void *m);                     /* hands m (non-NULL) to the arena */
+void *php_alloc(P *p, size_t n);                   /* zeroed, in the arena */
+void *php_regrow(P *p, void *old, size_t n);       /* grows an arena block (old NULL: new) */
+char *php_dupstr(P *p, const char *s);
+/* "FILE:LINE:COLUMN: message" at token t (the first error only); returns -1. */
+int php_perr(P *p, const PhpTok *t, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const PhpTok *php_cur(P *p);
+const PhpTok *php_ahead(P *p, int k);
+const PhpTok *php_take(P *p);
+const char *php_describe(const PhpTok *t, char *buf, size_t n);
+int php_unexpected(P *p, const char *expected);    /* "unexpected X, expected Y" (or the lexer's error) */
+int php_expect(P *p, const char *punct, const char *what);
+char *php_qname(P *p);                             /* a (qualified) name as written, or NULL */
+const char *php_resolve(P *p, const char *raw);    /* PHP's class-name resolution */
+int php_is_cls(const char *cls, const char *want);
+int php_interpolation(P *p, const PhpTok *t);
+Lit *php_parse_lit(P *p);
+/* Binds arguments to parameter names as PHP does; slots[i] NULL when not given. */
+int php_bind(P *p, const PhpTok *at, const char *fname, const char *const *params, int nreq, Arg *args,
+             int nargs, Arg **slots);
+int php_parse_attrs(P *p, Attr **attrs, int *n);   /* #[...] groups, appended */
+void php_reserve(P *p, const char *name);          /* a name temporaries must not take */
+void php_node_named(P *p, const char *name);
+int php_new_node(P *p, const PhpTok *at, Op op, const Val *in, int nin, NodeId *out);
+void php_rename_node(P *p, NodeId id, const char *name);
+int php_apply(P *p, const PhpTok *at, Op op, const Val *in, int nin, Val *out); /* numbers fold */
+
+/* ---- php_expr.c: expressions, method calls, the errors statements share ---- */
+
+extern const char *const php_kw_loops[], *const php_kw_cond[], *const php_kw_incl[];
+int php_in_list(const PhpTok *t, const char *const *kws);
+int php_loop_error(P *p, const PhpTok *t);
+int php_cond_error(P *p, const PhpTok *t);
+int php_include_error(P *p, const PhpTok *t);
+int php_bad_continuation(P *p, const char *expected); /* explains a token that cannot follow */
+int php_unknown_function(P *p, const PhpTok *at, const char *name);
+const char *php_lit_kind(const Lit *l);
+int php_arg_ints(P *p, const char *fname, const char *param, const Arg *a, int scalar_ok, int64_t lo,
+                 int64_t hi, int64_t *out, int *n);
+int php_arg_dtype(P *p, const char *fname, const char *param, const Arg *a, DType *out);
+int php_expr(P *p, Val *out);
+
+#endif

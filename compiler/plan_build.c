@@ -1,0 +1,139 @@
+/* compiler/plan_build.c: an RtPlan in memory from a placed plan (see plan_build.h). Mirrors
+ * emit_plan_source field by field: both read the same Plan and the same emit_* helpers
+ * (emit_launch, emit_arena_bytes, emit_scalar_slot), so the JIT's table equals the AOT one. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit_ext.h"
+#include "plan_build.h"
+
+/* The plan with the storage it owns. */
+typedef struct {
+    RtPlan plan;
+    RtPlanIO *inputs, *outputs;
+    RtPlanStep *steps;
+    char **strs;
+    int nstrs, capstrs;
+} BuiltPlan;
+
+static const char *keep(BuiltPlan *bp, char *s) {
+    if (bp->nstrs == bp->capstrs) {
+        bp->capstrs = bp->capstrs ? 2 * bp->capstrs : 64;
+        bp->strs = realloc(bp->strs, (size_t)bp->capstrs * sizeof *bp->strs);
+        if (!bp->strs) abort();
+    }
+    bp->strs[bp->nstrs++] = s;
+    return s;
+}
+
+static const char *dup(BuiltPlan *bp, const char *s) {
+    char *c = strdup(s ? s : "");
+    if (!c) abort();
+    return keep(bp, c);
+}
+
+static void io_fill(RtPlanIO *io, const char *name, const TensorType *t, int scalar, int donated) {
+    io->name = name;
+    io->dtype = t->dtype;
+    io->rank = t->rank;
+    for (int i = 0; i < t->rank; i++) io->dims[i] = t->dims[i];
+    io->scalar = scalar;
+    io->donated_from = donated;
+}
+
+static const char *names(BuiltPlan *bp, const Graph *g, const NodeId *ids, int n) {
+    Str b = {0};
+    str_cat(&b, "");
+    for (int k = 0; k < n; k++) str_add(&b, "%s%s", k ? "," : "", g->nodes[ids[k]].name);
+    return keep(bp, str_take(&b));
+}
+
+static const RtStepKind rt_kinds[] = {RT_STEP_ELEMWISE, RT_STEP_REDUCE, RT_STEP_ROW, RT_STEP_GEMM, RT_STEP_COPY};
+
+RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src, const char *cpu_src, Diag *d) {
+    if (emit_check_plan(g, d)) return NULL;
+    const Plan *p = g->plan;
+    char cls[IR_MAX_NAME + 16], err[256];
+    if (emit_ext_class_name(g->name, cls, sizeof cls, err, sizeof err)) {
+        diag_at(d, "name", "%s", err);
+        return NULL;
+    }
+    BuiltPlan *bp = calloc(1, sizeof *bp);
+    if (!bp) abort();
+    RtPlan *rp = &bp->plan;
+    bp->inputs = calloc((size_t)g->ninputs + 1, sizeof *bp->inputs);
+    bp->outputs = calloc((size_t)g->noutputs + 1, sizeof *bp->outputs);
+    bp->steps = calloc((size_t)p->nsteps + 1, sizeof *bp->steps);
+    if (!bp->inputs || !bp->outputs || !bp->steps) abort();
+    int nscalars = 0, ninputs = 0;
+    for (int pos = 0; pos < g->ninputs; pos++)
+        for (int i = 0; i < g->nnodes; i++) {
+            const Node *nd = &g->nodes[i];
+            if (nd->op != OP_INPUT || nd->input_index != pos) continue;
+            io_fill(&bp->inputs[ninputs++], dup(bp, nd->name), &nd->type, nd->type.rank ? -1 : nscalars, -1);
+            nscalars += nd->type.rank == 0;
+        }
+    for (int j = 0; j < g->noutputs; j++) {
+        int alias = p->output_alias ? p->output_alias[j] : -1;
+        io_fill(&bp->outputs[j], dup(bp, g->outputs[j].name), &g->nodes[g->outputs[j].value].type, -1, alias);
+    }
+    int stats[STEP_COPY + 1] = {0};
+    for (int s = 0; s < p->nsteps; s++) {
+        const Step *st = &p->steps[s];
+        RtPlanStep *rs = &bp->steps[s];
+        EmitLaunch l;
+        if (emit_launch(g, s, &l, d)) {
+            plan_build_free(rp);
+            return NULL;
+        }
+        stats[st->kind]++;
+        rs->kind = rt_kinds[st->kind];
+        rs->kernel = keep(bp, xfmt("gtc_k%d", s));
+        Str ops = {0};
+        str_cat(&ops, "");
+        for (int k = 0; k < st->nnodes; k++) str_add(&ops, "%s%s", k ? "," : "", ir_ops[g->nodes[st->nodes[k]].op].name);
+        rs->ops = keep(bp, str_take(&ops));
+        rs->reads = names(bp, g, st->ins, st->nins);
+        rs->writes = st->kind == STEP_COPY && !st->nouts ? dup(bp, g->outputs[st->copy_output].name)
+                                                         : names(bp, g, st->outs, st->nouts);
+        rs->reason = dup(bp, st->reason);
+        memcpy(rs->grid, l.grid, sizeof l.grid);
+        memcpy(rs->block, l.block, sizeof l.block);
+        rs->smem = l.smem;
+    }
+    int64_t scr_off, scr_bytes;
+    int nodes = 0;
+    for (int i = 0; i < g->nnodes; i++) nodes += g->nodes[i].op != OP_INPUT;
+    rp->abi = RT_PLAN_ABI;
+    rp->graph = dup(bp, g->name);
+    rp->class_name = dup(bp, cls);
+    rp->source = dup(bp, source_name);
+    rp->ninputs = ninputs;
+    rp->noutputs = g->noutputs;
+    rp->nscalars = nscalars;
+    rp->inputs = bp->inputs;
+    rp->outputs = bp->outputs;
+    rp->nsteps = p->nsteps;
+    rp->steps = bp->steps;
+    rp->arena_bytes = emit_arena_bytes(g, &scr_off, &scr_bytes);
+    rp->nodes = nodes;
+    rp->fused_kernels = stats[STEP_ELEMWISE] + stats[STEP_REDUCE] + stats[STEP_ROW];
+    rp->gemms = stats[STEP_GEMM];
+    rp->reductions = stats[STEP_REDUCE] + stats[STEP_ROW];
+    rp->cpu = NULL;
+    rp->cuda = NULL;
+    rp->cuda_source = dup(bp, cuda_src);
+    rp->cpu_source = dup(bp, cpu_src);
+    return rp;
+}
+
+void plan_build_free(RtPlan *p) {
+    if (!p) return;
+    BuiltPlan *bp = (BuiltPlan *)p; /* the plan is the first member */
+    for (int i = 0; i < bp->nstrs; i++) free(bp->strs[i]);
+    free(bp->strs);
+    free(bp->inputs);
+    free(bp->outputs);
+    free(bp->steps);
+    free(bp);
+}

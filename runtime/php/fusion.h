@@ -1,0 +1,26 @@
+/* runtime/php/fusion.h: the JIT's tracing state (fusion_trace.c), shared with Cuda\Fusion
+ * (fusion.c). One trace at a time per process (PHP runs one request per thread); while it is
+ * active, every op on a placeholder tensor records an IR node instead of computing.
+ *
+ * Placeholders are RtTensors with shapes and dtypes but no data: their storage is one static
+ * RtStorage (data NULL), so php_gtc_is_placeholder is a pointer comparison. */
+#ifndef PHP_GTC_FUSION_H
+#define PHP_GTC_FUSION_H
+
+#include "php_gtc.h"
+
+/* Starts a trace recording into a new graph named `name` for backend b; -1 after rt_error
+ * when one is already active (nested capture). */
+int fusion_trace_begin(const char *name, const RtBackend *b);
+/* Adds graph input `name` (position = inputs so far) and returns a placeholder for it (a new
+ * reference), or NULL after rt_error (bad or duplicate name, bad type). */
+RtTensor *fusion_trace_input(const char *name, const TensorType *t);
+/* The node a placeholder stands for in the active trace, or -1. */
+NodeId fusion_trace_node(const RtTensor *t);
+/* The graph being recorded (borrowed), NULL when no trace is active. */
+Graph *fusion_trace_graph(void);
+/* Ends the trace: returns the graph (the caller owns it) or NULL; releases the placeholders the
+ * trace held. Safe to call when no trace is active. */
+Graph *fusion_trace_end(void);
+
+#endif

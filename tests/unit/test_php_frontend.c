@@ -1,0 +1,287 @@
+/* tests/unit/test_php_frontend.c: the PHP lexer (php_lex) and front-end (frontend_php_read):
+ * tokens and positions, graphs built from PHP with node names from the variables, exact
+ * diagnostics, and survival of random bytes and truncated files. Run from the repository root
+ * (`make unit`): the examples are read by relative path. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../compiler/frontend_php.h"
+#include "../../compiler/php_lexer.h"
+
+#define TEST(name) static void name(void **state __attribute__((unused)))
+
+static Diag d;
+
+static Graph *read_php(const char *text) {
+    diag_init(&d, "g.php");
+    return frontend_php_read(text, strlen(text), NULL, &d);
+}
+
+static char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    buf[n] = 0;
+    *len = (size_t)n;
+    return buf;
+}
+
+#define HEAD "<?php\nuse Cuda\\CudaArray;\n#[Gtc\\Graph(name: 'g')]\n" \
+             "function g(#[Gtc\\Input('float32', [4, 3])] CudaArray $x, #[Gtc\\Input('float32', [3])] CudaArray $b): array {\n"
+
+/* ---- the lexer -------------------------------------------------------------------------------- */
+
+TEST(php_lex__small_program__tokens_and_positions) {
+    const char *src = "<?php\n$y = $x->sum(axis: [1, -2]) ** 2.5; // c\n#[A] 'a\\'b' \"q\\n\" 0x1F 1_000\n";
+    PhpToks t;
+    assert_int_equal(php_lex(src, strlen(src), &t), 0);
+    assert_int_equal(t.v[0].kind, PT_OPEN_TAG);
+    assert_int_equal(t.v[1].kind, PT_VAR);
+    assert_string_equal(t.v[1].text, "y");
+    assert_int_equal(t.v[1].line, 2);
+    assert_int_equal(t.v[1].col, 1);
+    assert_true(php_tok_is(&t.v[4], "->"));
+    assert_true(php_tok_kw(&t.v[5], "SUM"));
+    int i = 0;
+    while (!php_tok_is(&t.v[i], "**")) i++;
+    assert_int_equal(t.v[i + 1].kind, PT_NUMBER);
+    assert_true(t.v[i + 1].num == 2.5 && !t.v[i + 1].is_int);
+    while (t.v[i].kind != PT_ATTR) i++;
+    assert_int_equal(t.v[i].line, 3);
+    assert_string_equal(t.v[i + 3].text, "a'b");
+    assert_int_equal(t.v[i + 4].kind, PT_STRING);
+    assert_string_equal(t.v[i + 4].text, "q\n");
+    assert_true(t.v[i + 5].num == 31 && t.v[i + 5].is_int);
+    assert_true(t.v[i + 6].num == 1000);
+    assert_int_equal(t.v[t.n - 1].kind, PT_EOF);
+    php_toks_free(&t);
+}
+
+TEST(php_lex__interpolation_and_errors__flagged) {
+    PhpToks t;
+    const char *a = "<?php \"x{$y}\" 'ok'";
+    assert_int_equal(php_lex(a, strlen(a), &t), 0);
+    assert_int_equal(t.v[1].kind, PT_ISTRING);
+    php_toks_free(&t);
+    const char *b = "<?php /* open";
+    assert_int_equal(php_lex(b, strlen(b), &t), -1);
+    assert_int_equal(t.v[t.n - 2].kind, PT_ERROR);
+    assert_string_equal(t.v[t.n - 2].text, "unterminated comment: close it with */");
+    assert_int_equal(t.v[t.n - 2].col, 7);
+    php_toks_free(&t);
+}
+
+/* Random bytes (with PHP-ish bytes over-represented) and every truncation of an example: no
+ * crash, no leak (ASan), always a PT_EOF at the end. */
+TEST(php_lex__random_bytes__survives) {
+    static const char alphabet[] = "<?php $x=->()[]{}'\"\\#/*0123456789.eE_abc\n \t?>:;,+-";
+    unsigned seed = 12345;
+    char buf[512];
+    for (int iter = 0; iter < 20000; iter++) {
+        size_t n = (size_t)(iter % 97) * 5 % sizeof buf;
+        for (size_t i = 0; i < n; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = seed >> 16;
+            buf[i] = (r & 1) ? alphabet[r % (sizeof alphabet - 1)] : (char)(r >> 3);
+        }
+        if (iter % 3 == 0 && n >= 6) memcpy(buf, "<?php ", 6);
+        PhpToks t;
+        php_lex(buf, n, &t);
+        assert_true(t.n >= 1 && t.v[t.n - 1].kind == PT_EOF);
+        php_toks_free(&t);
+        diag_init(&d, "fuzz.php");
+        Graph *g = frontend_php_read(buf, n, NULL, &d);
+        if (g) graph_free(g);
+    }
+}
+
+TEST(frontend_php_read__every_truncation_and_byte_flip__survives) {
+    size_t len;
+    char *src = slurp("examples/train_step.php", &len);
+    for (size_t n = 0; n <= len; n++) {
+        diag_init(&d, "t.php");
+        Graph *g = frontend_php_read(src, n, NULL, &d);
+        assert_true(g == NULL || n == len || n >= len - 1);
+        if (g) graph_free(g);
+        else assert_true(d.nerrors > 0);
+    }
+    char *copy = malloc(len);
+    assert_non_null(copy);
+    for (size_t i = 0; i < len; i += 7) {
+        memcpy(copy, src, len);
+        copy[i] = (char)(copy[i] ^ 0x5a);
+        diag_init(&d, "t.php");
+        Graph *g = frontend_php_read(copy, len, NULL, &d);
+        if (g) graph_free(g);
+    }
+    free(copy);
+    free(src);
+}
+
+/* ---- the front-end ---------------------------------------------------------------------------- */
+
+TEST(frontend_php_read__train_step__same_as_json) {
+    size_t len;
+    char *php = slurp("examples/train_step.php", &len);
+    diag_init(&d, "train_step.php");
+    Graph *a = frontend_php_read(php, len, NULL, &d);
+    assert_non_null(a);
+    Diag dj;
+    diag_init(&dj, "train_step.json");
+    Graph *b = ir_read_json_file("examples/train_step.json", &dj);
+    assert_non_null(b);
+    assert_string_equal(a->name, b->name);
+    assert_int_equal(a->nnodes, b->nnodes);
+    for (int i = 0; i < a->nnodes; i++) {
+        assert_string_equal(a->nodes[i].name, b->nodes[i].name);
+        assert_int_equal(a->nodes[i].op, b->nodes[i].op);
+        assert_true(ir_type_equal(&a->nodes[i].type, &b->nodes[i].type));
+    }
+    assert_int_equal(a->ndonations, b->ndonations);
+    assert_int_equal(a->noutputs, b->noutputs);
+    graph_free(a);
+    graph_free(b);
+    free(php);
+}
+
+TEST(frontend_php_read__nested_expression__temporaries_named_after_variable) {
+    Graph *g = read_php(HEAD "    $y = ($x + $b) * 2 - $x->exp();\n    return $y;\n}\n");
+    assert_non_null(g);
+    assert_int_equal(g->nnodes, 6);
+    assert_string_equal(g->nodes[2].name, "y_1");
+    assert_string_equal(g->nodes[3].name, "y_2");
+    assert_string_equal(g->nodes[4].name, "y_3");
+    assert_string_equal(g->nodes[5].name, "y");
+    assert_int_equal(g->nodes[5].op, OP_SUB);
+    assert_string_equal(g->outputs[0].name, "y");
+    assert_string_equal(g->nodes[2].loc, "5:14"); /* the + */
+    graph_free(g);
+}
+
+TEST(frontend_php_read__named_and_positional_arguments__attributes) {
+    Graph *g = read_php(HEAD "    $s = $x->sum(keepdims: true, axis: [0]);\n    $t = $x->max(1, true);\n"
+                             "    $r = $x->reshape([-1]);\n    $c = $x->astype(dtype: 'int64');\n"
+                             "    return ['s' => $s, 't' => $t, 'r' => $r, 'c' => $c, 'e' => $s->exp()];\n}\n");
+    assert_non_null(g);
+    const Node *s = &g->nodes[graph_find(g, "s")], *t = &g->nodes[graph_find(g, "t")];
+    assert_true(s->attrs.has_axes && s->attrs.naxes == 1 && s->attrs.axes[0] == 0 && s->attrs.keepdims);
+    assert_true(t->attrs.has_axes && t->attrs.axes[0] == 1 && t->attrs.keepdims);
+    assert_int_equal(g->nodes[graph_find(g, "r")].type.dims[0], 12);
+    assert_int_equal(g->nodes[graph_find(g, "c")].type.dtype, DT_INT64);
+    assert_true(graph_find(g, "e") >= 0); /* an output expression takes the output's name */
+    graph_free(g);
+}
+
+TEST(frontend_php_read__constants__folded) {
+    Graph *g = read_php(HEAD "    $k = -(2 ** 2) / 8 + 1;\n    $y = $x * $k;\n    return $y;\n}\n");
+    assert_non_null(g);
+    assert_int_equal(g->nnodes, 3);
+    assert_true(g->nodes[2].in[1].id < 0 && g->nodes[2].in[1].value == 0.5);
+    graph_free(g);
+}
+
+TEST(frontend_php_read__errors__file_line_column) {
+    static const struct {
+        const char *body, *msg;
+    } cases[] = {
+        {"    for (;;) {}\n", "g.php:5:5: loops are not supported in a graph function: a graph is straight-line code; "
+                                "write each step as its own assignment"},
+        {"    $y = $z;\n", "g.php:5:10: $z is used before it is assigned: a graph function's values are its "
+                           "parameters and the variables assigned above"},
+        {"    $y = $x->foo();\n", "g.php:5:14: unknown method ->foo(): a graph function calls the CudaArray methods "
+                                  "that are graph ops (docs/php-graphs.md lists them)"},
+        {"    $y = $x->sum(1, axis: 2);\n", "g.php:5:21: argument $axis is given twice"},
+        {"    $y = $x + $b;\n    $y = $y;\n", "g.php:6:5: $y is already assigned (at 5:5): each variable is assigned "
+                                             "once, since it names the graph value; use a new name"},
+        {"    $y = $x->matmul($x);\n", "g.php:5:14: \"y\" (matmul): inner dimensions differ: [4,3] x [4,3]"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char src[1024];
+        snprintf(src, sizeof src, HEAD "%s    return $y;\n}\n", cases[i].body);
+        Graph *g = read_php(src);
+        assert_null(g);
+        assert_string_equal(d.msg, cases[i].msg);
+    }
+}
+
+TEST(frontend_php_read__function_choice) {
+    const char *src = HEAD "    return $x;\n}\n#[Gtc\\Graph]\nfunction h(#[Gtc\\Input('int32', [])] $n) { return $n->neg(); }\n";
+    diag_init(&d, "g.php");
+    assert_null(frontend_php_read(src, strlen(src), NULL, &d));
+    assert_string_equal(d.msg, "g.php: 2 graph functions (g, h); pick one with --function NAME");
+    diag_init(&d, "g.php");
+    Graph *g = frontend_php_read(src, strlen(src), "h", &d);
+    assert_non_null(g);
+    assert_string_equal(g->name, "h");
+    assert_string_equal(g->outputs[0].name, "result");
+    graph_free(g);
+}
+
+TEST(frontend_php_read__train_attribute__json_train_section) {
+    Graph *g = read_php("<?php\nuse Cuda\\CudaArray;\n#[Gtc\\Graph(name: 'g')]\n"
+                        "#[Gtc\\Train(loss: 'l', params: ['w'], optimizer: ['type' => 'sgd', 'lr' => 0.5])]\n"
+                        "function g(#[Gtc\\Input('float32', [4, 3])] CudaArray $x, #[Gtc\\Input('float32', [3])] CudaArray $w) {\n"
+                        "    $l = ($x * $w)->sum();\n    return ['l' => $l];\n}\n");
+    assert_non_null(g);
+    assert_non_null(g->train);
+    assert_int_equal(g->train->nparams, 1);
+    assert_string_equal(g->nodes[g->train->params[0]].name, "w");
+    assert_true(g->train->lr == 0.5);
+    assert_string_equal(g->nodes[graph_find(g, "l")].loc, "6:21"); /* locations survive: ->sum */
+    graph_free(g);
+}
+
+/* Nesting that recursion would follow (parentheses, unary minus, `**`, lists) is bounded. */
+TEST(frontend_php_read__deep_nesting__diagnostic_not_overflow) {
+    static const char *const unit[] = {"(", "- ", "$x ** ", NULL};
+    for (int k = 0; unit[k]; k++) {
+        size_t n = strlen(unit[k]), cap = 100000 * n + 256;
+        char *src = malloc(cap);
+        assert_non_null(src);
+        size_t o = (size_t)snprintf(src, cap, HEAD "    $y = ");
+        for (int i = 0; i < 100000; i++) memcpy(src + o, unit[k], n), o += n;
+        snprintf(src + o, cap - o, "$x;\n    return $y;\n}\n");
+        assert_null(read_php(src));
+        assert_non_null(strstr(d.msg, "nested more than 200 levels deep"));
+        free(src);
+    }
+    char *src = malloc(200100);
+    assert_non_null(src);
+    size_t o = (size_t)snprintf(src, 100, "<?php\n#[Gtc\\Graph(");
+    for (int i = 0; i < 100000; i++) src[o++] = '[';
+    src[o] = 0;
+    assert_null(read_php(src));
+    assert_string_equal(d.msg, "g.php:2:213: list is nested more than 200 levels deep");
+    free(src);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(php_lex__small_program__tokens_and_positions),
+        cmocka_unit_test(php_lex__interpolation_and_errors__flagged),
+        cmocka_unit_test(php_lex__random_bytes__survives),
+        cmocka_unit_test(frontend_php_read__every_truncation_and_byte_flip__survives),
+        cmocka_unit_test(frontend_php_read__train_step__same_as_json),
+        cmocka_unit_test(frontend_php_read__nested_expression__temporaries_named_after_variable),
+        cmocka_unit_test(frontend_php_read__named_and_positional_arguments__attributes),
+        cmocka_unit_test(frontend_php_read__constants__folded),
+        cmocka_unit_test(frontend_php_read__errors__file_line_column),
+        cmocka_unit_test(frontend_php_read__function_choice),
+        cmocka_unit_test(frontend_php_read__deep_nesting__diagnostic_not_overflow),
+        cmocka_unit_test(frontend_php_read__train_attribute__json_train_section),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
