@@ -48,6 +48,72 @@ static const char *names(BuiltPlan *bp, const Graph *g, const NodeId *ids, int n
     return keep(bp, str_take(&b));
 }
 
+/* A region of memory a step touches: an input's or an output's buffer (a donated output's is
+ * its input's), or a byte range of the arena. */
+typedef struct {
+    int kind; /* 0 input, 1 output, 2 arena */
+    int64_t a, b;
+} Region;
+
+static int region_of(const Plan *p, NodeId n, Region *r) {
+    const BufRef *br = &p->buf[n];
+    switch (br->kind) {
+    case BUF_INPUT: *r = (Region){0, br->index, br->index}; return 1;
+    case BUF_OUTPUT:
+        if (p->output_alias && p->output_alias[br->index] >= 0)
+            *r = (Region){0, p->output_alias[br->index], p->output_alias[br->index]};
+        else
+            *r = (Region){1, br->index, br->index};
+        return 1;
+    case BUF_ARENA: *r = (Region){2, br->offset, br->offset + br->bytes - 1}; return 1;
+    default: return 0;
+    }
+}
+
+static bool regions_meet(const Region *x, int nx, const Region *y, int ny) {
+    for (int i = 0; i < nx; i++)
+        for (int j = 0; j < ny; j++)
+            if (x[i].kind == y[j].kind && x[i].a <= y[j].b && y[j].a <= x[i].b) return true;
+    return false;
+}
+
+/* The regions a step reads (ins) or writes (outs, or a copy step's graph output). */
+static int step_regions(const Graph *g, const Step *st, bool writes, Region **out) {
+    const Plan *p = g->plan;
+    int n = writes ? st->nouts : st->nins, k = 0;
+    Region *r = calloc((size_t)n + 2, sizeof *r);
+    if (!r) abort();
+    for (int i = 0; i < n; i++) k += region_of(p, writes ? st->outs[i] : st->ins[i], &r[k]);
+    if (writes && st->kind == STEP_COPY && !st->nouts) {
+        int j = st->copy_output, alias = p->output_alias ? p->output_alias[j] : -1;
+        r[k++] = alias >= 0 ? (Region){0, alias, alias} : (Region){1, j, j};
+    }
+    *out = r;
+    return k;
+}
+
+/* Fills each step's `after` mask: the earlier steps it conflicts with (read after write, write
+ * after read, write after write), so the GPU graph may run independent steps side by side. */
+static void step_dependencies(const Graph *g, RtPlanStep *steps) {
+    const Plan *p = g->plan;
+    int n = p->nsteps;
+    if (n > 64) return; /* the executor runs such plans strictly in order */
+    Region *rd[64], *wr[64];
+    int nr[64], nw[64];
+    for (int s = 0; s < n; s++) {
+        nr[s] = step_regions(g, &p->steps[s], false, &rd[s]);
+        nw[s] = step_regions(g, &p->steps[s], true, &wr[s]);
+    }
+    for (int j = 0; j < n; j++) {
+        steps[j].after = 0;
+        for (int i = 0; i < j; i++)
+            if (regions_meet(wr[i], nw[i], rd[j], nr[j]) || regions_meet(rd[i], nr[i], wr[j], nw[j]) ||
+                regions_meet(wr[i], nw[i], wr[j], nw[j]))
+                steps[j].after |= (uint64_t)1 << i;
+    }
+    for (int s = 0; s < n; s++) free(rd[s]), free(wr[s]);
+}
+
 static const RtStepKind rt_kinds[] = {RT_STEP_ELEMWISE, RT_STEP_REDUCE, RT_STEP_ROW, RT_STEP_GEMM, RT_STEP_COPY};
 
 RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src, const char *cpu_src, Diag *d) {
@@ -101,6 +167,7 @@ RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src
         memcpy(rs->block, l.block, sizeof l.block);
         rs->smem = l.smem;
     }
+    step_dependencies(g, bp->steps);
     int64_t scr_off, scr_bytes;
     int nodes = 0;
     for (int i = 0; i < g->nnodes; i++) nodes += g->nodes[i].op != OP_INPUT;

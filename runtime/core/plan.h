@@ -20,7 +20,7 @@
 
 #include "rt.h"
 
-#define RT_PLAN_ABI 1
+#define RT_PLAN_ABI 2
 #define RT_PLAN_MAX_ARGS_BYTES 4096 /* CUDA's kernel parameter space */
 
 typedef struct {
@@ -42,6 +42,8 @@ typedef struct {
     const char *writes;  /* the values it writes, e.g. "h1,a1" */
     const char *reason;  /* the planner's reason */
     unsigned grid[3], block[3], smem; /* CUDA launch configuration (fixed shapes) */
+    uint64_t after;      /* bit i: this step must wait for step i (it reads what i writes, or
+                          * writes what i reads or writes). Plans of over 64 steps run in order. */
 } RtPlanStep;
 
 typedef void (*RtCpuKernel)(const void *args);

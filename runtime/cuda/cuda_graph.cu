@@ -56,7 +56,16 @@ extern "C" RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *const 
         p->sharedMemBytes = s->smem;
         p->kernelParams = g->argp;
         p->extra = NULL;
-        e = cudaGraphAddKernelNode(&g->nodes[i], g->graph, i ? &g->nodes[i - 1] : NULL, i ? 1 : 0, p);
+        /* Edges from the plan's conflicts, so independent steps overlap; over 64 steps: a chain. */
+        cudaGraphNode_t deps[64];
+        size_t ndeps = 0;
+        if (plan->nsteps > 64) {
+            if (i) deps[ndeps++] = g->nodes[i - 1];
+        } else {
+            for (int k = 0; k < i; k++)
+                if ((s->after >> k) & 1) deps[ndeps++] = g->nodes[k];
+        }
+        e = cudaGraphAddKernelNode(&g->nodes[i], g->graph, ndeps ? deps : NULL, ndeps, p);
     }
     if (e == cudaSuccess) e = cudaGraphInstantiate(&g->exec, g->graph, 0);
     if (e != cudaSuccess) {
