@@ -9,6 +9,7 @@ BUILD ?= build
 CC ?= cc
 CUDA_HOME ?= $(if $(wildcard /usr/local/cuda),/usr/local/cuda,)
 SAN_FLAGS ?=
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 OPT ?= -O2
 
 CFLAGS_BASE := -std=c11 -Wall -Wextra -Werror -g $(OPT) -fPIC -MMD -MP -D_GNU_SOURCE $(SAN_FLAGS)
@@ -167,7 +168,7 @@ golden-update: $(GTC)
 	bash tests/golden/run.sh $(GTC) --update
 
 test: $(DEPS_STAMP)
-	$(MAKE) all
+	$(MAKE) -j$(JOBS) all
 	$(MAKE) unit
 	$(MAKE) rt-unit
 	$(MAKE) emit-numeric
@@ -187,7 +188,7 @@ test: $(DEPS_STAMP)
 DEMO_DATA := $(addprefix examples/data/digits_,$(addsuffix .npy,train_x train_y train_labels test_x test_y test_labels))
 DEMO_ARGS ?=
 demo: $(DEPS_STAMP)
-	$(MAKE) all
+	$(MAKE) -j$(JOBS) all
 	@for f in $(DEMO_DATA); do [ -f $$f ] || { $(MAKE) data && break; }; done
 	$(MAKE) $(BUILD)/models/digits.so
 	OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} $(PHP) -n -d extension=$(abspath $(GTC_EXT)) \
