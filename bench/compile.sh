@@ -2,7 +2,10 @@
 # bench/compile.sh: time per training step of the two example graphs (examples/train_step.json,
 # 480-256-2 at batch 512; examples/digits_step.json, 64-64-10 at batch 256) in every way we have:
 # gtc eager (CudaArray ops from PHP), the gtc-compiled model (one CUDA Graph replay per run() from
-# PHP), and PyTorch eager, torch.compile, torch.compile(mode="reduce-overhead") and a hand-captured
+# PHP), the JIT (Cuda\Fusion::compile of the same step as a PHP closure: compile.php --mode=jit, run
+# in two processes over one fresh GTC_CACHE_DIR, so the first compiles cold (trace + plan + NVRTC)
+# and the second finds the kernels in the disk cache; each also times in-process memory-cache hits
+# and its replays next to the AOT model's, interleaved in the same process), and PyTorch eager, torch.compile, torch.compile(mode="reduce-overhead") and a hand-captured
 # CUDA Graph of the same step (bench/compile_torch.py). One table per graph. Run on the GPU
 # machine from the repository root, with the models built here:
 #
@@ -43,6 +46,16 @@ for g in $graphs; do
   else
     echo "no $models/$g.so: build it with build/gtc compile examples/$g.json -o $models/$g.so"
   fi
+  jit_cache=$(mktemp -d)   # empty: the first process compiles cold, the second hits the disk cache
+  aot=()
+  [ -f "$models/$g.so" ] && aot=(-d extension="$models/$g.so")
+  for phase in cold warm; do
+    # shellcheck disable=SC2086
+    GTC_CACHE_DIR="$jit_cache" "$php_bin" -n -d extension="$ext" ${aot[@]+"${aot[@]}"} "$here/compile.php" \
+      --graph="$root/examples/$g.json" --mode=jit ${PHP_ARGS:-} >>"$dir/compile_gtc.jsonl" 2>>"$dir/compile_gtc.err" \
+      || echo "compile.php jit ($phase) $g failed: $(tail -3 "$dir/compile_gtc.err")"
+  done
+  rm -rf "$jit_cache"
 done
 
 torch_jsonl=${TORCH_JSONL:-$dir/compile_torch.jsonl}
@@ -63,9 +76,19 @@ for p in sys.argv[1:]:
         rows += [json.loads(l) for l in open(p) if l.strip().startswith("{")]
     except OSError:
         pass
+# the JIT's two processes over one cache dir: the first (empty dir) is cold, the second warm
+jits = {}
+for r in rows:
+    if r.get("impl") == "gtc" and r.get("mode") == "jit":
+        jits.setdefault(r["graph"], []).append(r)
+for g, rs in jits.items():
+    for r in rs:
+        r["mode"] = "jit-cold" if r.get("cache_dir_entries_before") == 0 else "jit-warm"
+rows = [r for r in rows if r.get("mode") != "jit-cold"] + [r for rs in jits.values() for r in rs if r["mode"] == "jit-cold"]
 
 order = [("gtc", "eager", "gtc eager (PHP, CudaArray ops)"),
          ("gtc", "compiled", "gtc compiled .so (PHP, one CUDA Graph)"),
+         ("gtc", "jit-warm", "gtc JIT Fusion::compile (PHP closure)"),
          ("torch", "eager", "torch eager"),
          ("torch", "compile", "torch.compile"),
          ("torch", "reduce-overhead", 'torch.compile(mode="reduce-overhead")'),
@@ -109,6 +132,39 @@ for g in ("train_step", "digits_step"):
             notes.append(f"torch {mode}: compile/capture + warm-up {r['setup_s']} s{skips}{extra}")
     for n in notes:
         print("  " + n)
+    js = [r for r in jits.get(g, []) if "us_per_step" in r]
+    if js:
+        print(f"\n{g}: JIT (Cuda\\Fusion::compile of the step as a PHP closure), one process each")
+        hdr = ("process", "compile ms", "kernels", "memory hit ms", "1st run() ms", "JIT us/step",
+               "AOT us/step", "JIT/AOT")
+        lines = []
+        for r in sorted(js, key=lambda r: r["mode"]):
+            aot = r.get("aot_us_per_step")
+            lines.append(("cold: empty GTC_CACHE_DIR" if r["mode"] == "jit-cold" else "warm: 2nd process, same dir",
+                          f"{r['compile_ms']:.1f}" if r["compile_ms"] >= 10 else f"{r['compile_ms']:.2f}",
+                          r.get("kernels"), f"{r['memory_hit_ms']:.3f}", f"{r['first_run_ms']:.2f}",
+                          f"{r['us_per_step']:.1f}", f"{aot:.1f}" if aot else "-",
+                          f"{r['us_per_step'] / aot:.3f}x" if aot else "-"))
+        w = [max(len(str(x[i])) for x in lines + [hdr]) for i in range(len(hdr))]
+        fmt = lambda r: " | ".join(str(c).ljust(w[i]) for i, c in enumerate(r)).rstrip()
+        print(fmt(hdr))
+        print("-+-".join("-" * x for x in w))
+        for l in lines:
+            print(fmt(l))
+        for r in js:
+            same = r.get("aot_loss_last") is not None and r["aot_loss_last"] == r["loss_last"] and r["aot_loss_first"] == r["loss_first"]
+            print(f"  {r['mode']}: plan steps {r.get('plan_steps')}, graphNodes {r.get('graphNodes')}, backend {r.get('backend')}, "
+                  f"memory hit gives cache={r.get('memory_hit_cache')}; JIT {r['min']:.1f}-{r['max']:.1f}, "
+                  + (f"AOT {r['aot_min']:.1f}-{r['aot_max']:.1f} us/step over {r['reps']} repeats; "
+                     f"losses equal to the AOT's (first, last): {same}" if r.get("aot_us_per_step") else "no AOT model loaded"))
+        c = by.get(("gtc", "compiled"))
+        if c and "us_per_step" in c:
+            print(f"  vs the AOT row above (its own process): JIT/AOT "
+                  + ", ".join(f"{r['mode']} {r['us_per_step'] / c['us_per_step']:.3f}x" for r in sorted(js, key=lambda r: r["mode"])))
 print("\n(median over repeats of (N steps + one sync) / N, host wall clock; gtc from PHP, torch from Python;"
-      " 'vs reduce-overhead': time relative to torch.compile(mode=\"reduce-overhead\"))")
+      " 'vs reduce-overhead': time relative to torch.compile(mode=\"reduce-overhead\"); the JIT row in the"
+      " main table is the warm process's; JIT compile ms: the first Fusion::compile in the process (inputs and"
+      " the device context already made), memory hit: median of 5 further compiles of the same closure"
+      " (trace + in-process plan cache); 1st run(): first replay + item(), graph instantiation included;"
+      " AOT us/step: the .so timed in the JIT's process, repeats interleaved)")
 EOF

@@ -1,7 +1,9 @@
 /* ir/graph.c: graph construction and lookup, identifiers, and diagnostics. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ir.h"
 
@@ -133,5 +135,30 @@ char *ir_fmt_number(double v, char *buf, size_t n) {
         snprintf(buf, n, "%.*g", prec, v);
         if (strtod(buf, NULL) == v) return buf;
     }
+    return buf;
+}
+
+char *ir_read_file(const char *path, size_t *len, Diag *d) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        diag_at(d, NULL, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        diag_at(d, NULL, "not a regular file");
+        return NULL;
+    }
+    if ((size_t)st.st_size > IR_MAX_FILE_BYTES) {
+        fclose(f);
+        diag_at(d, NULL, "file is larger than %zu MiB", IR_MAX_FILE_BYTES >> 20);
+        return NULL;
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
+    if (!buf) abort();
+    *len = fread(buf, 1, (size_t)st.st_size, f);
+    fclose(f);
+    buf[*len] = 0;
     return buf;
 }

@@ -233,6 +233,9 @@ void ir_dump(const Graph *g, FILE *f);
 /* Reads a v1 graph from memory; NULL with the error in d. The result is verified. */
 Graph *ir_read_json(const char *text, size_t len, Diag *d);
 Graph *ir_read_json_file(const char *path, Diag *d);
+/* Reads a whole regular file of at most IR_MAX_FILE_BYTES (NUL-terminated; *len excludes the
+ * NUL); NULL with the reason in d. Every front-end reads its input through it. */
+char *ir_read_file(const char *path, size_t *len, Diag *d);
 /* Writes the graph as canonical v1 JSON; returns a malloc'd string. */
 char *ir_write_json(const Graph *g);
 

@@ -787,27 +787,9 @@ Graph *ir_read_json(const char *text, size_t len, Diag *d) {
 }
 
 Graph *ir_read_json_file(const char *path, Diag *d) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_at(d, NULL, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        diag_at(d, NULL, "not a regular file");
-        return NULL;
-    }
-    if ((size_t)st.st_size > IR_MAX_FILE_BYTES) {
-        fclose(f);
-        diag_at(d, NULL, "file is larger than %zu MiB", IR_MAX_FILE_BYTES >> 20);
-        return NULL;
-    }
-    char *buf = malloc((size_t)st.st_size + 1);
-    if (!buf) abort();
-    size_t len = fread(buf, 1, (size_t)st.st_size, f);
-    fclose(f);
-    buf[len] = 0;
+    size_t len;
+    char *buf = ir_read_file(path, &len, d);
+    if (!buf) return NULL;
     Graph *g = ir_read_json(buf, len, d);
     free(buf);
     return g;
