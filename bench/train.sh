@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/train.sh: the end-to-end training benchmark. In one run, on one GPU, trains the same MLP on
 # the same data with gtc eager (examples/train_mlp.php --mode=eager), the gtc-compiled step
-# (--mode=aot, build/models/*.so) and PyTorch (bench/train_torch.py: eager, autograd,
+# (--mode=aot, build/models/*.so), the same step compiled in-process by Cuda\Fusion::compile
+# (--mode=jit; its compile time is the row's warm-up) and PyTorch (bench/train_torch.py: eager, autograd,
 # torch.compile, torch.compile(mode="reduce-overhead"), a hand-captured CUDA Graph), and prints one
 # table per data set: time per step (median over reporting intervals), samples/s, the training
 # loop's total time, the warm-up left out of it, test accuracy, the final loss and each row's
@@ -17,7 +18,8 @@
 # (digits,pcam-synthetic), EPOCHS_DIGITS / EPOCHS_PCAM (1000 / 20), VARIANTS (the torch variants),
 # DEVICE (cuda; cpu to try the script without a GPU: torch then skips the CUDA Graph rows),
 # GTC_REV (what to print as the gtc version; default: the git commit),
-# TORCH_TIMEOUT (seconds for the PyTorch part, 300). Raw results (metrics.json per gtc run,
+# TORCH_TIMEOUT (seconds for the PyTorch part, 300), GTC_CACHE_DIR (the JIT's kernel cache; default a
+# fresh temporary folder, so the jit row's compile time is a cold one). Raw results (metrics.json per gtc run,
 # torch.jsonl, logs) go to $OUT when set (device tool), else to a temporary folder.
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -66,7 +68,13 @@ else
     echo "data: $data (present)"
 fi
 
-# ---- gtc: eager and compiled ------------------------------------------------------------------------
+# ---- gtc: eager, compiled ahead of time, and JIT ----------------------------------------------------
+if [ -n "${GTC_CACHE_DIR:-}" ]; then
+    jit_cache=$GTC_CACHE_DIR
+else
+    jit_cache=$(mktemp -d)
+    trap 'rm -rf "$jit_cache"' EXIT
+fi
 declare -A so=([digits]=digits.so [pcam-synthetic]=mlp.so)
 declare -A epochs=([digits]=$ep_digits [pcam-synthetic]=$ep_pcam)
 IFS=, read -r -a dlist <<<"$datasets"
@@ -82,6 +90,10 @@ for d in "${dlist[@]}"; do
     else
         echo "gtc aot ($d): $models/${so[$d]} not found (make models)"
     fi
+    GTC_CACHE_DIR="$jit_cache" "$php_bin" -n -d extension="$ext" examples/train_mlp.php --mode=jit "${common[@]}" \
+        --save="$dir/$d-gtc-jit" >"$dir/$d-gtc-jit.log" 2>&1 ||
+        { echo "gtc jit ($d) failed:"; tail -5 "$dir/$d-gtc-jit.log"; }
+    grep -h '^  Cuda.Fusion::compile' "$dir/$d-gtc-jit.log" | sed "s/^ */gtc jit ($d): /"
 done
 
 # ---- PyTorch ------------------------------------------------------------------------------------
@@ -115,8 +127,10 @@ def gtc_row(d, mode):
     except (OSError, ValueError):
         return None
     loss = {int(k): v for k, v in m["loss"].items()}
-    return {"name": f"gtc {mode}" + (" (compiled step)" if mode == "aot" else ""), "step_s": m["seconds_per_step"],
-            "samples_s": m["samples_per_second"], "train_s": m["train_seconds"], "warmup_s": None,
+    suffix = {"aot": " (compiled step)", "jit": " (Fusion::compile)"}.get(mode, "")
+    warmup = (m.get("model") or {}).get("compile_seconds") if mode == "jit" else None
+    return {"name": f"gtc {mode}{suffix}", "step_s": m["seconds_per_step"],
+            "samples_s": m["samples_per_second"], "train_s": m["train_seconds"], "warmup_s": warmup,
             "test_accuracy": m["test_accuracy"], "loss": loss, "device": m["device"], "steps": m["steps"],
             "batch": m["batch_size"], "epochs": m["epochs"], "metrics": m, "dir": os.path.join(out, f"{d}-gtc-{mode}")}
 
@@ -130,7 +144,7 @@ def fmt_t(s):
     return f"{s:.2f} s"
 
 for d in datasets:
-    rows = [r for r in (gtc_row(d, "eager"), gtc_row(d, "aot")) if r]
+    rows = [r for r in (gtc_row(d, "eager"), gtc_row(d, "aot"), gtc_row(d, "jit")) if r]
     errors = []
     order = list(names)
     for t in sorted(torch_rows, key=lambda t: order.index(t["variant"]) if t["variant"] in order else 99):
@@ -161,20 +175,27 @@ for d in datasets:
     for r in rows:
         if r.get("note"): print(f"  {r['name']}: {r['note']}")
     for e in errors: print(f"  FAILED {e}")
-    # gtc eager against gtc compiled: the same run, so the same numbers.
-    ge, ga = gtc_row(d, "eager"), gtc_row(d, "aot")
-    if ge and ga and ge["loss"].keys() == ga["loss"].keys():
+    gj = gtc_row(d, "jit")
+    if gj and gj["metrics"].get("model"):
+        st = gj["metrics"]["model"]
+        print(f"  gtc jit: Cuda\\Fusion::compile {fmt_t(st.get('compile_seconds'))} (kernels: {st.get('kernels')}), "
+              f"{st.get('steps')} plan steps, {st.get('replays')} runs, backend {st.get('backend')}")
+    # gtc eager against gtc compiled (aot, jit): the same run, so the same numbers.
+    def preds(p):
+        s = open(os.path.join(p, "test_predictions.npy"), "rb").read()
+        h = int.from_bytes(s[8:10], "little") + 10
+        return s[h:]
+    ge = gtc_row(d, "eager")
+    for mode, label in (("aot", "compiled"), ("jit", "jit")):
+        ga = gtc_row(d, mode)
+        if not (ge and ga and ge["loss"].keys() == ga["loss"].keys()): continue
         worst = max(abs(ge["loss"][e] - ga["loss"][e]) / max(abs(ge["loss"][e]), 1e-12) for e in ge["loss"])
-        def preds(p):
-            s = open(os.path.join(p, "test_predictions.npy"), "rb").read()
-            h = int.from_bytes(s[8:10], "little") + 10
-            return s[h:]
         pe, pa = preds(ge["dir"]), preds(ga["dir"])
         diff = sum(pe[i:i + 8] != pa[i:i + 8] for i in range(0, len(pe), 8))
         same_cm = ge["metrics"]["confusion"] == ga["metrics"]["confusion"]
-        print(f"  gtc eager vs compiled: largest relative loss difference {worst:.2g} over {len(ge['loss'])} reports; "
+        print(f"  gtc eager vs {label}: largest relative loss difference {worst:.2g} over {len(ge['loss'])} reports; "
               f"{diff} of {len(pe) // 8} test predictions differ; confusion matrices {'identical' if same_cm else 'differ'}")
 print("\n(step: median over ~20 reporting intervals of wall time / steps, a loss read-back ending each interval;"
       " total: the training loop incl. read-backs; warm-up: torch's compile/capture + one epoch, left out of total;"
-      " gtc's model is compiled ahead of time by `gtc compile`; step vs r-o: step time / torch reduce-overhead's, < 1 = faster)")
+      " gtc aot's model is compiled ahead of time by `gtc compile`; gtc jit's warm-up: Cuda\\Fusion::compile (trace, plan, NVRTC/cc), not in total; step vs r-o: step time / torch reduce-overhead's, < 1 = faster)")
 EOF

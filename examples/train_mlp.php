@@ -7,19 +7,25 @@
  *   php -d extension=build/gtc.so examples/train_mlp.php --dataset=digits --epochs=1000
  *   php -d extension=build/gtc.so -d extension=build/models/digits.so \
  *       examples/train_mlp.php --mode=aot --dataset=digits
+ *   php -d extension=build/gtc.so examples/train_mlp.php --mode=jit --dataset=digits
  *
  * `make models` compiles build/models/digits.so (examples/digits_step.json, class DigitsTrainStep)
  * and build/models/mlp.so (examples/train_step.json, class MlpTrainStep) with `gtc compile`;
  * `make demo` does the second command. In aot mode each step is one call of the compiled class,
  * $model->run(x:, y:, w1:, b1:, w2:, b2:, lr:), which returns ['loss' => ..., 'w1' => ..., ...]
  * with w1..b2 the objects passed in, updated in place; the class's inputs() must match the data
- * and the batch size. Eager and aot give the same numbers (bit for bit on the CPU backend
- * today; on CUDA within float32 rounding).
+ * and the batch size. In jit mode the same step, eager_step below, is compiled in this process
+ * by Cuda\Fusion::compile (traced once with placeholders of the first batch's shapes, lr a
+ * float32 scalar, the parameters donated) and each step is one $graph->run(...) with the same
+ * arguments and results as aot mode; the compile time and the graph's getStats() are printed.
+ * Eager, aot and jit give the same numbers (bit for bit on the CPU backend today; on CUDA within
+ * float32 rounding).
  *
  * Options (defaults in brackets; --help lists them):
- *   --mode=eager|aot        eager ops, or the compiled step class (digits: DigitsTrainStep from
+ *   --mode=eager|aot|jit    eager ops, the compiled step class (digits: DigitsTrainStep from
  *                           examples/digits_step.json; pcam-synthetic: MlpTrainStep from
- *                           examples/train_step.json) [eager]
+ *                           examples/train_step.json), or the eager step compiled at start-up
+ *                           by Cuda\Fusion::compile [eager]
  *   --dataset=digits|pcam-synthetic     64-64-10 or 480-256-2 [digits]
  *   --epochs=N  --batch-size=N  --learning-rate=F  --seed=N   (aot: the batch size is the graph's)
  *   --device=auto|cpu|cuda|cuda:N   sets GTC_DEVICE for this process before the first tensor is
@@ -62,7 +68,7 @@ function fail(string $msg, int $code = 2): never {
 function usage(): string {
     return <<<TXT
     usage: php -d extension=build/gtc.so examples/train_mlp.php [options]
-      --mode=eager|aot                  [eager]
+      --mode=eager|aot|jit              [eager]
       --dataset=digits|pcam-synthetic   [digits]
       --epochs=N                        [digits 1000, pcam-synthetic 20]
       --batch-size=N                    [digits 256, pcam-synthetic 512; aot: must be these]
@@ -90,8 +96,7 @@ function parse_args(array $argv): array {
             fail("unknown argument '$a'\n" . usage());
         $o[$m[1]] = $m[2];
     }
-    if (!in_array($o['mode'], ['eager', 'aot', 'jit'], true)) fail("--mode must be eager or aot, '{$o['mode']}' given");
-    if ($o['mode'] === 'jit') fail("--mode=jit is not available yet (it comes with Cuda\\Fusion)");
+    if (!in_array($o['mode'], ['eager', 'aot', 'jit'], true)) fail("--mode must be eager, aot or jit, '{$o['mode']}' given");
     if (!isset(DATASETS[$o['dataset']])) fail("--dataset must be digits or pcam-synthetic, '{$o['dataset']}' given");
     if (!preg_match('/^(auto|cpu|cuda|cuda:\d+)$/', $o['device'])) fail("--device must be auto, cpu, cuda or cuda:N, '{$o['device']}' given");
     $ds = DATASETS[$o['dataset']];
@@ -147,8 +152,9 @@ function uniform_init(array $shape, float $limit, int $seed): CudaArray {
     return CudaArray::rand($shape, $seed)->multiply(2 * $limit)->subtract($limit);
 }
 
-/* The step of examples/digits_step.json, op for op (node names in the comments). */
-function eager_step(CudaArray $x, CudaArray $y, array $p, float $lr, int $batch): array {
+/* The step of examples/digits_step.json, op for op (node names in the comments). --mode=jit traces
+ * this very function: then every tensor is a placeholder and $lr a rank-0 float32 one. */
+function eager_step(CudaArray $x, CudaArray $y, array $p, CudaArray|float $lr, int $batch): array {
     $z1 = $x->matmul($p['w1']);
     $h1 = $z1->add($p['b1']);
     $a1 = $h1->relu();
@@ -300,6 +306,26 @@ try {
         if (!is_dir($dir) && !@mkdir($dir, 0777, true)) fail("cannot create $dir", 1);
         foreach ($params as $name => $t) $t->toNpy("$dir/$name.npy");
     }
+
+    if ($o['mode'] === 'jit') {
+        // Compile the eager step: x, y and the parameters as placeholders of the first batch's
+        // (every batch's) shapes and dtypes, lr a rank-0 float32 input (a kernel parameter, so
+        // another learning rate would not recompile). The parameters are donated: run() returns
+        // loss plus w1..b2, the very objects passed in, updated in place, as the aot class does.
+        $spec = [];
+        foreach (['x' => $batches[0][0], 'y' => $batches[0][1]] + $params as $name => $t)
+            $spec[$name] = [$t->getShape(), $t->dtype()];
+        $spec['lr'] = 'float32';
+        $name = str_replace('-', '_', $o['dataset']) . '_step';
+        $class = "Cuda\\FusionGraph $name";
+        $tc = microtime(true);
+        $model = Cuda\Fusion::compile(
+            fn($x, $y, $w1, $b1, $w2, $b2, $lr) =>
+                eager_step($x, $y, ['w1' => $w1, 'b1' => $b1, 'w2' => $w2, 'b2' => $b2], $lr, $B),
+            $spec, $name,
+            ['w1' => 'w1', 'b1' => 'b1', 'w2' => 'w2', 'b2' => 'b2']);
+        $compileTime = microtime(true) - $tc;
+    }
 } catch (Cuda\Exception $e) {
     fail(get_class($e) . ": " . $e->getMessage(), 1);
 }
@@ -312,6 +338,9 @@ if ($model) {
     $st = $model->getStats();
     printf("  compiled step %s: %d graph nodes in %d steps (%d fused kernels, %d GEMMs), backend %s\n",
            $class, $st['nodes'], $st['steps'] ?? $st['graphNodes'], $st['fusedKernels'], $st['gemms'], $st['backend']);
+    if ($o['mode'] === 'jit')
+        printf("  Cuda\\Fusion::compile of eager_step: %s (kernels: %s, plan cache: %s)\n",
+               fmt_time($compileTime), $st['kernels'], $st['cache']);
 }
 
 $tty = stream_isatty(STDOUT);
@@ -357,7 +386,7 @@ try {
     }
     $trainTime = microtime(true) - $t0;
 
-    // Evaluation (eager ops in both modes).
+    // Evaluation (eager ops in every mode).
     $logits = forward($xTest, $params);
     $pred = $logits->argMax(1);
     $predList = $pred->toArray();
@@ -392,6 +421,7 @@ printf("%d steps in %s: %s per step (median over %d reporting intervals), %s sam
        $steps, fmt_time($trainTime), fmt_time($stepTime), count($intervals), number_format($B / $stepTime));
 $modelStats = $model ? $model->getStats() : null;
 if ($modelStats) printf("compiled step: backend %s, %d runs\n", $modelStats['backend'], $modelStats['replays']);
+if ($modelStats && $o['mode'] === 'jit') $modelStats['compile_seconds'] = $compileTime;
 
 if ($o['save'] !== null) {
     $dir = $o['save'];
