@@ -268,6 +268,22 @@ $(BUILD)/models/mlp.so: examples/train_step.json $(MODEL_DEPS)
 	@mkdir -p $(dir $@)
 	$(GTC) compile $< -o $@
 
+# libFuzzer (tests/fuzz/, docs/security.md): clang builds the libraries under build/fuzz with
+# ASan + UBSan and the fuzzer's coverage, links fuzz_graph, fuzz_php and fuzz_npy, and
+# tests/fuzz/run.sh runs each for FUZZ_SECONDS (its stats line; non-zero and the crash file kept
+# under build/fuzz/crashes/ when one crashes). No CUDA, no PHP: the CPU backend only.
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+FUZZ_TARGETS := fuzz_graph fuzz_php fuzz_npy
+.PHONY: fuzz fuzz-build
+fuzz:
+	$(MAKE) BUILD=build/fuzz CC=$(FUZZ_CC) OPT=-O1 SAN_FLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" fuzz-build
+	bash tests/fuzz/run.sh build/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+fuzz-build: $(addprefix $(BUILD)/,$(FUZZ_TARGETS))
+$(addprefix $(BUILD)/,$(FUZZ_TARGETS)): $(BUILD)/%: tests/fuzz/%.c $(LIBGTC) $(LIBGTCRT)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -MF $@.d -o $@ $< $(LIBGTC) $(LIBGTCRT) -lopenblas -lcjson -lm -ldl
+
 clean:
 	rm -rf build
 

@@ -24,7 +24,7 @@ int ir_check_type(const TensorType *t, char *err, size_t errn) { return check_di
 
 static int check_dims(const TensorType *t, char *err, size_t errn) {
     char s[256];
-    int64_t bytes = (int64_t)ir_dtype_size(t->dtype);
+    int64_t bytes = (int64_t)ir_dtype_size(t->dtype), span = bytes;
     if (t->rank > IR_MAX_RANK) return ERR("rank %d exceeds the limit of %d", t->rank, IR_MAX_RANK);
     for (int i = 0; i < t->rank; i++) {
         if (t->dims[i] < 0 || t->dims[i] >= IR_MAX_DIM)
@@ -32,6 +32,12 @@ static int check_dims(const TensorType *t, char *err, size_t errn) {
         if (t->dims[i] && bytes > IR_MAX_BYTES / t->dims[i])
             return ERR("shape %s is too large (over 2^40 bytes)", ir_shape_str(t, s, sizeof s));
         bytes *= t->dims[i];
+        /* An empty shape's other dimensions still multiply into strides (zeros count as 1
+         * there): their product obeys the same limit, so no stride overflows (tests/fuzz). */
+        if (t->dims[i] && span > IR_MAX_BYTES / t->dims[i])
+            return ERR("shape %s is too large (over 2^40 bytes with its zero dimensions as 1)",
+                       ir_shape_str(t, s, sizeof s));
+        if (t->dims[i]) span *= t->dims[i];
     }
     return 0;
 }

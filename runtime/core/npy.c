@@ -65,7 +65,7 @@ RtTensor *rt_npy_read(const RtBackend *b, const void *buf, size_t len) {
     if (hend - fo >= 4 && memcmp(fo, "True", 4) == 0) return NPY_FAIL("Fortran-order arrays are not supported");
     if (!(hend - fo >= 5 && memcmp(fo, "False", 5) == 0)) return NPY_FAIL("'fortran_order' must be True or False");
     const char *s = find_key(h, hend, "shape");
-    if (!s || *s != '(') return NPY_FAIL("header has no 'shape' tuple");
+    if (!s || s >= hend || *s != '(') return NPY_FAIL("header has no 'shape' tuple");
     int64_t shape[IR_MAX_RANK];
     int rank = 0;
     s = skip_ws(s + 1, hend);

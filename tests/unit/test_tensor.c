@@ -300,6 +300,54 @@ static void rt_npy_read__hostile_headers__einval(void **state) {
     }
 }
 
+/* Found by tests/fuzz/fuzz_npy (tests/fuzz/regressions/npy/shape_at_header_end): a header that
+ * ends right after "'shape':" made the reader look at the byte after the header (past the end
+ * of a file with no data). The image is copied into a buffer of exactly its size, so the
+ * sanitizer build (make asan) catches any read beyond it. */
+static void rt_npy_read__shape_key_at_header_end__einval_in_bounds(void **state) {
+    (void)state;
+    static const char hdr[] = "{'descr': '<f4', 'fortran_order': False, 'shape':";
+    const char *datas[] = {"", "("}; /* no data; data that starts with '(' is not the shape */
+    for (size_t i = 0; i < sizeof datas / sizeof *datas; i++) {
+        size_t hlen = sizeof hdr - 1, dlen = strlen(datas[i]), len = 10 + hlen + dlen;
+        char *buf = malloc(len);
+        assert_non_null(buf);
+        memcpy(buf, "\x93NUMPY\x01\x00", 8);
+        buf[8] = (char)hlen, buf[9] = 0;
+        memcpy(buf + 10, hdr, hlen);
+        memcpy(buf + 10 + hlen, datas[i], dlen);
+        rt_clear_error();
+        assert_null(rt_npy_read(&rt_cpu_backend, buf, len));
+        assert_int_equal(rt_status(), RT_EINVAL);
+        assert_non_null(strstr(rt_message(), "header has no 'shape' tuple"));
+        free(buf);
+    }
+}
+
+/* Found by tests/fuzz/fuzz_npy (tests/fuzz/regressions/npy/empty_huge_dims): an empty array
+ * whose other dimensions multiply past int64 overflowed the contiguous strides. Such shapes
+ * are rejected like any shape over 2^40 bytes. */
+static void rt_npy_read__empty_with_huge_dims__einval(void **state) {
+    (void)state;
+    static const char hdr[] = "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 5, 7483, 147483483, 1474837, 3), }\n";
+    size_t hlen = sizeof hdr - 1, len = 10 + hlen;
+    char *buf = malloc(len);
+    assert_non_null(buf);
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    buf[8] = (char)hlen, buf[9] = 0;
+    memcpy(buf + 10, hdr, hlen);
+    rt_clear_error();
+    assert_null(rt_npy_read(&rt_cpu_backend, buf, len));
+    assert_int_equal(rt_status(), RT_EINVAL);
+    assert_non_null(strstr(rt_message(), "too large"));
+    free(buf);
+    int64_t ok[3] = {0, 1 << 20, 1 << 10}; /* empty, and small enough when the zero counts as 1 */
+    RtTensor *t = rt_empty(&rt_cpu_backend, DT_FLOAT32, 3, ok);
+    assert_non_null(t);
+    assert_int_equal(t->strides[0], 1 << 30);
+    rt_release(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rt_empty__contiguous__row_major_strides),
@@ -316,6 +364,8 @@ int main(void) {
         cmocka_unit_test(rt_empty__over_memory_limit__eoom_then_recovers),
         cmocka_unit_test(rt_npy__round_trip__same_bytes_and_shape),
         cmocka_unit_test(rt_npy_read__hostile_headers__einval),
+        cmocka_unit_test(rt_npy_read__shape_key_at_header_end__einval_in_bounds),
+        cmocka_unit_test(rt_npy_read__empty_with_huge_dims__einval),
     };
     return cmocka_run_group_tests_name("test_tensor", tests, NULL, NULL);
 }
