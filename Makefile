@@ -41,7 +41,7 @@ UNIT_TESTS += test_php_frontend
 PHP_EXT_SRCS += runtime/php/gtc_api.c
 # Cuda\Fusion (the JIT): tracing in gtc.so, planning with libgtc's passes (compiler/plan_build.c
 # builds the RtPlan in memory).
-PHP_EXT_SRCS += runtime/php/fusion.c runtime/php/fusion_trace.c
+PHP_EXT_SRCS += runtime/php/fusion.c runtime/php/fusion_trace.c runtime/php/fusion_cc.c
 COMPILER_SRCS += compiler/plan_build.c
 
 LIBGTC := $(BUILD)/libgtc.a

@@ -23,4 +23,9 @@ Graph *fusion_trace_graph(void);
  * trace held. Safe to call when no trace is active. */
 Graph *fusion_trace_end(void);
 
+/* fusion_cc.c: compiles kernels_cpu.c `src` with the system C compiler (or reuses the cached
+ * library) and dlopens it; *how is "cc" or "cc-cache". NULL after rt_error when no compiler
+ * ran or the result did not load. */
+void *php_gtc_fusion_cpu_kernels(const char *src, const char **how);
+
 #endif

@@ -1,0 +1,126 @@
+/* runtime/php/fusion_cc.c: the JIT's CPU kernels: kernels_cpu.c compiled by the system C
+ * compiler ($GTC_JIT_CC, default cc; run with fork/execvp, no shell) into the kernel cache
+ * directory (runtime/core/kcache.h) and dlopen'd; a cached library is reused across processes. */
+#include "fusion.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../core/kcache.h"
+
+/* ---- the C compiler for the CPU kernels --------------------------------------------------------- */
+
+static int rmtree_file(const char *dir, const char *name) {
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return unlink(p);
+}
+
+/* Runs argv (no shell) with stderr into logpath; returns the exit status, 127 when the program
+ * cannot be run, -1 when fork fails. */
+static int run_program(char *const argv[], const char *logpath) {
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        int fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static char *read_small_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = malloc(8193);
+    size_t n = buf ? fread(buf, 1, 8192, f) : 0;
+    fclose(f);
+    if (buf) buf[n] = 0;
+    return buf;
+}
+
+/* kernels_cpu.c as a loaded library: from the cache directory when a valid one is there
+ * ("cc-cache"), else compiled now ("cc"). NULL with *how = "eager" when there is no C compiler;
+ * NULL after rt_error (RT_ECOMPILE with the compiler's output) when it fails. */
+void *php_gtc_fusion_cpu_kernels(const char *src, const char **how) {
+    const char *cc = getenv("GTC_JIT_CC");
+    if (!cc || !*cc) cc = "cc";
+    uint64_t key = rt_kcache_key(src, "cpu-so", cc, GTC_VERSION);
+    char dir[PATH_MAX], final[PATH_MAX + 32], work[PATH_MAX + 32];
+    bool cached = rt_kcache_dir(dir, sizeof dir) == 0;
+    if (cached) {
+        snprintf(final, sizeof final, "%s/%016llx-cpu.so", dir, (unsigned long long)key);
+        struct stat sb;
+        if (stat(final, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == geteuid()) {
+            void *h = dlopen(final, RTLD_NOW | RTLD_LOCAL);
+            if (h && dlsym(h, "gtc_cpu_kernels")) {
+                *how = "cc-cache";
+                return h;
+            }
+            if (h) dlclose(h);
+            unlink(final); /* unusable: rebuild it */
+        }
+        snprintf(work, sizeof work, "%s/jit-XXXXXX", dir);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(work, sizeof work, "%s/gtc-jit-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    }
+    if (!mkdtemp(work)) {
+        rt_error(RT_ERUNTIME, "cannot create a directory for the CPU kernels (%s): %s", work, strerror(errno));
+        return NULL;
+    }
+    char cpath[PATH_MAX + 64], sopath[PATH_MAX + 64], logpath[PATH_MAX + 64];
+    snprintf(cpath, sizeof cpath, "%s/kernels_cpu.c", work);
+    snprintf(sopath, sizeof sopath, "%s/kernels_cpu.so", work);
+    snprintf(logpath, sizeof logpath, "%s/cc.log", work);
+    void *h = NULL;
+    FILE *f = fopen(cpath, "wb");
+    size_t n = strlen(src);
+    bool ok = f && fwrite(src, 1, n, f) == n;
+    if (f) ok = fclose(f) == 0 && ok;
+    if (!ok) {
+        rt_error(RT_ERUNTIME, "cannot write %s", cpath);
+        goto done;
+    }
+    char *argv[] = {(char *)cc, "-O2", "-shared", "-fPIC", "-o", sopath, cpath, "-lm", NULL};
+    int rc = run_program(argv, logpath);
+    if (rc == 127) {
+        *how = "eager";
+        goto done;
+    }
+    if (rc != 0) {
+        char *log = read_small_file(logpath);
+        rt_error(RT_ECOMPILE, "%s failed on the generated CPU kernels (exit %d): %s", cc, rc, log ? log : "");
+        free(log);
+        goto done;
+    }
+    const char *load = sopath;
+    if (cached && rename(sopath, final) == 0) load = final;
+    h = dlopen(load, RTLD_NOW | RTLD_LOCAL);
+    if (!h || !dlsym(h, "gtc_cpu_kernels")) {
+        rt_error(RT_ERUNTIME, "cannot load the CPU kernels: %s", h ? "no gtc_cpu_kernels" : dlerror());
+        if (h) dlclose(h);
+        h = NULL;
+        goto done;
+    }
+    *how = "cc";
+done:
+    rmtree_file(work, "kernels_cpu.c");
+    rmtree_file(work, "kernels_cpu.so");
+    rmtree_file(work, "cc.log");
+    rmdir(work);
+    return h;
+}
+
