@@ -542,6 +542,7 @@ char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
                     l.block[0], cl, s);
         else
             str_add(&b, "extern \"C\" __global__ void __launch_bounds__(%u) gtc_k%d(struct gtc_args a) {\n", l.block[0], s);
+        str_cat(&b, "    gtc_wait_prior_steps();\n");
         Ex x;
         ex_init(&x, g, EMIT_CUDA, s, &b, d);
         switch (st->kind) {

@@ -114,6 +114,39 @@ static void step_dependencies(const Graph *g, RtPlanStep *steps) {
     for (int s = 0; s < n; s++) free(rd[s]), free(wr[s]);
 }
 
+/* The argument-block slots a step's kernel uses (RtPlanStep.uses): the pointers of the inputs
+ * and outputs it reads or writes (a donated output's and its input's), the arena's, and the
+ * scalars it reads. A value held nowhere the mask can name makes the step use every slot. */
+static uint64_t slot_bit(int k) { return k < 63 ? (uint64_t)1 << k : (uint64_t)1 << 63; }
+
+static uint64_t value_slots(const Graph *g, NodeId n) {
+    const Plan *p = g->plan;
+    const BufRef *br = &p->buf[n];
+    const int np = g->ninputs + g->noutputs + 1;
+    switch (br->kind) {
+    case BUF_INPUT: return slot_bit(br->index);
+    case BUF_SCALAR: return slot_bit(np + emit_scalar_slot(g, br->index));
+    case BUF_ARENA: return slot_bit(np - 1);
+    case BUF_OUTPUT: {
+        int alias = p->output_alias ? p->output_alias[br->index] : -1;
+        return slot_bit(g->ninputs + br->index) | (alias >= 0 ? slot_bit(alias) : 0);
+    }
+    default: return ~(uint64_t)0;
+    }
+}
+
+static uint64_t step_uses(const Graph *g, const Step *st) {
+    const Plan *p = g->plan;
+    uint64_t u = slot_bit(g->ninputs + g->noutputs); /* the arena: scratch, GEMM products */
+    for (int i = 0; i < st->nins; i++) u |= value_slots(g, st->ins[i]);
+    for (int i = 0; i < st->nouts; i++) u |= value_slots(g, st->outs[i]);
+    if (st->kind == STEP_COPY && !st->nouts) {
+        int j = st->copy_output, alias = p->output_alias ? p->output_alias[j] : -1;
+        u |= slot_bit(g->ninputs + j) | (alias >= 0 ? slot_bit(alias) : 0);
+    }
+    return u;
+}
+
 static const RtStepKind rt_kinds[] = {RT_STEP_ELEMWISE, RT_STEP_REDUCE, RT_STEP_ROW, RT_STEP_GEMM, RT_STEP_COPY};
 
 RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src, const char *cpu_src, Diag *d) {
@@ -163,6 +196,7 @@ RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src
         rs->writes = st->kind == STEP_COPY && !st->nouts ? dup(bp, g->outputs[st->copy_output].name)
                                                          : names(bp, g, st->outs, st->nouts);
         rs->reason = dup(bp, st->reason);
+        rs->uses = step_uses(g, st);
         memcpy(rs->grid, l.grid, sizeof l.grid);
         memcpy(rs->block, l.block, sizeof l.block);
         rs->smem = l.smem;

@@ -20,7 +20,7 @@
 
 #include "rt.h"
 
-#define RT_PLAN_ABI 2
+#define RT_PLAN_ABI 3 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps() */
 #define RT_PLAN_MAX_ARGS_BYTES 4096 /* CUDA's kernel parameter space */
 
 typedef struct {
@@ -44,6 +44,9 @@ typedef struct {
     unsigned grid[3], block[3], smem; /* CUDA launch configuration (fixed shapes) */
     uint64_t after;      /* bit i: this step must wait for step i (it reads what i writes, or
                           * writes what i reads or writes). Plans of over 64 steps run in order. */
+    uint64_t uses;       /* bit k < 63: the step's kernel uses slot k of the argument block (the
+                          * pointers p[0 ..], then the scalars s[0 ..]); bit 63: some slot >= 63.
+                          * A GPU run with new pointers updates only the nodes that use them. */
 } RtPlanStep;
 
 typedef void (*RtCpuKernel)(const void *args);

@@ -2,7 +2,11 @@
 // plan's argument block by value (runtime/core/plan.h), running the kernel the executor chose for
 // it (the model's cubin or its NVRTC build, rt_plan_jit.h); the graph is built once, explicitly, so
 // the executor holds each node's handle. A later run whose pointers or scalars differ updates
-// the nodes' parameters in the instantiated graph (no re-capture, no re-instantiation).
+// the parameters of the nodes whose steps use a changed slot (no re-capture, no re-instantiation).
+// On sm_90 and later, dependent steps are linked with programmatic edges: a step's kernel is
+// launched as soon as the steps it depends on have started all their blocks, and waits for them
+// in gtc_wait_prior_steps() (templates/kernels_prelude.cuh), which hides launch latency along the
+// graph's critical path. GTC_PROGRAMMATIC_EDGES=0 builds ordinary edges instead.
 #include <stdlib.h>
 
 #include "cuda_internal.cuh"
@@ -14,6 +18,8 @@ struct RtCudaGraph {
     int nnodes;
     cudaGraphNode_t *nodes;
     cudaKernelNodeParams *params;
+    int nslots;     // 8-byte slots of the argument block: pointers, then scalars
+    uint64_t *uses; // per node: its step's RtPlanStep.uses
     unsigned char args[RT_PLAN_MAX_ARGS_BYTES];
     size_t nbytes;
     void *argp[1];
@@ -25,7 +31,20 @@ extern "C" void rt_cuda_graph_free(RtCudaGraph *g) {
     if (g->graph) cudaGraphDestroy(g->graph);
     free(g->nodes);
     free(g->params);
+    free(g->uses);
     free(g);
+}
+
+/* Programmatic edges need sm_90 and may be turned off with GTC_PROGRAMMATIC_EDGES=0. */
+static bool programmatic_edges(void) {
+    const char *env = getenv("GTC_PROGRAMMATIC_EDGES");
+    if (env && strcmp(env, "0") == 0) return false;
+    int major = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, g_cuda.device) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    return major >= 9;
 }
 
 extern "C" RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *const *kernels, const void *args,
@@ -41,14 +60,23 @@ extern "C" RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *const 
         return NULL;
     }
     g->nnodes = plan->nsteps;
+    g->nslots = plan->ninputs + plan->noutputs + 1 + plan->nscalars;
     g->nodes = (cudaGraphNode_t *)calloc((size_t)plan->nsteps + 1, sizeof *g->nodes);
     g->params = (cudaKernelNodeParams *)calloc((size_t)plan->nsteps + 1, sizeof *g->params);
+    g->uses = (uint64_t *)calloc((size_t)plan->nsteps + 1, sizeof *g->uses);
+    if (!g->nodes || !g->params || !g->uses) {
+        rt_cuda_graph_free(g);
+        rt_error(RT_EOOM, "out of host memory");
+        return NULL;
+    }
     memcpy(g->args, args, nbytes);
     g->nbytes = nbytes;
     g->argp[0] = g->args;
+    const bool prog = programmatic_edges();
     cudaError_t e = cudaGraphCreate(&g->graph, 0);
     for (int i = 0; e == cudaSuccess && i < plan->nsteps; i++) {
         const RtPlanStep *s = &plan->steps[i];
+        g->uses[i] = s->uses;
         cudaKernelNodeParams *p = &g->params[i];
         p->func = (void *)kernels[i];
         p->gridDim = dim3(s->grid[0], s->grid[1], s->grid[2]);
@@ -65,7 +93,15 @@ extern "C" RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *const 
             for (int k = 0; k < i; k++)
                 if ((s->after >> k) & 1) deps[ndeps++] = g->nodes[k];
         }
-        e = cudaGraphAddKernelNode(&g->nodes[i], g->graph, ndeps ? deps : NULL, ndeps, p);
+        e = cudaGraphAddKernelNode(&g->nodes[i], g->graph, prog ? NULL : (ndeps ? deps : NULL), prog ? 0 : ndeps, p);
+        if (e != cudaSuccess || !prog) continue;
+        for (size_t k = 0; e == cudaSuccess && k < ndeps; k++) {
+            cudaGraphEdgeData ed;
+            memset(&ed, 0, sizeof ed);
+            ed.type = cudaGraphDependencyTypeProgrammatic;
+            ed.from_port = cudaGraphKernelNodePortLaunchCompletion;
+            e = cudaGraphAddDependencies(g->graph, &deps[k], &g->nodes[i], &ed, 1);
+        }
     }
     if (e == cudaSuccess) e = cudaGraphInstantiate(&g->exec, g->graph, 0);
     if (e != cudaSuccess) {
@@ -76,12 +112,23 @@ extern "C" RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *const 
     return g;
 }
 
+/* A node keeps its own copy of the argument block; it needs the new one only if its step uses a
+ * slot that changed. */
 extern "C" int rt_cuda_graph_launch(RtCudaGraph *g, const void *args, size_t nbytes) {
     if (nbytes != g->nbytes || memcmp(args, g->args, nbytes) != 0) {
+        uint64_t changed = 0;
+        if (nbytes != g->nbytes || (size_t)g->nslots * 8 != nbytes)
+            changed = ~(uint64_t)0;
+        else
+            for (int k = 0; k < g->nslots; k++)
+                if (memcmp((const unsigned char *)args + 8 * k, g->args + 8 * k, 8) != 0)
+                    changed |= (uint64_t)1 << (k < 63 ? k : 63);
         memcpy(g->args, args, nbytes);
+        g->nbytes = nbytes;
         for (int i = 0; i < g->nnodes; i++)
-            CU_TRY("updating the plan's CUDA graph",
-                   cudaGraphExecKernelNodeSetParams(g->exec, g->nodes[i], &g->params[i]));
+            if (g->uses[i] & changed)
+                CU_TRY("updating the plan's CUDA graph",
+                       cudaGraphExecKernelNodeSetParams(g->exec, g->nodes[i], &g->params[i]));
     }
     CU_TRY("launching the plan's CUDA graph", cudaGraphLaunch(g->exec, g_cuda.stream));
     return 0;

@@ -18,7 +18,7 @@ static const RtPlanStep gtc_steps[] = {
     {RT_STEP_ELEMWISE, "gtc_k0", "mul,add",
      "a,b,c", "out",
      "2 elementwise ops over [1024] in one kernel",
-     {4, 1, 1}, {256, 1, 1}, 0, 0x0ull},
+     {4, 1, 1}, {256, 1, 1}, 0, 0x0ull, 0x1full},
 };
 
 static const char gtc_cuda_source[] =
@@ -298,6 +298,17 @@ static const char gtc_cuda_source[] =
     "template <int N> __device__ __forceinline__ void gtc_cp_wait() {\n"
     "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n"
     "    asm volatile(\"cp.async.wait_group %0;\\n\" ::\"n\"(N));\n"
+    "#endif\n"
+    "}\n"
+    "\n"
+    "/* Every step kernel starts here. On sm_90 the executor links dependent steps with programmatic\n"
+    " * edges (runtime/cuda/cuda_graph.cu): a kernel may be launched once the steps it depends on have\n"
+    " * launched all their blocks, and it waits here until they have finished and their writes are\n"
+    " * visible, so its launch overlaps their run. Launched with ordinary edges, or before sm_90, this\n"
+    " * returns at once. Nothing before it may touch global memory. */\n"
+    "__device__ __forceinline__ void gtc_wait_prior_steps() {\n"
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n"
+    "    asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n"
     "#endif\n"
     "}\n"
     "\n"
@@ -668,6 +679,7 @@ static const char gtc_cuda_source[] =
     "\n"
     "/* step 0: elementwise: mul bc, add out; grid 4 x 1 x 1, block 256 */\n"
     "extern \"C\" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {\n"
+    "    gtc_wait_prior_steps();\n"
     "    for (int i = (int)blockIdx.x * blockDim.x + threadIdx.x; i < 1024; i += (int)gridDim.x * blockDim.x) {\n"
     "        const int c0 = i;\n"
     "        (void)c0;\n"

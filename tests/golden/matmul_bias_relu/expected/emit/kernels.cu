@@ -277,6 +277,17 @@ template <int N> __device__ __forceinline__ void gtc_cp_wait() {
 #endif
 }
 
+/* Every step kernel starts here. On sm_90 the executor links dependent steps with programmatic
+ * edges (runtime/cuda/cuda_graph.cu): a kernel may be launched once the steps it depends on have
+ * launched all their blocks, and it waits here until they have finished and their writes are
+ * visible, so its launch overlaps their run. Launched with ordinary edges, or before sm_90, this
+ * returns at once. Nothing before it may touch global memory. */
+__device__ __forceinline__ void gtc_wait_prior_steps() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 /* Thread block clusters (sm_90): the cluster barrier, this block's rank, and a load from another
  * block's shared memory (distributed shared memory). Before sm_90 (a JIT build for an older GPU)
  * GTC_CLUSTER is 0 and a split GEMM computes its whole K range in every block instead. */
@@ -644,6 +655,7 @@ struct gtc_args {
 
 /* step 0: gemm: matmul z, add h, relu a; grid 8 x 2 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
+    gtc_wait_prior_steps();
     const float *A = ((float *)a.p[0]);
     const float *B = ((float *)a.p[1]);
     gtc_gemm<float, 16, 16, 4, 16, 64, 1, true, false>(A, 64LL, 1LL, B, 32LL, 1LL, 128, 32, 64,

@@ -277,6 +277,17 @@ template <int N> __device__ __forceinline__ void gtc_cp_wait() {
 #endif
 }
 
+/* Every step kernel starts here. On sm_90 the executor links dependent steps with programmatic
+ * edges (runtime/cuda/cuda_graph.cu): a kernel may be launched once the steps it depends on have
+ * launched all their blocks, and it waits here until they have finished and their writes are
+ * visible, so its launch overlaps their run. Launched with ordinary edges, or before sm_90, this
+ * returns at once. Nothing before it may touch global memory. */
+__device__ __forceinline__ void gtc_wait_prior_steps() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 /* Thread block clusters (sm_90): the cluster barrier, this block's rank, and a load from another
  * block's shared memory (distributed shared memory). Before sm_90 (a JIT build for an older GPU)
  * GTC_CLUSTER is 0 and a split GEMM computes its whole K range in every block instead. */
@@ -644,6 +655,7 @@ struct gtc_args {
 
 /* step 0: reduce: sum db2, clamp g_b2, mul step_b2, sub b2_next; grid 2 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
+    gtc_wait_prior_steps();
     for (int o = blockIdx.x; o < 2; o += gridDim.x) {
         const int c0 = o;
         (void)c0;

@@ -277,6 +277,17 @@ template <int N> __device__ __forceinline__ void gtc_cp_wait() {
 #endif
 }
 
+/* Every step kernel starts here. On sm_90 the executor links dependent steps with programmatic
+ * edges (runtime/cuda/cuda_graph.cu): a kernel may be launched once the steps it depends on have
+ * launched all their blocks, and it waits here until they have finished and their writes are
+ * visible, so its launch overlaps their run. Launched with ordinary edges, or before sm_90, this
+ * returns at once. Nothing before it may touch global memory. */
+__device__ __forceinline__ void gtc_wait_prior_steps() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 /* Thread block clusters (sm_90): the cluster barrier, this block's rank, and a load from another
  * block's shared memory (distributed shared memory). Before sm_90 (a JIT build for an older GPU)
  * GTC_CLUSTER is 0 and a split GEMM computes its whole K range in every block instead. */
@@ -644,6 +655,7 @@ struct gtc_args {
 
 /* step 0: gemm: matmul z1, add h1, relu a1; grid 16 x 8 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
+    gtc_wait_prior_steps();
     const float *A = ((float *)a.p[0]);
     const float *B = ((float *)a.p[2]);
     gtc_gemm<float, 32, 32, 8, 8, 64, 1, true, false>(A, 480LL, 1LL, B, 256LL, 1LL, 512, 256, 480,
@@ -659,6 +671,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
 
 /* step 1: gemm: matmul z2, add logits; grid 64 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k1(struct gtc_args a) {
+    gtc_wait_prior_steps();
     const float *A = ((float *)(a.p[12] + 524288));
     const float *B = ((float *)a.p[4]);
     gtc_gemm_skinny<float, 2>(A, 256LL, 1LL, B, 2LL, 1LL, 512, 2, 256,
@@ -672,6 +685,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k1(struct gtc_args a) {
 
 /* step 2: row: max m, sub sh, exp e, sum se, log lse, sub logp, mul ylogp, sum ll_row, div p, sub p_minus_y, div dlogits; grid 8 x 1 x 1, block 64 */
 extern "C" __global__ void __launch_bounds__(64) gtc_k2(struct gtc_args a) {
+    gtc_wait_prior_steps();
     for (int row = (int)blockIdx.x * blockDim.x + threadIdx.x; row < 512; row += (int)gridDim.x * blockDim.x) {
         const int c0 = row;
         (void)c0;
@@ -726,6 +740,7 @@ extern "C" __global__ void __launch_bounds__(64) gtc_k2(struct gtc_args a) {
 
 /* step 3: reduce: mean ll_mean, neg loss; grid 1 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k3(struct gtc_args a) {
+    gtc_wait_prior_steps();
     for (int o = blockIdx.x; o < 1; o += gridDim.x) {
         double acc0 = 0;
         for (int t1 = threadIdx.x; t1 < 512; t1 += blockDim.x) {
@@ -745,6 +760,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k3(struct gtc_args a) {
 
 /* step 4: reduce: sum db2, clamp g_b2, mul step_b2, sub b2_next; grid 2 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k4(struct gtc_args a) {
+    gtc_wait_prior_steps();
     for (int o = blockIdx.x; o < 2; o += gridDim.x) {
         const int c0 = o;
         (void)c0;
@@ -770,6 +786,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k4(struct gtc_args a) {
 
 /* step 5: gemm: transpose w2_t, matmul da1, gt h1_pos, where dh1; grid 512 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k5(struct gtc_args a) {
+    gtc_wait_prior_steps();
     const float *A = ((float *)(a.p[12] + 1054720));
     const float *B = ((float *)a.p[4]);
     gtc_gemm_smallk<float, 2>(A, 2LL, 1LL, B, 1LL, 2LL, 512, 256, 2,
@@ -784,6 +801,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k5(struct gtc_args a) {
 
 /* step 6: gemm: transpose a1_t, matmul dw2, clamp g_w2, mul step_w2, sub w2_next; grid 32 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k6(struct gtc_args a) {
+    gtc_wait_prior_steps();
     const float *A = ((float *)(a.p[12] + 524288));
     const float *B = ((float *)(a.p[12] + 1054720));
     gtc_gemm_skinny_t<float, 2>(A, 1LL, 256LL, B, 2LL, 1LL, 256, 2, 512,
@@ -800,6 +818,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k6(struct gtc_args a) {
 
 /* step 7: gemm: transpose x_t, matmul dw1, clamp g_w1, mul step_w1, sub w1_next; grid 15 x 8 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k7(struct gtc_args a) {
+    gtc_wait_prior_steps();
     const float *A = ((float *)a.p[0]);
     const float *B = ((float *)(a.p[12] + 1058816));
     gtc_gemm<float, 32, 32, 8, 8, 64, 1, false, false>(A, 1LL, 480LL, B, 256LL, 1LL, 480, 256, 512,
@@ -816,6 +835,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k7(struct gtc_args a) {
 
 /* step 8: reduce: sum db1, clamp g_b1, mul step_b1, sub b1_next; grid 32 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k8(struct gtc_args a) {
+    gtc_wait_prior_steps();
     for (int o0 = (int)blockIdx.x * 8; o0 < 256; o0 += (int)gridDim.x * 8) {
         const int o = o0 + (threadIdx.x & 7);
         const int c0 = o;

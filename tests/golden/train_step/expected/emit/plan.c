@@ -27,39 +27,39 @@ static const RtPlanStep gtc_steps[] = {
     {RT_STEP_GEMM, "gtc_k0", "matmul,add,relu",
      "x,w1,b1", "h1,a1",
      "matmul with epilogue add h1, relu a1; ends: h1_pos is cheap and only other steps read it: they recompute it",
-     {16, 8, 1}, {256, 1, 1}, 0, 0x0ull},
+     {16, 8, 1}, {256, 1, 1}, 0, 0x0ull, 0x100dull},
     {RT_STEP_GEMM, "gtc_k1", "matmul,add",
      "w2,b2,a1", "logits",
      "matmul with epilogue add logits; ends: m reduces logits (no reduction fuses into a GEMM)",
-     {64, 1, 1}, {256, 1, 1}, 0, 0x1ull},
+     {64, 1, 1}, {256, 1, 1}, 0, 0x1ull, 0x1030ull},
     {RT_STEP_ROW, "gtc_k2", "max,sub,exp,sum,log,sub,mul,sum,div,sub,div",
      "y,logits", "ll_row,dlogits",
      "row kernel, one block per row of 2 <= 4096 elements of [512,2]: reductions max m, sum se, sum ll_row and 8 elementwise ops; ends: ll_mean reduces ll_row over other axes or rows (one reduction over rows per kernel)",
-     {8, 1, 1}, {64, 1, 1}, 0, 0x2ull},
+     {8, 1, 1}, {64, 1, 1}, 0, 0x2ull, 0x1002ull},
     {RT_STEP_REDUCE, "gtc_k3", "mean,neg",
      "ll_row", "loss",
      "mean of [512], epilogue over the output: neg loss",
-     {1, 1, 1}, {256, 1, 1}, 0, 0x4ull},
+     {1, 1, 1}, {256, 1, 1}, 0, 0x4ull, 0x1080ull},
     {RT_STEP_REDUCE, "gtc_k4", "sum,clamp,mul,sub",
      "b2,lr,dlogits", "b2_next",
      "sum of [512,2], epilogue over the output: clamp g_b2, mul step_b2, sub b2_next",
-     {2, 1, 1}, {256, 1, 1}, 0, 0x6ull},
+     {2, 1, 1}, {256, 1, 1}, 0, 0x6ull, 0x3820ull},
     {RT_STEP_GEMM, "gtc_k5", "transpose,matmul,gt,where",
      "w2,h1,dlogits", "dh1",
      "matmul, transposes folded into operand flags, with epilogue where dh1; ends: dh1 is an operand of matmul dw1 (GEMM operands are read from memory)",
-     {512, 1, 1}, {256, 1, 1}, 0, 0x5ull},
+     {512, 1, 1}, {256, 1, 1}, 0, 0x5ull, 0x1010ull},
     {RT_STEP_GEMM, "gtc_k6", "transpose,matmul,clamp,mul,sub",
      "w2,lr,a1,dlogits", "w2_next",
      "matmul, transposes folded into operand flags, with epilogue clamp g_w2, mul step_w2, sub w2_next",
-     {32, 1, 1}, {256, 1, 1}, 0, 0x27ull},
+     {32, 1, 1}, {256, 1, 1}, 0, 0x27ull, 0x3410ull},
     {RT_STEP_GEMM, "gtc_k7", "transpose,matmul,clamp,mul,sub",
      "x,w1,lr,dh1", "w1_next",
      "matmul, transposes folded into operand flags, with epilogue clamp g_w1, mul step_w1, sub w1_next",
-     {15, 8, 1}, {256, 1, 1}, 0, 0x21ull},
+     {15, 8, 1}, {256, 1, 1}, 0, 0x21ull, 0x3105ull},
     {RT_STEP_REDUCE, "gtc_k8", "sum,clamp,mul,sub",
      "b1,lr,dh1", "b1_next",
      "sum of [512,256], epilogue over the output: clamp g_b1, mul step_b1, sub b1_next",
-     {32, 1, 1}, {256, 1, 1}, 0, 0x21ull},
+     {32, 1, 1}, {256, 1, 1}, 0, 0x21ull, 0x3208ull},
 };
 
 static const char gtc_cuda_source[] =
@@ -339,6 +339,17 @@ static const char gtc_cuda_source[] =
     "template <int N> __device__ __forceinline__ void gtc_cp_wait() {\n"
     "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n"
     "    asm volatile(\"cp.async.wait_group %0;\\n\" ::\"n\"(N));\n"
+    "#endif\n"
+    "}\n"
+    "\n"
+    "/* Every step kernel starts here. On sm_90 the executor links dependent steps with programmatic\n"
+    " * edges (runtime/cuda/cuda_graph.cu): a kernel may be launched once the steps it depends on have\n"
+    " * launched all their blocks, and it waits here until they have finished and their writes are\n"
+    " * visible, so its launch overlaps their run. Launched with ordinary edges, or before sm_90, this\n"
+    " * returns at once. Nothing before it may touch global memory. */\n"
+    "__device__ __forceinline__ void gtc_wait_prior_steps() {\n"
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n"
+    "    asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n"
     "#endif\n"
     "}\n"
     "\n"
@@ -709,6 +720,7 @@ static const char gtc_cuda_source[] =
     "\n"
     "/* step 0: gemm: matmul z1, add h1, relu a1; grid 16 x 8 x 1, block 256 */\n"
     "extern \"C\" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {\n"
+    "    gtc_wait_prior_steps();\n"
     "    const float *A = ((float *)a.p[0]);\n"
     "    const float *B = ((float *)a.p[2]);\n"
     "    gtc_gemm<float, 32, 32, 8, 8, 64, 1, true, false>(A, 480LL, 1LL, B, 256LL, 1LL, 512, 256, 480,\n"
@@ -724,6 +736,7 @@ static const char gtc_cuda_source[] =
     "\n"
     "/* step 1: gemm: matmul z2, add logits; grid 64 x 1 x 1, block 256 */\n"
     "extern \"C\" __global__ void __launch_bounds__(256) gtc_k1(struct gtc_args a) {\n"
+    "    gtc_wait_prior_steps();\n"
     "    const float *A = ((float *)(a.p[12] + 524288));\n"
     "    const float *B = ((float *)a.p[4]);\n"
     "    gtc_gemm_skinny<float, 2>(A, 256LL, 1LL, B, 2LL, 1LL, 512, 2, 256,\n"
@@ -737,6 +750,7 @@ static const char gtc_cuda_source[] =
     "\n"
     "/* step 2: row: max m, sub sh, exp e, sum se, log lse, sub logp, mul ylogp, sum ll_row, div p, sub p_minus_y, div dlogits; grid 8 x 1 x 1, block 64 */\n"
     "extern \"C\" __global__ void __launch_bounds__(64) gtc_k2(struct gtc_args a) {\n"
+    "    gtc_wait_prior_steps();\n"
     "    for (int row = (int)blockIdx.x * blockDim.x + threadIdx.x; row < 512; row += (int)gridDim.x * blockDim.x) {\n"
     "        const int c0 = row;\n"
     "        (void)c0;\n"
@@ -791,6 +805,7 @@ static const char gtc_cuda_source[] =
     "\n"
     "/* step 3: reduce: mean ll_mean, neg loss; grid 1 x 1 x 1, block 256 */\n"
     "extern \"C\" __global__ void __launch_bounds__(256) gtc_k3(struct gtc_args a) {\n"
+    "    gtc_wait_prior_steps();\n"
     "    for (int o = blockIdx.x; o < 1; o += gridDim.x) {\n"
     "        double acc0 = 0;\n"
     "        for (int t1 = threadIdx.x; t1 < 512; t1 += blockDim.x) {\n"
@@ -810,6 +825,7 @@ static const char gtc_cuda_source[] =
     "\n"
     "/* step 4: reduce: sum db2, clamp g_b2, mul step_b2, sub b2_next; grid 2 x 1 x 1, block 256 */\n"
     "extern \"C\" __global__ void __launch_bounds__(256) gtc_k4(struct gtc_args a) {\n"
+    "    gtc_wait_prior_steps();\n"
     "    for (int o = blockIdx.x; o < 2; o += gridDim.x) {\n"
     "        const int c0 = o;\n"
     "        (void)c0;\n"
@@ -835,6 +851,7 @@ static const char gtc_cuda_source[] =
     "\n"
     "/* step 5: gemm: transpose w2_t, matmul da1, gt h1_pos, where dh1; grid 512 x 1 x 1, block 256 */\n"
     "extern \"C\" __global__ void __launch_bounds__(256) gtc_k5(struct gtc_args a) {\n"
+    "    gtc_wait_prior_steps();\n"
     "    const float *A = ((float *)(a.p[12] + 1054720));\n"
     "    const float *B = ((float *)a.p[4]);\n"
     "    gtc_gemm_smallk<float, 2>(A, 2LL, 1LL, B, 1LL, 2LL, 512, 256, 2,\n"
@@ -849,6 +866,7 @@ static const char gtc_cuda_source[] =
     "\n"
     "/* step 6: gemm: transpose a1_t, matmul dw2, clamp g_w2, mul step_w2, sub w2_next; grid 32 x 1 x 1, block 256 */\n"
     "extern \"C\" __global__ void __launch_bounds__(256) gtc_k6(struct gtc_args a) {\n"
+    "    gtc_wait_prior_steps();\n"
     "    const float *A = ((float *)(a.p[12] + 524288));\n"
     "    const float *B = ((float *)(a.p[12] + 1054720));\n"
     "    gtc_gemm_skinny_t<float, 2>(A, 1LL, 256LL, B, 2LL, 1LL, 256, 2, 512,\n"
@@ -865,6 +883,7 @@ static const char gtc_cuda_source[] =
     "\n"
     "/* step 7: gemm: transpose x_t, matmul dw1, clamp g_w1, mul step_w1, sub w1_next; grid 15 x 8 x 1, block 256 */\n"
     "extern \"C\" __global__ void __launch_bounds__(256) gtc_k7(struct gtc_args a) {\n"
+    "    gtc_wait_prior_steps();\n"
     "    const float *A = ((float *)a.p[0]);\n"
     "    const float *B = ((float *)(a.p[12] + 1058816));\n"
     "    gtc_gemm<float, 32, 32, 8, 8, 64, 1, false, false>(A, 1LL, 480LL, B, 256LL, 1LL, 480, 256, 512,\n"
@@ -881,6 +900,7 @@ static const char gtc_cuda_source[] =
     "\n"
     "/* step 8: reduce: sum db1, clamp g_b1, mul step_b1, sub b1_next; grid 32 x 1 x 1, block 256 */\n"
     "extern \"C\" __global__ void __launch_bounds__(256) gtc_k8(struct gtc_args a) {\n"
+    "    gtc_wait_prior_steps();\n"
     "    for (int o0 = (int)blockIdx.x * 8; o0 < 256; o0 += (int)gridDim.x * 8) {\n"
     "        const int o = o0 + (threadIdx.x & 7);\n"
     "        const int c0 = o;\n"
