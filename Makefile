@@ -2,7 +2,7 @@
 #   make            build gtc and the libraries
 #   make test       install missing dependencies, build, run every suite that needs no GPU
 #   make demo       build everything and run the main job
-#   make asan       the unit and error suites under AddressSanitizer + UBSan
+#   make asan       the unit, error, hostile-input and .phpt suites under AddressSanitizer + UBSan
 #   make golden / golden-update    diff / rewrite the golden files
 
 BUILD ?= build
@@ -70,7 +70,7 @@ $(GTC_EXT): $(CUDA_OBJS)
 endif
 endif
 
-.PHONY: test-gpu ref runtime rt-unit all test demo golden golden-update asan clean deps unit errors phpt
+.PHONY: test-gpu ref runtime rt-unit all test demo golden golden-update asan clean deps unit errors phpt hostile
 .DEFAULT_GOAL := all
 
 all: $(GTC) $(LIBGTC) runtime
@@ -161,6 +161,12 @@ phpt: $(GTC_EXT)
 errors: $(GTC)
 	bash tests/errors/run.sh $(GTC)
 
+# Hostile inputs (tests/hostile/run.sh, docs/security.md): names, dtypes, attributes, file names
+# and limits crafted to inject code or overflow; models it accepts are compiled, loaded and run.
+# Under make asan it runs gtc's cases only (no extension: sanitized gtc.so needs run.sh's shim).
+hostile: $(GTC) $(GTC_EXT)
+	PHP=$(PHP) bash tests/hostile/run.sh $(GTC) $(if $(SAN_FLAGS),,$(GTC_EXT))
+
 golden: $(GTC)
 	bash tests/golden/run.sh $(GTC)
 
@@ -173,6 +179,7 @@ test: $(DEPS_STAMP)
 	$(MAKE) rt-unit
 	$(MAKE) emit-numeric
 	$(MAKE) errors
+	$(MAKE) hostile
 	$(MAKE) golden
 	$(MAKE) ref
 	$(MAKE) phpt
@@ -201,7 +208,7 @@ ref:
 asan: $(DEPS_STAMP)
 	$(MAKE) BUILD=build/asan OPT=-O1 \
 	  SAN_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  unit rt-unit emit-numeric errors phpt
+	  unit rt-unit emit-numeric errors hostile phpt
 
 # On a GPU machine: every op on the GPU against the CPU backend, and the .phpt suite on CUDA.
 test-gpu: $(GPU_TEST_BINS) $(GTC_EXT)

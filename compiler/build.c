@@ -329,6 +329,10 @@ static int parse_arch(const char *s, char *suffix) {
 
 /* ---- the build ----------------------------------------------------------------------------------- */
 
+/* A path as a tool's argument: "./" before one that starts with '-', so that cc, nvcc and the
+ * linker never read --emit-dir=-fplugin=x or -o -m.so as an option. Malloc'd. */
+static char *arg_path(const char *p) { return p[0] == '-' ? fmt("./%s", p) : strdup(p); }
+
 static const char *base_name(const char *p) {
     const char *s = strrchr(p, '/');
     return s ? s + 1 : p;
@@ -446,7 +450,9 @@ int build_compile(const BuildOptions *o) {
     if (run_tool(pc_argv, "php-config --includes", o->verbose, &php_inc)) goto done;
 
     const char *tmpbase = getenv("TMPDIR");
-    tmp = fmt("%s/gtc-compile-XXXXXX", tmpbase && *tmpbase ? tmpbase : "/tmp");
+    char *tmproot = arg_path(tmpbase && *tmpbase ? tmpbase : "/tmp");
+    tmp = fmt("%s/gtc-compile-XXXXXX", tmproot);
+    free(tmproot);
     if (!mkdtemp(tmp)) {
         fail("cannot create a temporary directory %s: %s", tmp, strerror(errno));
         free(tmp), tmp = NULL;
@@ -457,7 +463,7 @@ int build_compile(const BuildOptions *o) {
             fail("cannot create --emit-dir %s: %s", o->emit_dir, strerror(errno));
             goto done;
         }
-        srcdir = strdup(o->emit_dir);
+        srcdir = arg_path(o->emit_dir);
     } else {
         srcdir = strdup(tmp);
     }
@@ -471,7 +477,9 @@ int build_compile(const BuildOptions *o) {
 
     args_push(&link, cc);
     args_push(&link, "-shared");
-    tmp_out = fmt("%s.tmp%ld", o->output, (long)getpid());
+    char *out_arg = arg_path(o->output); /* "-m.so" would reach the linker as an option */
+    tmp_out = fmt("%s.tmp%ld", out_arg, (long)getpid());
+    free(out_arg);
     args_push(&link, "-o"), args_push(&link, tmp_out);
     static const char *const csrcs[] = {"kernels_cpu", "plan", "ext"};
     for (size_t i = 0; i < sizeof csrcs / sizeof *csrcs; i++) {
@@ -609,8 +617,8 @@ int build_main(int argc, char **argv) {
         build_usage(stderr);
         return 2;
     }
-    if (!o.input) {
-        fprintf(stderr, ME ": expects one FILE\n");
+    if (!o.input || !*o.input) {
+        fprintf(stderr, ME ": expects one FILE%s\n", o.input ? " (the name given is empty)" : "");
         build_usage(stderr);
         return 2;
     }

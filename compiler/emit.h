@@ -22,6 +22,9 @@
  * (pipeline_run to memplan). DIR must exist. source_name (the input file's base name) appears
  * only escaped. 0, or -1 with the first error in d (nothing is left half-written on error). */
 int emit_all(const Graph *g, const char *dir, const char *source_name, Diag *d);
+/* Writes text to DIR/NAME through a fresh temporary file renamed over it (a symbolic link at
+ * either name is replaced, never followed). 0, or -1 with "cannot write PATH: reason" in d. */
+int emit_write_file(const char *dir, const char *name, const char *text, Diag *d);
 
 /* The three texts, for callers that keep them in memory (the JIT). NULL with the error in d. */
 char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d);

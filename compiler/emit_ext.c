@@ -105,14 +105,7 @@ char *emit_ext_source(const Graph *g, const char *source_name, Diag *d) {
 int emit_ext(const Graph *g, const char *dir, const char *source_name, Diag *d) {
     char *text = emit_ext_source(g, source_name, d);
     if (!text) return -1;
-    char *path = xfmt("%s/ext.c", dir);
-    FILE *f = fopen(path, "w");
-    int rc = 0;
-    if (!f || fputs(text, f) < 0) rc = -1;
-    if (f && fclose(f) != 0) rc = -1;
-    if (rc) diag_at(d, NULL, "cannot write %s: %s", path, strerror(errno));
-    if (rc && f) remove(path);
-    free(path);
+    int rc = emit_write_file(dir, "ext.c", text, d);
     free(text);
     return rc;
 }

@@ -4,9 +4,11 @@
  * emit_all, which writes the three generated files. The texts copied into generated code
  * (ir/scalar.h and templates/) are built into gtc by the Makefile (emit_text.inc). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emit.h"
 #include "emit_ext.h"
@@ -126,10 +128,14 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
     return str_take(&b);
 }
 
-/* Writes text to dir/name through a temporary file renamed into place. */
-static int write_file(const char *dir, const char *name, const char *text, Diag *d) {
+/* Writes text to dir/name through a temporary file renamed into place. The temporary file is
+ * created anew (O_EXCL): a link planted under its name is removed, never written through. */
+int emit_write_file(const char *dir, const char *name, const char *text, Diag *d) {
     char *path = xfmt("%s/%s", dir, name), *tmp = xfmt("%s/.%s.tmp", dir, name);
-    FILE *f = fopen(tmp, "wb");
+    unlink(tmp);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (fd >= 0 && !f) close(fd);
     int rc = 0;
     if (!f) {
         diag_at(d, NULL, "cannot write %s: %s", path, strerror(errno));
@@ -154,9 +160,9 @@ int emit_all(const Graph *g, const char *dir, const char *source_name, Diag *d) 
     char *c = cu ? emit_cpu_source(g, source_name, d) : NULL;
     char *pl = c ? emit_plan_source(g, source_name, cu, c, d) : NULL;
     int rc = pl ? 0 : -1;
-    if (!rc) rc = write_file(dir, "kernels.cu", cu, d);
-    if (!rc) rc = write_file(dir, "kernels_cpu.c", c, d);
-    if (!rc) rc = write_file(dir, "plan.c", pl, d);
+    if (!rc) rc = emit_write_file(dir, "kernels.cu", cu, d);
+    if (!rc) rc = emit_write_file(dir, "kernels_cpu.c", c, d);
+    if (!rc) rc = emit_write_file(dir, "plan.c", pl, d);
     free(cu);
     free(c);
     free(pl);

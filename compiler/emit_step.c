@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "../runtime/core/plan.h"
 
 static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
 
@@ -278,6 +279,14 @@ int emit_check_plan(const Graph *g, Diag *d) {
     }
     if (!g->name || !ir_is_identifier(g->name)) {
         diag_at(d, "name", "the graph name is not an identifier");
+        return -1;
+    }
+    int nscalars = 0;
+    for (int i = 0; i < g->nnodes; i++) nscalars += g->nodes[i].op == OP_INPUT && g->nodes[i].type.rank == 0;
+    size_t args = rt_plan_args_bytes(g->ninputs, g->noutputs, nscalars);
+    if (args > RT_PLAN_MAX_ARGS_BYTES) {
+        diag_at(d, "inputs", "%d inputs (%d of them scalars) and %d outputs need a %zu-byte argument block; "
+                "a kernel takes at most %d bytes", g->ninputs, nscalars, g->noutputs, args, RT_PLAN_MAX_ARGS_BYTES);
         return -1;
     }
     for (int s = 0; s < p->nsteps; s++) {

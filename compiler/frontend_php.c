@@ -138,8 +138,10 @@ static int parse_return(P *p) {
             if (k->kind == PT_ISTRING) return php_interpolation(p, k);
             if (k->kind != PT_STRING || !php_tok_is(php_ahead(p, 1), "=>"))
                 return php_perr(p, k, "name each output with a string key: return ['loss' => $loss, ...]");
-            if (!ir_is_identifier(k->text) || strlen(k->text) != k->len)
-                return php_perr(p, k, "output name '%.64s' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)", k->text);
+            if (php_has_nul(p, k)) return -1;
+            if (!ir_is_identifier(k->text))
+                return php_perr(p, k, "output name '%.64s' is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)", k->text,
+                                IR_MAX_NAME);
             php_take(p), php_take(p);
             Val v;
             p->target = k->text;
@@ -241,7 +243,8 @@ static int build(P *p, const Fn *fn) {
         name = s[0]->lit->s;
     }
     if (!ir_is_identifier(name))
-        return php_perr(p, s[0] ? s[0]->at : fn->name, "graph name '%.64s' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)", name);
+        return php_perr(p, s[0] ? s[0]->at : fn->name, "graph name '%.64s' is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)", name,
+                        IR_MAX_NAME);
     free(p->g->name);
     p->g->name = strdup(name);
     if (!p->g->name) abort();

@@ -198,8 +198,8 @@ int main(int argc, char **argv) {
                 return 2;
             }
         }
-        if (nfiles != 1) {
-            fprintf(stderr, "gtc %s: expects one FILE\n", argv[1]);
+        if (nfiles != 1 || !*file) {
+            fprintf(stderr, "gtc %s: expects one FILE%s\n", argv[1], nfiles == 1 ? " (the name given is empty)" : "");
             usage(stderr);
             return 2;
         }

@@ -571,6 +571,10 @@ int pass_autodiff(Graph *g, Diag *d) {
     g->plan = NULL;
     OptInput *ins = NULL;
     int nins = optim_inputs(g, t, &ins), rc = 0;
+    for (int k = 0; k < nins && !rc; k++) /* "<param>_m" of a parameter named with 127 or 128 characters */
+        if (!ir_is_identifier(ins[k].name))
+            rc = (diag_at(d, "train.optimizer", "the optimizer's input \"%.64s...\" would be longer than %d "
+                          "characters; give its parameter a shorter name", ins[k].name, IR_MAX_NAME), -1);
     for (int k = 0; k < nins && !rc; k++)
         if (graph_find(g, ins[k].name) >= 0)
             rc = (diag_at(d, "train.optimizer", "the optimizer's input \"%s\" would clash with the value of that name; rename it",

@@ -317,6 +317,7 @@ static int primary(P *p, Val *out) {
     if (++p->depth > MAX_DEPTH) return php_perr(p, t, "expression is nested more than %d levels deep", MAX_DEPTH);
     int rc = 0;
     if (t->kind == PT_NUMBER) {
+        if (php_not_finite(p, t)) return -1; /* an error ends the parse: depth no longer matters */
         php_take(p);
         out->is_node = 0, out->num = t->num;
     } else if (t->kind == PT_VAR) {

@@ -139,11 +139,24 @@ int php_interpolation(P *p, const PhpTok *t) {
                           "(dtype names, output names); use a single-quoted string");
 }
 
+bool php_not_finite(P *p, const PhpTok *t) {
+    if (isfinite(t->num)) return false;
+    php_perr(p, t, "%.*s is not a finite number: graph constants are finite", t->len > 64 ? 64 : (int)t->len, t->text);
+    return true;
+}
+
+bool php_has_nul(P *p, const PhpTok *t) {
+    if (strlen(t->text) == t->len) return false;
+    php_perr(p, t, "a string in a graph file cannot hold a NUL byte (\\0); names and dtypes are plain text");
+    return true;
+}
+
 Lit *php_parse_lit(P *p) {
     const PhpTok *t = php_cur(p);
     Lit *l = php_alloc(p, sizeof *l);
     l->at = t;
     if (t->kind == PT_STRING) {
+        if (php_has_nul(p, t)) return NULL;
         php_take(p);
         l->k = L_STR, l->s = t->text;
     } else if (t->kind == PT_ISTRING) {
@@ -152,6 +165,7 @@ Lit *php_parse_lit(P *p) {
         double sign = php_tok_is(t, "-") ? -1 : 1;
         if (t->kind != PT_NUMBER) php_take(p);
         const PhpTok *nt = php_take(p);
+        if (php_not_finite(p, nt)) return NULL;
         l->k = L_NUM, l->num = sign * nt->num, l->is_int = nt->is_int;
     } else if (php_tok_kw(t, "true") || php_tok_kw(t, "false")) {
         php_take(p);
@@ -173,6 +187,7 @@ Lit *php_parse_lit(P *p) {
             }
             l->items[l->n] = NULL, l->keys[l->n] = NULL;
             if (php_cur(p)->kind == PT_STRING && php_tok_is(php_ahead(p, 1), "=>")) {
+                if (php_has_nul(p, php_cur(p))) return NULL;
                 l->keys[l->n] = php_take(p);
                 php_take(p);
             }

@@ -90,6 +90,12 @@ char *php_qname(P *p);                             /* a (qualified) name as writ
 const char *php_resolve(P *p, const char *raw);    /* PHP's class-name resolution */
 int php_is_cls(const char *cls, const char *want);
 int php_interpolation(P *p, const PhpTok *t);
+/* Whether string token t holds a NUL byte ("\0"), after reporting it: as a C string it would end
+ * there, and "float32\0x" would read as float32. */
+bool php_has_nul(P *p, const PhpTok *t);
+/* Whether number token t overflows to infinity (1e400), after reporting it: graph constants are
+ * finite, as in JSON. */
+bool php_not_finite(P *p, const PhpTok *t);
 Lit *php_parse_lit(P *p);
 /* Binds arguments to parameter names as PHP does; slots[i] NULL when not given. */
 int php_bind(P *p, const PhpTok *at, const char *fname, const char *const *params, int nreq, Arg *args,

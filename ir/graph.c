@@ -1,9 +1,11 @@
 /* ir/graph.c: graph construction and lookup, identifiers, and diagnostics. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ir.h"
 
@@ -139,9 +141,12 @@ char *ir_fmt_number(double v, char *buf, size_t n) {
 }
 
 char *ir_read_file(const char *path, size_t *len, Diag *d) {
-    FILE *f = fopen(path, "rb");
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; it is then refused below */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
     if (!f) {
         diag_at(d, NULL, "cannot open: %s", strerror(errno));
+        if (fd >= 0) close(fd);
         return NULL;
     }
     struct stat st;

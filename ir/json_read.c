@@ -129,6 +129,23 @@ static size_t json_error(const char *text, size_t len, const char **why) {
     return off;
 }
 
+/* The offset of the first "\u0000" escape inside a string of valid JSON, or -1. cJSON decodes it
+ * to a NUL byte, which would silently end a name, key or dtype ("float32\u0000x" as float32). */
+static long escaped_nul(const char *s, size_t n) {
+    bool str = false;
+    for (size_t i = 0; i < n; i++) {
+        if (!str) {
+            str = s[i] == '"';
+        } else if (s[i] == '"') {
+            str = false;
+        } else if (s[i] == '\\') {
+            if (i + 6 <= n && memcmp(s + i + 1, "u0000", 5) == 0) return (long)i;
+            i++;
+        }
+    }
+    return -1;
+}
+
 static void line_col(const char *text, size_t off, int *line, int *col) {
     *line = 1, *col = 1;
     for (size_t i = 0; i < off; i++) {
@@ -494,7 +511,8 @@ static int read_outputs(Reader *r, const cJSON *obj, const cJSON *don) {
         bool ident = ir_is_identifier(c->string);
         snprintf(loc, sizeof loc, "outputs.%.100s", ident ? c->string : "?");
         if (!ident) {
-            rc = FAIL("outputs", "output name %s is not an identifier", quote(c->string, q));
+            rc = FAIL("outputs", "output name %s is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)",
+                      quote(c->string, q), IR_MAX_NAME);
             break;
         }
         for (int k = 0; k < g->noutputs; k++)
@@ -715,7 +733,8 @@ static int read_graph(Reader *r, const cJSON *root) {
     if (!name) return FAIL(NULL, "missing \"name\" (the graph's name, an identifier)");
     if (!cJSON_IsString(name)) return FAIL("name", "must be a string, got %s", type_name(name));
     if (!ir_is_identifier(name->valuestring))
-        return FAIL("name", "graph name %s is not an identifier", quote(name->valuestring, got));
+        return FAIL("name", "graph name %s is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)", quote(name->valuestring, got),
+                    IR_MAX_NAME);
     free(r->g->name);
     r->g->name = strdup(name->valuestring);
     if (!r->g->name) abort();
@@ -772,6 +791,15 @@ Graph *ir_read_json(const char *text, size_t len, Diag *d) {
             diag_at(d, NULL, c == '\'' ? "%d:%d: invalid JSON: unexpected \"%c\"" : "%d:%d: invalid JSON: unexpected '%c'",
                     line, col, c);
         else diag_at(d, NULL, "%d:%d: invalid JSON%s", line, col, why);
+        cJSON_Delete(root);
+        return NULL;
+    }
+    long esc = escaped_nul(text, len);
+    if (esc >= 0) {
+        int line, col;
+        line_col(text, (size_t)esc, &line, &col);
+        diag_at(d, NULL, "%d:%d: a string holds \\u0000 (a NUL character), which no name, key or dtype may hold",
+                line, col);
         cJSON_Delete(root);
         return NULL;
     }

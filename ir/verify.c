@@ -36,7 +36,8 @@ static int verify_node(Graph *g, NodeId id, Diag *d) {
 
 int ir_verify(Graph *g, Diag *d) {
     if (!ir_is_identifier(g->name))
-        return diag_at(d, "name", "graph name \"%.64s\" is not an identifier", g->name), -1;
+        return diag_at(d, "name", "graph name \"%.64s\" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)", g->name,
+                       IR_MAX_NAME), -1;
     NameMap names;
     namemap_init(&names);
     int rc = 0, ninputs = 0;
@@ -64,7 +65,8 @@ int ir_verify(Graph *g, Diag *d) {
         char loc[160];
         snprintf(loc, sizeof loc, "outputs.%.100s", ir_is_identifier(o->name) ? o->name : "?");
         if (!ir_is_identifier(o->name))
-            diag_at(d, "outputs", "output name \"%.64s\" is not an identifier", o->name), rc = -1;
+            diag_at(d, "outputs", "output name \"%.64s\" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)", o->name,
+                    IR_MAX_NAME), rc = -1;
         else if (namemap_get(&outs, o->name) >= 0)
             diag_at(d, loc, "output is named twice"), rc = -1;
         else if (o->value < 0 || o->value >= g->nnodes)

@@ -31,7 +31,7 @@ struct RtExec {
 };
 
 static size_t args_bytes(const RtPlan *p) {
-    return sizeof(void *) * (size_t)(p->ninputs + p->noutputs + 1) + sizeof(double) * (size_t)p->nscalars;
+    return rt_plan_args_bytes(p->ninputs, p->noutputs, p->nscalars);
 }
 
 RtExec *rt_exec_new(const RtPlan *plan, const RtBackend *b) {
@@ -64,8 +64,18 @@ RtExec *rt_exec_new(const RtPlan *plan, const RtBackend *b) {
         free(e);
         return NULL;
     }
-    int64_t n = plan->arena_bytes ? plan->arena_bytes : 1;
-    e->arena = rt_empty(b, DT_BOOL, 1, &n);
+    /* The arena as bytes in rows of 4 KiB: one dimension of 2^31 or more would fail the tensor
+     * limits, and a plan's arena may be larger than that (it is a sum of tensors). */
+    int64_t n = plan->arena_bytes > 0 ? plan->arena_bytes : 1, row = 4096;
+    if (n > IR_MAX_BYTES) {
+        rt_error(RT_EOOM, "plan %s needs an arena of %lld bytes, more than one allocation may hold "
+                 "(2^40 bytes)", plan->graph, (long long)n);
+        if (e->kernels) rt_plan_kernels_release(e->kernels);
+        free(e);
+        return NULL;
+    }
+    int64_t shape[2] = {(n + row - 1) / row, n < row ? n : row};
+    e->arena = rt_empty(b, DT_BOOL, 2, shape);
     if (!e->arena) {
         if (e->kernels) rt_plan_kernels_release(e->kernels);
         free(e);

@@ -23,6 +23,12 @@
 #define RT_PLAN_ABI 3 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps() */
 #define RT_PLAN_MAX_ARGS_BYTES 4096 /* CUDA's kernel parameter space */
 
+/* The size of a plan's argument block (above); a plan whose block is larger than
+ * RT_PLAN_MAX_ARGS_BYTES cannot run (the code generators refuse it). */
+static inline size_t rt_plan_args_bytes(int ninputs, int noutputs, int nscalars) {
+    return sizeof(void *) * (size_t)(ninputs + noutputs + 1) + sizeof(double) * (size_t)nscalars;
+}
+
 typedef struct {
     const char *name;
     DType dtype;

@@ -102,6 +102,14 @@ static bool input_type(const char *name, zval *spec, TensorType *t) {
     return false;
 }
 
+/* A PHP string that names an input or the graph must not hold a NUL byte: read as a C string it
+ * would silently end there ("x\0y" would name input x). false after throwing. */
+static bool no_nul(const zend_string *s, const char *what) {
+    if (strlen(ZSTR_VAL(s)) == ZSTR_LEN(s)) return true;
+    php_gtc_throw(RT_EINVAL, "%s \"%.64s\\0...\" holds a NUL byte; names are [A-Za-z_][A-Za-z0-9_]*", what, ZSTR_VAL(s));
+    return false;
+}
+
 /* A key path as an output name: parts joined by '_', other characters replaced. */
 static char *output_name(const char *path, const Graph *g) {
     char base[IR_MAX_NAME];
@@ -184,6 +192,7 @@ static bool add_donations(Graph *g, HashTable *donate) {
             php_gtc_throw(RT_EINVAL, "donate must map output key paths to input names");
             return false;
         }
+        if (!no_nul(Z_STR_P(val), "donate: input name")) return false;
         char *oname = output_name(ZSTR_VAL(key), &(Graph){.noutputs = 0});
         int j = -1;
         for (int k = 0; k < g->noutputs && j < 0; k++)
@@ -213,8 +222,9 @@ static Graph *trace(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable 
         php_gtc_throw(RT_ERUNTIME, "nested capture: Cuda\\Fusion is already tracing a function");
         return NULL;
     }
-    if (!ir_is_identifier(name) || strlen(name) >= IR_MAX_NAME) {
-        php_gtc_throw(RT_EINVAL, "graph name \"%s\" is not an identifier", name);
+    if (!ir_is_identifier(name)) {
+        php_gtc_throw(RT_EINVAL, "graph name \"%.64s\" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)",
+                      name, IR_MAX_NAME);
         return NULL;
     }
     if (fusion_trace_begin(name, b)) {
@@ -231,6 +241,10 @@ static Graph *trace(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable 
     zval *spec;
     ZEND_HASH_FOREACH_KEY_VAL(inputs, idx, key, spec) {
         char iname[IR_MAX_NAME + 32];
+        if (key && !no_nul(key, "input name")) {
+            ok = false;
+            break;
+        }
         if (key) snprintf(iname, sizeof iname, "%s", ZSTR_VAL(key));
         else snprintf(iname, sizeof iname, "in" ZEND_ULONG_FMT, idx);
         TensorType t;
@@ -511,6 +525,7 @@ static bool fgraph_run(php_gtc_fgraph *f, zval *args, uint32_t argc, HashTable *
         zend_string *key;
         zval *val;
         ZEND_HASH_FOREACH_STR_KEY_VAL(named, key, val) {
+            if (key && !no_nul(key, "input name")) goto done;
             int i = key ? input_index(p, ZSTR_VAL(key)) : -1;
             if (i < 0) {
                 php_gtc_throw(RT_EINVAL, "unknown input \"%s\"", key ? ZSTR_VAL(key) : "");
@@ -781,6 +796,7 @@ ZEND_METHOD(Cuda_Fusion, compile) {
         Z_PARAM_STR(name)
         Z_PARAM_ARRAY_HT(donate)
     ZEND_PARSE_PARAMETERS_END();
+    if (name && !no_nul(name, "graph name")) RETURN_THROWS();
     if (!make_graph(&fci, &fcc, inputs, name ? ZSTR_VAL(name) : "fusion", donate, return_value)) RETURN_THROWS();
 }
 
@@ -822,6 +838,7 @@ ZEND_METHOD(Cuda_Fusion, export) {
         Z_PARAM_STR(name)
         Z_PARAM_ARRAY_HT(donate)
     ZEND_PARSE_PARAMETERS_END();
+    if (name && !no_nul(name, "graph name")) RETURN_THROWS();
     const RtBackend *b = php_gtc_backend();
     if (!b) RETURN_THROWS();
     zval shape;

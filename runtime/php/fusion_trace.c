@@ -78,8 +78,9 @@ static RtTensor *placeholder(const TensorType *t, NodeId id) {
 
 RtTensor *fusion_trace_input(const char *name, const TensorType *t) {
     char err[256];
-    if (!ir_is_identifier(name) || strlen(name) >= IR_MAX_NAME) {
-        rt_error(RT_EINVAL, "input name \"%s\" is not an identifier ([A-Za-z_][A-Za-z0-9_]*)", name);
+    if (!ir_is_identifier(name)) {
+        rt_error(RT_EINVAL, "input name \"%.64s\" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)",
+                 name, IR_MAX_NAME);
         return NULL;
     }
     if (graph_find(T.g, name) >= 0) {

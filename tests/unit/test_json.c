@@ -543,7 +543,8 @@ TEST(ir_read_json__format_and_version__errors) {
     expect_error("{'format': 'gtc-graph', 'version': 2, 'name': 'g'}",
                  "g.json: version: unsupported version 2 (this gtc reads version 1)");
     expect_error("{'format': 'gtc-graph', 'version': 1, 'name': 'a-b'}",
-                 "g.json: name: graph name \"a-b\" is not an identifier");
+                 "g.json: name: graph name \"a-b\" is not an identifier "
+                 "([A-Za-z_][A-Za-z0-9_]*, at most 128 characters)");
 }
 
 TEST(ir_read_json__train_section_without_loss__error) {
@@ -671,6 +672,15 @@ TEST(ir_read_json__input_and_100000_nodes__rejected) {
     free(s);
 }
 
+/* "\u0000" decodes to a NUL byte, which would end a name or dtype early ("float32\u0000x" read as
+ * float32); an escaped backslash before "u0000" is text and gets the usual message. */
+TEST(ir_read_json__escaped_nul__rejected_not_truncated) {
+    expect_error("{'format': 'gtc-graph', 'version': 1, 'name': 'g\\u0000x'}",
+                 "g.json: 1:49: a string holds \\u0000 (a NUL character), which no name, key or dtype may hold");
+    expect_error("{'format': 'gtc-graph', 'version': 1, 'name': 'g\\\\u0000x'}",
+                 "g.json: name: graph name \"g\\\\u0000x\" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 128 characters)");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ir_read_json__good_graph__loaded_verified_typed),
@@ -713,6 +723,7 @@ int main(void) {
         cmocka_unit_test(ir_read_json__100000_node_chain__loads),
         cmocka_unit_test(ir_read_json__100000_node_chain_reversed__sorted),
         cmocka_unit_test(ir_read_json__100001_nodes__rejected),
+        cmocka_unit_test(ir_read_json__escaped_nul__rejected_not_truncated),
         cmocka_unit_test(ir_read_json__input_and_100000_nodes__rejected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

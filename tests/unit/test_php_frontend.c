@@ -207,6 +207,10 @@ TEST(frontend_php_read__errors__file_line_column) {
         {"    $y = $x + $b;\n    $y = $y;\n", "g.php:6:5: $y is already assigned (at 5:5): each variable is assigned "
                                              "once, since it names the graph value; use a new name"},
         {"    $y = $x->matmul($x);\n", "g.php:5:14: \"y\" (matmul): inner dimensions differ: [4,3] x [4,3]"},
+        /* a NUL would end the C string early: "int32\0x" read as int32 */
+        {"    $y = $x->astype(\"int32\\0x\");\n",
+         "g.php:5:21: a string in a graph file cannot hold a NUL byte (\\0); names and dtypes are plain text"},
+        {"    $y = $x * 1e400;\n", "g.php:5:15: 1e400 is not a finite number: graph constants are finite"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char src[1024];

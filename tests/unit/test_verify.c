@@ -221,7 +221,7 @@ TEST(ir_verify__bad_graph_name__error) {
     g->name = strdup("my-graph");
     NodeId x = INPUT("x", DT_FLOAT32, 2);
     add_output("x", x);
-    expect_error("g.json: name: graph name \"my-graph\" is not an identifier");
+    expect_error("g.json: name: graph name \"my-graph\" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 128 characters)");
 }
 
 /* ---- order and arity -------------------------------------------------------------------------- */
@@ -358,7 +358,7 @@ TEST(ir_verify__output_named_twice__error) {
 TEST(ir_verify__output_name_not_identifier__error) {
     NodeId x = INPUT("x", DT_FLOAT32, 2);
     add_output("a b", x);
-    expect_error("g.json: outputs: output name \"a b\" is not an identifier");
+    expect_error("g.json: outputs: output name \"a b\" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 128 characters)");
 }
 
 TEST(ir_verify__output_value_out_of_range__names_no_value) {
