@@ -29,7 +29,7 @@ static const struct {
 };
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: gtc COMMAND [OPTION] FILE\n       gtc --help | --version\n\ncommands:\n");
+    fprintf(f, "usage: gtc COMMAND [OPTION] [--] FILE\n       gtc --help | --version\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
     fprintf(f, "  %-8s %s\n", "compile", "build a PHP extension: gtc compile FILE -o OUT.so (gtc compile --help)");
@@ -185,8 +185,11 @@ int main(int argc, char **argv) {
         if (strcmp(argv[1], commands[i].name) != 0) continue;
         const char *file = NULL, *opt = NULL, *o = commands[i].opt;
         int nfiles = 0;
+        bool files_only = false; /* after "--", a name that begins with '-' is a FILE */
         for (int a = 2; a < argc; a++) {
-            if (argv[a][0] != '-') {
+            if (!files_only && strcmp(argv[a], "--") == 0) {
+                files_only = true;
+            } else if (files_only || argv[a][0] != '-') {
                 file = argv[a], nfiles++;
             } else if (o && strncmp(argv[a], o, strlen(o)) == 0 && !opt) {
                 opt = argv[a] + strlen(o);
