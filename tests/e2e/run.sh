@@ -6,11 +6,13 @@
 # Compiles examples/train_step.json and examples/digits_step.json into PHP extensions under
 # BUILD/e2e/ (BUILD: the directory of GTC_BINARY) — with their CUDA code when nvcc is there, as
 # in CI — loads each next to gtc.so and runs tests/e2e/model.php (steps against the eager
-# CudaArray step and a float64 NumPy reference, metadata, wrong inputs); then a --cpu-only
-# build with --emit-dir (determinism, warning-free generated C, no CUDA dependency), loading
-# rules (gtc.so first; a clear message otherwise), two models in one process, file names with
-# shell metacharacters, `make install PREFIX=...` and a build from the installed prefix, and the
-# command-line error cases in tests/e2e/cli/*.test. Runs on the CPU backend (GTC_DEVICE=cpu).
+# CudaArray step and a float64 NumPy reference, metadata, wrong inputs) and tests/e2e/faults.php
+# (allocation failures under gtc.memory_limit: OutOfMemoryException, nothing changed, the same
+# object runs again as a fresh one does); then a --cpu-only build with --emit-dir
+# (determinism, warning-free generated C, no CUDA dependency), loading rules (gtc.so first; a
+# clear message otherwise), two models in one process, file names with shell metacharacters,
+# `make install PREFIX=...` and a build from the installed prefix, and the command-line error
+# cases in tests/e2e/cli/*.test. Runs on the CPU backend (GTC_DEVICE=cpu).
 # The last line is "N passed, N failed"; the status is 1 when any check failed.
 set -u
 
@@ -74,6 +76,9 @@ run_model() { # run_model NAME GRAPH SO: model.php against one compiled model
     "$php" -n -d "extension=$ext" -d "extension=$so" "$here/model.php" "$graph" "$work" cpu \
         >"$work/log" 2>&1
     tally "$name" "$work/log" $?
+    # the same model under allocation failure (tests/e2e/faults.php)
+    "$php" -n -d "extension=$ext" -d "extension=$so" "$here/faults.php" cpu >"$work/faults.log" 2>&1
+    tally "$name faults" "$work/faults.log" $?
 }
 
 for name in train_step digits_step; do
