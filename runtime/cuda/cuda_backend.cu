@@ -450,6 +450,15 @@ void rt_cuda_mem_stats(size_t *in_use, size_t *cached, size_t *cuda_mallocs) {
     if (cuda_mallocs) *cuda_mallocs = n_mallocs;
 }
 
+int rt_cuda_mem_info(size_t *free_bytes, size_t *total_bytes) {
+    if (cuda_check_ready("memory info")) return -1;
+    size_t fr = 0, tot = 0;
+    CU_TRY("cudaMemGetInfo", cudaMemGetInfo(&fr, &tot));
+    if (free_bytes) *free_bytes = fr;
+    if (total_bytes) *total_bytes = tot;
+    return 0;
+}
+
 int rt_cuda_memset(void *dst, int byte, size_t bytes) {
     if (cuda_check_ready("memset")) return -1;
     CU_TRY("memset", cudaMemsetAsync(dst, byte, bytes, g_cuda.stream));

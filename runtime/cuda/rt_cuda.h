@@ -41,6 +41,9 @@ bool rt_cuda_tf32(void);
  * released. Bytes held by live tensors and bytes cached are reported by rt_cuda_mem_stats. */
 size_t rt_cuda_empty_cache(void);
 void rt_cuda_mem_stats(size_t *in_use, size_t *cached, size_t *cuda_mallocs);
+/* The device's free and total memory as the driver reports them (cudaMemGetInfo: every
+ * process's allocations count). 0, or -1 after rt_error (before init, or a CUDA error). */
+int rt_cuda_mem_info(size_t *free_bytes, size_t *total_bytes);
 
 /* The context's stream as a cudaStream_t (for NVRTC launches and CUDA Graph capture). */
 void *rt_cuda_stream(void);

@@ -39,6 +39,7 @@ typedef struct Compiled {
     RtPlan *plan;
     void *dl;            /* the CPU kernels' library */
     Graph *eager;        /* no C compiler: the graph, evaluated node by node */
+    char *cc;            /* CPU: the C compiler asked for ($GTC_JIT_CC), part of the key */
     char kernels[16];    /* cc, cc-cache, eager ("" on the GPU: the executor says) */
 } Compiled;
 
@@ -51,6 +52,7 @@ void php_gtc_fusion_mshutdown(void) {
         plan_build_free(c->plan);
         if (c->dl) dlclose(c->dl);
         if (c->eager) graph_free(c->eager);
+        free(c->cc);
         free(c->json);
         free(c);
     }
@@ -298,8 +300,12 @@ static Graph *trace(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable 
  * generated and compiled now. NULL after throwing. */
 static Compiled *compile_graph(Graph *g, const RtBackend *b, bool *hit) {
     char *json = ir_write_json(g);
+    bool on_cpu = !strcmp(b->name, "cpu");
+    /* On the CPU the compiler is part of the key: an "eager" fallback (no compiler could be run)
+     * is not kept once $GTC_JIT_CC names another one. */
+    const char *cc = on_cpu ? php_gtc_fusion_cc() : NULL;
     for (Compiled *c = g_compiled; c; c = c->next)
-        if (c->b == b && !strcmp(c->json, json)) {
+        if (c->b == b && !strcmp(c->json, json) && (!cc || (c->cc && !strcmp(c->cc, cc)))) {
             free(json);
             *hit = true;
             return c;
@@ -324,7 +330,7 @@ static Compiled *compile_graph(Graph *g, const RtBackend *b, bool *hit) {
     c->json = json;
     c->b = b;
     c->plan = plan;
-    if (!strcmp(b->name, "cpu")) {
+    if (on_cpu) {
         const char *how = NULL;
         c->dl = php_gtc_fusion_cpu_kernels(plan->cpu_source, &how);
         if (c->dl) {
@@ -341,6 +347,7 @@ static Compiled *compile_graph(Graph *g, const RtBackend *b, bool *hit) {
             return NULL;
         }
         snprintf(c->kernels, sizeof c->kernels, "%s", how);
+        if (!(c->cc = strdup(cc))) abort();
     }
     c->next = g_compiled;
     g_compiled = c;

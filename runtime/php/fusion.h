@@ -24,8 +24,10 @@ Graph *fusion_trace_graph(void);
 Graph *fusion_trace_end(void);
 
 /* fusion_cc.c: compiles kernels_cpu.c `src` with the system C compiler (or reuses the cached
- * library) and dlopens it; *how is "cc" or "cc-cache". NULL after rt_error when no compiler
- * ran or the result did not load. */
+ * library) and dlopens it; *how is "cc" or "cc-cache". NULL with *how "eager" when no compiler
+ * could be run; NULL after rt_error when it failed or the result did not load (nothing cached). */
 void *php_gtc_fusion_cpu_kernels(const char *src, const char **how);
+/* The C compiler the CPU kernels are built with: $GTC_JIT_CC, default "cc". */
+const char *php_gtc_fusion_cc(void);
 
 #endif

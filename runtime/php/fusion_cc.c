@@ -51,12 +51,18 @@ static char *read_small_file(const char *path) {
     return buf;
 }
 
+const char *php_gtc_fusion_cc(void) {
+    const char *cc = getenv("GTC_JIT_CC");
+    return cc && *cc ? cc : "cc";
+}
+
 /* kernels_cpu.c as a loaded library: from the cache directory when a valid one is there
  * ("cc-cache"), else compiled now ("cc"). NULL with *how = "eager" when there is no C compiler;
- * NULL after rt_error (RT_ECOMPILE with the compiler's output) when it fails. */
+ * NULL after rt_error (RT_ECOMPILE with the compiler's output) when it fails. Only a library
+ * that loaded and has the kernel table is moved into the cache: a failed or broken build leaves
+ * nothing there (its temporary directory is removed). */
 void *php_gtc_fusion_cpu_kernels(const char *src, const char **how) {
-    const char *cc = getenv("GTC_JIT_CC");
-    if (!cc || !*cc) cc = "cc";
+    const char *cc = php_gtc_fusion_cc();
     uint64_t key = rt_kcache_key(src, "cpu-so", cc, GTC_VERSION);
     char dir[PATH_MAX], final[PATH_MAX + 32], work[PATH_MAX + 32];
     bool cached = rt_kcache_dir(dir, sizeof dir) == 0;
@@ -102,19 +108,23 @@ void *php_gtc_fusion_cpu_kernels(const char *src, const char **how) {
     }
     if (rc != 0) {
         char *log = read_small_file(logpath);
-        rt_error(RT_ECOMPILE, "%s failed on the generated CPU kernels (exit %d): %s", cc, rc, log ? log : "");
+        rt_error(RT_ECOMPILE, "%s failed on the generated CPU kernels (exit %d)%s%s", cc, rc,
+                 log && *log ? ": " : " with no output", log ? log : "");
         free(log);
         goto done;
     }
-    const char *load = sopath;
-    if (cached && rename(sopath, final) == 0) load = final;
-    h = dlopen(load, RTLD_NOW | RTLD_LOCAL);
+    /* Loaded from the temporary directory first: a compiler that "succeeded" without writing a
+     * loadable library must not leave it in the cache for the next process. Renaming the file
+     * afterwards keeps the mapping (and a later dlopen of the cached name finds the same one). */
+    h = dlopen(sopath, RTLD_NOW | RTLD_LOCAL);
     if (!h || !dlsym(h, "gtc_cpu_kernels")) {
-        rt_error(RT_ERUNTIME, "cannot load the CPU kernels: %s", h ? "no gtc_cpu_kernels" : dlerror());
+        rt_error(RT_ECOMPILE, "%s did not produce loadable CPU kernels: %s", cc,
+                 h ? "the library has no gtc_cpu_kernels" : dlerror());
         if (h) dlclose(h);
         h = NULL;
         goto done;
     }
+    if (cached) rename(sopath, final); /* best effort: without it only the next process recompiles */
     *how = "cc";
 done:
     rmtree_file(work, "kernels_cpu.c");

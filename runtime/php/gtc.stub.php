@@ -176,6 +176,15 @@ final class CudaArray
 
     public function device(): string {}
 
+    /**
+     * Memory in bytes: 'allocated' (held by live arrays and model arenas on every device: what
+     * gtc.memory_limit counts), 'peak' (the most 'allocated' has been), 'limit' (gtc.memory_limit;
+     * 0: none); once the CUDA backend is in use, 'reserved' (what the caching allocator holds from
+     * the driver: live and cached blocks), 'device_free' and 'device_total' (cudaMemGetInfo, all
+     * processes counted), else null for those three.
+     */
+    public static function memoryInfo(): array {}
+
     public function toHost(): HostArray {}
 
     public function __debugInfo(): array {}

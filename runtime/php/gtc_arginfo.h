@@ -184,6 +184,8 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Cuda_CudaArray_device arginfo_class_Cuda_CudaArray_dtype
 
+#define arginfo_class_Cuda_CudaArray_memoryInfo arginfo_class_Cuda_CudaArray_getShape
+
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_toHost, 0, 0, Cuda\\HostArray, 0)
 ZEND_END_ARG_INFO()
 
@@ -338,6 +340,7 @@ ZEND_METHOD(Cuda_CudaArray, getStrides);
 ZEND_METHOD(Cuda_CudaArray, dtype);
 ZEND_METHOD(Cuda_CudaArray, getSize);
 ZEND_METHOD(Cuda_CudaArray, device);
+ZEND_METHOD(Cuda_CudaArray, memoryInfo);
 ZEND_METHOD(Cuda_CudaArray, toHost);
 ZEND_METHOD(Cuda_CudaArray, __debugInfo);
 ZEND_METHOD(Cuda_CudaArray, __serialize);
@@ -451,6 +454,7 @@ static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, dtype, arginfo_class_Cuda_CudaArray_dtype, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, getSize, arginfo_class_Cuda_CudaArray_getSize, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, device, arginfo_class_Cuda_CudaArray_device, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, memoryInfo, arginfo_class_Cuda_CudaArray_memoryInfo, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Cuda_CudaArray, toHost, arginfo_class_Cuda_CudaArray_toHost, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, __debugInfo, arginfo_class_Cuda_CudaArray___debugInfo, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, __serialize, arginfo_class_Cuda_CudaArray___serialize, ZEND_ACC_PUBLIC)

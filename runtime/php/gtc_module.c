@@ -19,6 +19,8 @@
 #pragma weak rt_cuda_device_name
 #pragma weak rt_cuda_shutdown
 #pragma weak rt_cuda_ready
+#pragma weak rt_cuda_mem_stats
+#pragma weak rt_cuda_mem_info
 
 static bool cuda_linked(void) {
     return &rt_cuda_backend != NULL && rt_cuda_init != NULL && rt_cuda_device_count != NULL &&
@@ -210,6 +212,35 @@ static PHP_RINIT_FUNCTION(gtc) {
     rt_clear_error();
     php_gtc_fusion_rinit();
     return SUCCESS;
+}
+
+/* CudaArray::memoryInfo(): the runtime's accounting, plus the CUDA allocator's and the device's
+ * figures once the CUDA backend is in use (null before: asking never initialises a device). */
+ZEND_METHOD(Cuda_CudaArray, memoryInfo) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    array_init_size(return_value, 6);
+    add_assoc_long(return_value, "allocated", (zend_long)rt_memory_used());
+    add_assoc_long(return_value, "peak", (zend_long)rt_memory_peak());
+    add_assoc_long(return_value, "limit", (zend_long)rt_memory_limit());
+    size_t in_use = 0, cached = 0, fr = 0, tot = 0;
+    bool cuda = cuda_linked() && rt_cuda_ready && rt_cuda_ready() && rt_cuda_mem_stats && rt_cuda_mem_info;
+    if (cuda) {
+        rt_cuda_mem_stats(&in_use, &cached, NULL);
+        if (rt_cuda_mem_info(&fr, &tot) != 0) {
+            rt_clear_error();
+            fr = tot = 0;
+        }
+        add_assoc_long(return_value, "reserved", (zend_long)(in_use + cached));
+    } else {
+        add_assoc_null(return_value, "reserved");
+    }
+    if (cuda && tot) {
+        add_assoc_long(return_value, "device_free", (zend_long)fr);
+        add_assoc_long(return_value, "device_total", (zend_long)tot);
+    } else {
+        add_assoc_null(return_value, "device_free");
+        add_assoc_null(return_value, "device_total");
+    }
 }
 
 static void format_bytes(size_t v, char *buf, size_t n) {

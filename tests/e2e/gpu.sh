@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # tests/e2e/gpu.sh: the end-to-end model checks on the GPU (run on the GPU machine, after
-# tests/e2e/run.sh built the models here): tests/e2e/model.php for each example model with
-# GTC_DEVICE=cuda, expecting getStats()['backend'] === 'cuda-graph'; then 10,000 replays of the
-# training step with new input tensors on some of them, timing the replay and checking that
-# PHP's memory stays flat.
+# tests/e2e/run.sh built the models here): tests/e2e/model.php and tests/e2e/faults.php
+# (allocation failures) for each example model with GTC_DEVICE=cuda, expecting
+# getStats()['backend'] === 'cuda-graph'; then 10,000 replays of the training step with new
+# input tensors on some of them, timing the replay and checking that PHP's memory stays flat.
 #
 # usage: tests/e2e/gpu.sh GTC_EXTENSION MODEL_DIR    (MODEL_DIR: BUILD/e2e, from run.sh)
 # The last line is "N passed, N failed"; the status is 1 when any check failed.
@@ -29,19 +29,25 @@ for name in train_step digits_step; do
         fail=$((fail + 1))
         continue
     fi
-    "$php" -n -d "extension=$ext" -d "extension=$so" "$here/model.php" "$root/examples/$name.json" \
-        "$work" cuda-graph >"$work/log" 2>&1
-    rc=$?
-    sed 's/^/  /' "$work/log"
-    p=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1/p' "$work/log" | tail -n1)
-    f=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\2/p' "$work/log" | tail -n1)
-    if [ -z "$p" ]; then
-        echo "FAIL $name: model.php gave no summary (status $rc)"
-        fail=$((fail + 1))
-    else
-        pass=$((pass + p))
-        fail=$((fail + f))
-    fi
+    for script in model faults; do
+        if [ $script = model ]; then
+            "$php" -n -d "extension=$ext" -d "extension=$so" "$here/model.php" "$root/examples/$name.json" \
+                "$work" cuda-graph >"$work/log" 2>&1
+        else
+            "$php" -n -d "extension=$ext" -d "extension=$so" "$here/faults.php" cuda-graph >"$work/log" 2>&1
+        fi
+        rc=$?
+        sed 's/^/  /' "$work/log"
+        p=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1/p' "$work/log" | tail -n1)
+        f=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\2/p' "$work/log" | tail -n1)
+        if [ -z "$p" ]; then
+            echo "FAIL $name: $script.php gave no summary (status $rc)"
+            fail=$((fail + 1))
+        else
+            pass=$((pass + p))
+            fail=$((fail + f))
+        fi
+    done
     rm -rf "$work"
 done
 

@@ -9,7 +9,8 @@
  * same step written eagerly with CudaArray (float32, and float64) and with a float64 NumPy
  * reference (tests/e2e/ref_steps.py over tests/ref/graph_ref.py); then checks the metadata
  * methods and that wrong inputs throw Cuda\InvalidArgumentException naming the input without
- * changing anything. Prints "ok - ..." / "not ok - ..." lines, then "N passed, N failed". */
+ * changing anything (also: parameters sharing a buffer with another input; on the GPU, an input
+ * on the CPU). Prints "ok - ..." / "not ok - ..." lines, then "N passed, N failed". */
 declare(strict_types=1);
 
 use Cuda\CudaArray;
@@ -274,6 +275,23 @@ expect_invalid($model, $with(['lr' => CudaArray::full([1], 0.1)]), 'lr', 'a [1] 
 expect_invalid($model, $with(['b1' => $state['b2']]), 'b1', 'another parameter in its place', $state);
 expect_invalid($model, [...array_values($named), 1], '', 'too many positional inputs', $state);
 expect_invalid($model, [$state['x'], 'x' => $state['x']], 'x', 'an input given twice', $state);
+// A parameter updated in place must not share memory with another input (contiguous views of one
+// buffer pass every other check).
+$buf = CudaArray::zeros([$hidden + $classes]);
+expect_invalid($model, $with(['b1' => $buf->slice([0], [$hidden]), 'b2' => $buf->slice([$hidden], [$hidden + $classes])]),
+               'b1', 'two parameters that are views of one buffer', $state);
+$buf = CudaArray::zeros([$batch * $din + $din * $hidden]);
+expect_invalid($model, $with(['x' => $buf->slice([0], [$batch * $din])->reshape([$batch, $din]),
+                              'w1' => $buf->slice([$batch * $din], [$batch * $din + $din * $hidden])->reshape([$din, $hidden])]),
+               'w1', 'a parameter sharing its buffer with the data', $state);
+unset($buf);
+if ($backend === 'cuda-graph') { // an input on another device (made with GTC_DEVICE=cpu for a moment)
+    $prev = getenv('GTC_DEVICE');
+    putenv('GTC_DEVICE=cpu');
+    $onCpu = CudaArray::zeros([$batch, $din]);
+    putenv($prev === false ? 'GTC_DEVICE' : "GTC_DEVICE=$prev");
+    expect_invalid($model, $with(['x' => $onCpu]), 'x', 'an input on the CPU', $state);
+}
 
 echo "$passed passed, $failed failed\n";
 exit($failed ? 1 : 0);

@@ -6,11 +6,14 @@
 # Compiles examples/train_step.json and examples/digits_step.json into PHP extensions under
 # BUILD/e2e/ (BUILD: the directory of GTC_BINARY) — with their CUDA code when nvcc is there, as
 # in CI — loads each next to gtc.so and runs tests/e2e/model.php (steps against the eager
-# CudaArray step and a float64 NumPy reference, metadata, wrong inputs); then a --cpu-only
-# build with --emit-dir (determinism, warning-free generated C, no CUDA dependency), loading
-# rules (gtc.so first; a clear message otherwise), two models in one process, file names with
-# shell metacharacters, `make install PREFIX=...` and a build from the installed prefix, and the
-# command-line error cases in tests/e2e/cli/*.test. Runs on the CPU backend (GTC_DEVICE=cpu).
+# CudaArray step and a float64 NumPy reference, metadata, wrong inputs) and tests/e2e/faults.php
+# (allocation failures under gtc.memory_limit: OutOfMemoryException, nothing changed, the same
+# object runs again as a fresh one does); a memory soak of the digits step and eager ops
+# (bench/soak.php: no growth after warm-up); then a --cpu-only build with --emit-dir
+# (determinism, warning-free generated C, no CUDA dependency), loading rules (gtc.so first; a
+# clear message otherwise), two models in one process, file names with shell metacharacters,
+# `make install PREFIX=...` and a build from the installed prefix, and the command-line error
+# cases in tests/e2e/cli/*.test. Runs on the CPU backend (GTC_DEVICE=cpu).
 # The last line is "N passed, N failed"; the status is 1 when any check failed.
 set -u
 
@@ -74,6 +77,9 @@ run_model() { # run_model NAME GRAPH SO: model.php against one compiled model
     "$php" -n -d "extension=$ext" -d "extension=$so" "$here/model.php" "$graph" "$work" cpu \
         >"$work/log" 2>&1
     tally "$name" "$work/log" $?
+    # the same model under allocation failure (tests/e2e/faults.php)
+    "$php" -n -d "extension=$ext" -d "extension=$so" "$here/faults.php" cpu >"$work/faults.log" 2>&1
+    tally "$name faults" "$work/faults.log" $?
 }
 
 for name in train_step digits_step; do
@@ -96,6 +102,31 @@ for name in train_step digits_step; do
         bash -c '! readelf --dyn-syms -W "$1" | awk "\$7 != \"UND\"" | grep -qw rt_exec_run' _ "$so"
     run_model "$name" "$graph" "$so"
 done
+
+# ---- a memory soak (bench/soak.php): 20,000 replays of the digits step, each with new input -----
+# tensors, and 20,000 eager ops; PHP memory and the runtime's allocated bytes must not grow after
+# warm-up (a fixed slack, no timing). Then the script's own check must catch a planted leak.
+
+so="$out/digits_step.so"
+if [ -f "$so" ]; then
+    log=$(OPENBLAS_NUM_THREADS=1 "$php" -n -d "extension=$ext" -d "extension=$so" "$root/bench/soak.php" \
+        --replays=20000 --eager=20000 --max-php-growth=4096 --max-alloc-growth=0 2>&1)
+    rc=$?
+    if [ $rc = 0 ] && grep -qx "soak: PASS" <<<"$log"; then
+        growth=$(grep ' growth ' <<<"$log" | awk -F'|' '{for (i = 1; i <= NF; i++) gsub(/^ +| +$/, "", $i);
+            printf "%s%s: PHP memory %s B, allocated %s B", (NR > 1 ? "; " : ""), $1, $5, $7}')
+        ok "soak: 20,000 replays + 20,000 eager ops, no growth after warm-up ($growth)"
+    else
+        bad "soak: 20,000 replays + 20,000 eager ops (status $rc)" "$log"
+    fi
+    log=$("$php" -n -d "extension=$ext" "$root/bench/soak.php" --replays=0 --eager=2000 --leak=1 2>&1)
+    rc=$?
+    if [ $rc = 1 ] && grep -q "^soak: FAIL (eager ops: .*allocated grew by" <<<"$log"; then
+        ok "soak: a planted leak (--leak=1) fails the check"
+    else
+        bad "soak: a planted leak (--leak=1) fails the check (status $rc)" "$log"
+    fi
+fi
 
 # ---- training steps derived by autodiff against their hand-written twins ------------------------
 # examples/*_auto.json hold the forward pass, the loss and a "train" section; compiled, each must
