@@ -11,23 +11,12 @@
  * Prints "ok - ..." / "not ok - ..." lines, then "N passed, N failed". */
 declare(strict_types=1);
 
+require_once __DIR__ . '/check.inc';
+
 use Cuda\CudaArray;
 
 const STEPS = 5;
 const TOL = 1e-5;
-
-$passed = $failed = 0;
-function check(bool $ok, string $what, string $detail = ''): void {
-    global $passed, $failed;
-    $ok ? $passed++ : $failed++;
-    echo ($ok ? 'ok' : 'not ok'), " - $what", ($ok || $detail === '' ? '' : ": $detail"), "\n";
-}
-
-function rel_err(CudaArray $a, CudaArray $b): float {
-    $d = $a->astype('float64') - $b->astype('float64');
-    $b = $b->astype('float64');
-    return sqrt((float)($d * $d)->sum()->item()) / max(sqrt((float)($b * $b)->sum()->item()), 1e-30);
-}
 
 [$handClass, $autoClass] = [$argv[1] ?? '', $argv[2] ?? ''];
 if (!class_exists($handClass) || !class_exists($autoClass)) {

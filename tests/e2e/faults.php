@@ -15,18 +15,11 @@
  * inputs are its parameters. Prints "ok - ..." / "not ok - ..." lines, then "N passed, N failed". */
 declare(strict_types=1);
 
+require_once __DIR__ . '/check.inc';
+
 use Cuda\CudaArray;
 
 $backend = $argv[1] ?? 'cpu';
-$passed = $failed = 0;
-
-function check(bool $ok, string $what, string $detail = ''): bool {
-    global $passed, $failed;
-    if ($ok) $passed++;
-    else $failed++;
-    echo ($ok ? 'ok' : 'not ok'), " - $what", ($ok || $detail === '' ? '' : ": $detail"), "\n";
-    return $ok;
-}
 
 function finish(): never {
     global $passed, $failed;

@@ -13,6 +13,8 @@
  * on the CPU). Prints "ok - ..." / "not ok - ..." lines, then "N passed, N failed". */
 declare(strict_types=1);
 
+require_once __DIR__ . '/check.inc';
+
 use Cuda\CudaArray;
 
 const STEPS = 4;
@@ -26,25 +28,6 @@ if (!is_file($graphPath) || !is_dir($work)) {
     exit(2);
 }
 $graph = json_decode(file_get_contents($graphPath), true);
-$passed = $failed = 0;
-
-function check(bool $ok, string $what, string $detail = ''): bool {
-    global $passed, $failed;
-    if ($ok) $passed++;
-    else $failed++;
-    echo ($ok ? 'ok' : 'not ok'), " - $what", ($ok || $detail === '' ? '' : ": $detail"), "\n";
-    return $ok;
-}
-
-/* ||a - b|| / ||b|| in float64 (Frobenius; a tiny ||b|| counts as 1). */
-function rel_err(CudaArray $a, CudaArray $b): float {
-    $a = $a->astype('float64');
-    $b = $b->astype('float64');
-    $d = $a - $b;
-    $nd = sqrt((float)($d * $d)->sum()->item());
-    $nb = sqrt((float)($b * $b)->sum()->item());
-    return $nd / max($nb, 1e-30);
-}
 
 /* The graph's step, eagerly, op for op (examples/train_step.json), in the inputs' dtype. */
 function eager_step(array $in): array {

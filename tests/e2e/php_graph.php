@@ -10,23 +10,12 @@
  * then "N passed, N failed". */
 declare(strict_types=1);
 
+require_once __DIR__ . '/check.inc';
+
 use Cuda\CudaArray;
 
 [, $file, $fn, $class] = $argv + [null, '', '', ''];
 require $file;
-$passed = $failed = 0;
-
-function check(bool $ok, string $what, string $detail = ''): void {
-    global $passed, $failed;
-    $ok ? $passed++ : $failed++;
-    echo $ok ? 'ok' : 'not ok', " - $what", $ok || $detail === '' ? '' : ": $detail", "\n";
-}
-
-function rel_err(CudaArray $a, CudaArray $b): float {
-    $d = $a->astype('float64') - $b->astype('float64');
-    $nb = sqrt((float)($b->astype('float64') * $b->astype('float64'))->sum()->item());
-    return sqrt((float)($d * $d)->sum()->item()) / max($nb, 1e-30);
-}
 
 /* Inputs from the attributes, as a user would make them: parameters small, lr a float. */
 $inputs = [];
