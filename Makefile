@@ -285,6 +285,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 FUZZ_TARGETS := fuzz_graph fuzz_php fuzz_npy
 .PHONY: fuzz fuzz-build
 fuzz:
+	@command -v $(FUZZ_CC) >/dev/null || FUZZ_CC=$(FUZZ_CC) bash scripts/install-deps.sh clang
 	$(MAKE) BUILD=build/fuzz CC=$(FUZZ_CC) OPT=-O1 SAN_FLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" fuzz-build
 	bash tests/fuzz/run.sh build/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 fuzz-build: $(addprefix $(BUILD)/,$(FUZZ_TARGETS))

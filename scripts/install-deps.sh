@@ -4,6 +4,9 @@
 # Each package is needed only when what it provides is not found already (a probe per package:
 # tools on PATH, headers and libraries the compiler finds, a Python module), so a machine that
 # has them some other way (PHP built from source, headers on CPATH) installs nothing.
+#
+#   scripts/install-deps.sh            what `make` and `make test` need
+#   scripts/install-deps.sh clang      that and the extra packages named (`make fuzz`: clang)
 set -euo pipefail
 
 cc=${CC:-cc}
@@ -21,6 +24,8 @@ probe() {
     libcmocka-dev) has_c cmocka.h cmocka ;;
     libopenblas-dev) has_c cblas.h openblas ;;
     python3-numpy) python3 -c 'import numpy' >/dev/null 2>&1 ;;
+    clang) command -v "${FUZZ_CC:-clang}" >/dev/null ;;
+    *) false ;;
   esac
 }
 pkgs=(
@@ -31,6 +36,7 @@ pkgs=(
   libcmocka-dev         # C unit tests
   libopenblas-dev       # CPU GEMM (cblas)
   python3-numpy         # .npy interoperability tests
+  "$@"                  # extras from the command line
 )
 missing=()
 for p in "${pkgs[@]%% *}"; do
