@@ -67,13 +67,14 @@ ifneq ($(CUDA_HOME),)
 ifeq ($(SAN_FLAGS),)
 GTC_EXT_CUDA := $(CUDA_OBJS) $(CUDA_LIBS)
 $(GTC_EXT): $(CUDA_OBJS)
+BUILD_FIRST := $(CUDA_OBJS)
 endif
 endif
 
 .PHONY: test-gpu ref runtime rt-unit all test demo golden golden-update asan clean deps unit errors phpt hostile
 .DEFAULT_GOAL := all
 
-all: $(GTC) $(LIBGTC) runtime
+all: $(BUILD_FIRST) $(GTC) $(LIBGTC) runtime
 runtime: $(LIBGTCRT) $(GTC_EXT)
 
 $(BUILD)/obj/%.o: %.c
