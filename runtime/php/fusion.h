@@ -23,6 +23,16 @@ Graph *fusion_trace_graph(void);
  * trace held. Safe to call when no trace is active. */
 Graph *fusion_trace_end(void);
 
+/* Calls the closure once on placeholders for `inputs` (name => CudaArray, dtype name, number or
+ * [shape, dtype]) in a new trace named `name`, adds the tensors it returns as outputs (key paths
+ * as names; *shape receives the result with output indices in place of tensors) and the
+ * donations (output => input), and verifies the graph. The caller owns it; NULL after throwing. */
+Graph *fusion_trace_closure(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable *inputs, const char *name,
+                            HashTable *donate, const RtBackend *b, zval *shape);
+/* A name from PHP must not hold a NUL byte (read as a C string it would end there); false after
+ * throwing an error that names `what`. */
+bool fusion_no_nul(const zend_string *s, const char *what);
+
 /* fusion_cc.c: compiles kernels_cpu.c `src` with the system C compiler (or reuses the cached
  * library) and dlopens it; *how is "cc" or "cc-cache". NULL with *how "eager" when no compiler
  * could be run; NULL after rt_error when it failed or the result did not load (nothing cached). */

@@ -1,6 +1,8 @@
 /* runtime/php/fusion_trace.c: tracing for Cuda\Fusion (fusion.h). php_gtc_apply is the one
  * hook every CudaArray op method and operator goes through: eager rt_apply for real tensors,
- * an IR node (graph_add with the same Attrs the method built) for placeholders. */
+ * an IR node (graph_add with the same Attrs the method built) for placeholders; and
+ * fusion_trace_closure, which calls a PHP closure on placeholders made from its input specs and
+ * turns what it returns into the graph's outputs (and donations). */
 #include "fusion.h"
 
 /* The storage every placeholder shares: no data, never freed. */
@@ -195,4 +197,242 @@ Graph *fusion_trace_end(void) {
 void php_gtc_fusion_rinit(void) {
     /* a fatal error (a bailout) inside a traced function never returned to Fusion::compile */
     if (T.active) graph_free(fusion_trace_end());
+}
+
+/* ---- calling a closure on placeholders ----------------------------------------------------------------------- */
+
+/* One input spec: a CudaArray (its shape and dtype), a dtype name (rank 0), a number (rank 0:
+ * float32 for a float, int64 for an int), or [shape] / [shape, dtype] / ['shape' =>, 'dtype' =>]. */
+static bool input_type(const char *name, zval *spec, TensorType *t) {
+    ZVAL_DEREF(spec);
+    memset(t, 0, sizeof *t);
+    t->dtype = DT_FLOAT32;
+    switch (Z_TYPE_P(spec)) {
+    case IS_OBJECT:
+        if (instanceof_function(Z_OBJCE_P(spec), php_gtc_ce_CudaArray)) {
+            RtTensor *x = php_gtc_array_tensor(spec);
+            if (x) {
+                *t = rt_type(x);
+                t->weak = false;
+                return true;
+            }
+        }
+        break;
+    case IS_STRING:
+        if (ir_dtype_from_name(Z_STRVAL_P(spec), &t->dtype) == 0) return true;
+        php_gtc_throw(RT_EINVAL, "input \"%s\": unknown dtype \"%s\"", name, Z_STRVAL_P(spec));
+        return false;
+    case IS_DOUBLE: return true;
+    case IS_LONG: t->dtype = DT_INT64; return true;
+    case IS_ARRAY: {
+        HashTable *ht = Z_ARRVAL_P(spec);
+        zval *shape = zend_hash_str_find(ht, "shape", 5), *dt = zend_hash_str_find(ht, "dtype", 5);
+        if (!shape) shape = zend_hash_index_find(ht, 0), dt = zend_hash_index_find(ht, 1);
+        if (!shape || Z_TYPE_P(shape) != IS_ARRAY || (dt && Z_TYPE_P(dt) != IS_STRING)) break;
+        int r = php_gtc_parse_shape(Z_ARRVAL_P(shape), 2, false, t->dims);
+        if (r < 0) return false;
+        t->rank = r;
+        if (dt && ir_dtype_from_name(Z_STRVAL_P(dt), &t->dtype)) {
+            php_gtc_throw(RT_EINVAL, "input \"%s\": unknown dtype \"%s\"", name, Z_STRVAL_P(dt));
+            return false;
+        }
+        return true;
+    }
+    default: break;
+    }
+    php_gtc_throw(RT_EINVAL, "input \"%s\" must be a Cuda\\CudaArray, a dtype name, a number or "
+                  "[shape, dtype], %s given", name, zend_zval_type_name(spec));
+    return false;
+}
+
+/* A PHP string that names an input or the graph must not hold a NUL byte: read as a C string it
+ * would silently end there ("x\0y" would name input x). false after throwing. */
+bool fusion_no_nul(const zend_string *s, const char *what) {
+    if (strlen(ZSTR_VAL(s)) == ZSTR_LEN(s)) return true;
+    php_gtc_throw(RT_EINVAL, "%s \"%.64s\\0...\" holds a NUL byte; names are [A-Za-z_][A-Za-z0-9_]*", what, ZSTR_VAL(s));
+    return false;
+}
+
+/* A key path as an output name: parts joined by '_', other characters replaced. */
+static char *output_name(const char *path, const Graph *g) {
+    char base[IR_MAX_NAME];
+    size_t n = 0;
+    if (!*path || (path[0] >= '0' && path[0] <= '9')) n = (size_t)snprintf(base, sizeof base, "out%s", *path ? "_" : "");
+    for (const char *p = path; *p && n < sizeof base - 8; p++) {
+        char c = *p;
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        base[n++] = ok ? c : '_';
+    }
+    base[n] = 0;
+    char *name = estrdup(base);
+    for (int k = 2;; k++) {
+        bool clash = false;
+        for (int j = 0; j < g->noutputs && !clash; j++) clash = !strcmp(g->outputs[j].name, name);
+        if (!clash) return name;
+        efree(name);
+        name = emalloc(n + 16);
+        snprintf(name, n + 16, "%s_%d", base, k);
+    }
+}
+
+/* Adds the tensors of v as graph outputs (key paths as names); *shape receives v with each
+ * tensor replaced by its output index. false after throwing. */
+static bool flatten(Graph *g, zval *v, const char *path, zval *shape, int depth) {
+    ZVAL_DEREF(v);
+    if (Z_TYPE_P(v) == IS_OBJECT && instanceof_function(Z_OBJCE_P(v), php_gtc_ce_CudaArray)) {
+        RtTensor *t = php_gtc_array_tensor(v);
+        NodeId id = t ? fusion_trace_node(t) : -1;
+        if (id < 0) {
+            php_gtc_throw(RT_EINVAL, "the traced function returned a tensor (%s) that was not computed from "
+                          "its inputs: captured tensors are not supported, pass it as an input",
+                          *path ? path : "its result");
+            return false;
+        }
+        Output *o = realloc(g->outputs, (size_t)(g->noutputs + 1) * sizeof *o);
+        if (!o) abort();
+        g->outputs = o;
+        char *name = output_name(path, g);
+        o[g->noutputs].name = strdup(name);
+        efree(name);
+        if (!o[g->noutputs].name) abort();
+        o[g->noutputs].value = id;
+        ZVAL_LONG(shape, g->noutputs++);
+        return true;
+    }
+    if (Z_TYPE_P(v) != IS_ARRAY || depth > 32) {
+        php_gtc_throw(RT_EINVAL, "the traced function must return a Cuda\\CudaArray or (nested) arrays of "
+                      "them; %s%s%s is %s", *path ? "\"" : "", *path ? path : "its result", *path ? "\"" : "",
+                      depth > 32 ? "nested too deeply" : zend_zval_type_name(v));
+        return false;
+    }
+    array_init(shape);
+    zend_ulong idx;
+    zend_string *key;
+    zval *item;
+    ZEND_HASH_FOREACH_KEY_VAL(Z_ARRVAL_P(v), idx, key, item) {
+        char sub[512];
+        if (key) snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", ZSTR_VAL(key));
+        else snprintf(sub, sizeof sub, "%s%s" ZEND_ULONG_FMT, path, *path ? "." : "", idx);
+        zval child;
+        ZVAL_UNDEF(&child);
+        bool ok = flatten(g, item, sub, &child, depth + 1);
+        if (Z_TYPE(child) != IS_UNDEF) {
+            if (key) zend_hash_update(Z_ARRVAL_P(shape), key, &child);
+            else zend_hash_index_update(Z_ARRVAL_P(shape), idx, &child);
+        }
+        if (!ok) return false;
+    } ZEND_HASH_FOREACH_END();
+    return true;
+}
+
+/* $donate: output key path ("w1", "params.w1") => input name whose buffer it reuses (the
+ * caller's tensor is updated in place and returned), as "donate" in the graph format. */
+static bool add_donations(Graph *g, HashTable *donate) {
+    zend_string *key;
+    zval *val;
+    ZEND_HASH_FOREACH_STR_KEY_VAL(donate, key, val) {
+        if (!key || Z_TYPE_P(val) != IS_STRING) {
+            php_gtc_throw(RT_EINVAL, "donate must map output key paths to input names");
+            return false;
+        }
+        if (!fusion_no_nul(Z_STR_P(val), "donate: input name")) return false;
+        char *oname = output_name(ZSTR_VAL(key), &(Graph){.noutputs = 0});
+        int j = -1;
+        for (int k = 0; k < g->noutputs && j < 0; k++)
+            if (!strcmp(g->outputs[k].name, oname)) j = k;
+        efree(oname);
+        NodeId in = graph_find(g, Z_STRVAL_P(val));
+        if (j < 0 || in < 0 || g->nodes[in].op != OP_INPUT) {
+            php_gtc_throw(RT_EINVAL, "donate: %s \"%s\" does not exist", j < 0 ? "output" : "input",
+                          j < 0 ? ZSTR_VAL(key) : Z_STRVAL_P(val));
+            return false;
+        }
+        Donation *d = realloc(g->donations, (size_t)(g->ndonations + 1) * sizeof *d);
+        if (!d) abort();
+        g->donations = d;
+        d[g->ndonations++] = (Donation){.value = g->outputs[j].value, .input = in};
+    } ZEND_HASH_FOREACH_END();
+    return true;
+}
+
+/* Calls fn once with placeholders for `inputs` (in their order; string keys name the graph's
+ * inputs, others are named in0, in1, ...) and returns the verified graph, with *shape set to
+ * the result's structure; NULL after throwing, with no trace left active. */
+Graph *fusion_trace_closure(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable *inputs, const char *name,
+                           HashTable *donate, const RtBackend *b, zval *shape) {
+    ZVAL_UNDEF(shape);
+    if (php_gtc_tracing()) {
+        php_gtc_throw(RT_ERUNTIME, "nested capture: Cuda\\Fusion is already tracing a function");
+        return NULL;
+    }
+    if (!ir_is_identifier(name)) {
+        php_gtc_throw(RT_EINVAL, "graph name \"%.64s\" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)",
+                      name, IR_MAX_NAME);
+        return NULL;
+    }
+    if (fusion_trace_begin(name, b)) {
+        php_gtc_throw_rt();
+        return NULL;
+    }
+    uint32_t n = zend_hash_num_elements(inputs), argc = 0;
+    zval *args = safe_emalloc(n + 1, sizeof(zval), 0), ret;
+    ZVAL_UNDEF(&ret);
+    Graph *g = NULL;
+    bool ok = true;
+    zend_ulong idx;
+    zend_string *key;
+    zval *spec;
+    ZEND_HASH_FOREACH_KEY_VAL(inputs, idx, key, spec) {
+        char iname[IR_MAX_NAME + 32];
+        if (key && !fusion_no_nul(key, "input name")) {
+            ok = false;
+            break;
+        }
+        if (key) snprintf(iname, sizeof iname, "%s", ZSTR_VAL(key));
+        else snprintf(iname, sizeof iname, "in" ZEND_ULONG_FMT, idx);
+        TensorType t;
+        if (!input_type(iname, spec, &t)) {
+            ok = false;
+            break;
+        }
+        RtTensor *ph = fusion_trace_input(iname, &t);
+        if (!php_gtc_wrap(&args[argc], php_gtc_ce_CudaArray, ph)) {
+            ok = false;
+            break;
+        }
+        argc++;
+    } ZEND_HASH_FOREACH_END();
+    if (ok) {
+        fci->retval = &ret;
+        fci->params = args;
+        fci->param_count = argc;
+        fci->named_params = NULL;
+        ok = zend_call_function(fci, fcc) == SUCCESS && !EG(exception);
+    }
+    Graph *tg = fusion_trace_graph();
+    if (ok) ok = flatten(tg, &ret, "", shape, 0);
+    if (ok && tg->noutputs == 0) {
+        php_gtc_throw(RT_EINVAL, "the traced function returned no tensors");
+        ok = false;
+    }
+    if (ok && donate) ok = add_donations(tg, donate);
+    g = fusion_trace_end();
+    for (uint32_t i = 0; i < argc; i++) zval_ptr_dtor(&args[i]);
+    efree(args);
+    zval_ptr_dtor(&ret);
+    if (ok) {
+        Diag d;
+        diag_init(&d, name);
+        if (ir_verify(g, &d)) {
+            php_gtc_throw(RT_EINVAL, "the traced graph is not valid: %s", d.msg);
+            ok = false;
+        }
+    }
+    if (!ok) {
+        graph_free(g);
+        zval_ptr_dtor(shape);
+        ZVAL_UNDEF(shape);
+        return NULL;
+    }
+    return g;
 }
