@@ -222,6 +222,18 @@ $c = $model2->run(...array_merge(array_map(fn($v) => $v instanceof CudaArray ? c
 check(rel_err($c['w1'], $state['w1']) == 0.0, 'lr as the int 0 leaves the parameters as they were');
 check(buffers($state) === $snap, 'runs on copies leave the originals alone');
 
+/* Many argument blocks (on CUDA each run with a new x updates the graph nodes whose steps read
+ * it): 70 batches held at once, run with lr 0 so the loss depends on the batch only, forwards
+ * then backwards; every run must see its own x. */
+$xs = [];
+for ($i = 0; $i < 70; $i++) $xs[] = $state['x'] * (1.0 + $i / 64.0);
+$loss = fn(CudaArray $x) => $model2->run(...array_merge($state, ['x' => $x, 'lr' => 0]))['loss']->item();
+$first = array_map($loss, $xs);
+$again = array_reverse(array_map($loss, array_reverse($xs)));
+check(count(array_unique(array_map('strval', $first))) === 70 && $again === $first,
+      '70 batches in turn, forwards then backwards: each run sees its own inputs', json_encode(array_slice($again, 0, 3)));
+check(buffers($state) === $snap, 'and leave the parameters as they were (updated in place with lr 0)');
+
 /* ---- wrong inputs: Cuda\InvalidArgumentException naming the input, nothing changes ---------- */
 
 function expect_invalid(object $model, array $args, string $name, string $what, array $state): void {
