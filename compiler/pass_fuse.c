@@ -6,6 +6,8 @@
  *    or, when it reduces trailing axes and rows hold at most ROW_MAX elements, a ROW step that
  *    also takes further reductions of the same rows and the elementwise work that broadcasts
  *    per-row values back over the row (softmax, log-sum-exp, cross-entropy and its gradient).
+ *    Tiny matmuls over the same rows then join it as a row prologue or epilogue
+ *    (pass_fuse_row.c: the logits a1 @ w2 + b2 and the input gradient dlogits @ w2^T).
  *  - Elementwise ops and views are otherwise inlined into the steps that read them. Values that
  *    must be in memory (graph outputs, GEMM operands) and expensive values read by several steps
  *    get ELEMWISE steps; cheap shared values are recomputed by each reader.

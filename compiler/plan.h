@@ -15,7 +15,8 @@ typedef enum {
     STEP_REDUCE,   /* one reduction (`root`) with its elementwise prologue and epilogue */
     STEP_ROW,      /* row kernel: several reductions over the same rows plus the elementwise
                     * work between and after them, one block per row (softmax, log-sum-exp,
-                    * cross-entropy and its gradient) */
+                    * cross-entropy and its gradient), possibly with a skinny matmul
+                    * producing its rows and a small-K one consuming them (row_pro, row_epi) */
     STEP_GEMM,     /* one matmul (`root`) with transposes folded into its operands and an
                     * elementwise epilogue (bias, activation, scale, update) */
     STEP_COPY      /* a materialising copy into a graph output: an output that is an input or a
