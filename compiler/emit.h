@@ -87,6 +87,8 @@ typedef struct {
     const char *idx;               /* "int" or "long long" */
     bool *in_step;                 /* per node: computed inside this step */
     char **bound;                  /* per node: a variable holding its value (owned) */
+    char **rowarr;                 /* per node: an array holding its row, indexed by the last
+                                    * coordinate (a row prologue's product; owned) */
     Str *out;                      /* the body being written */
     int indent;
     int ntmp;                      /* counter for generated names */
@@ -108,6 +110,9 @@ int ex_mark(const Ex *x);
 void ex_release(Ex *x, int mark);
 void ex_bind(Ex *x, NodeId id, const char *var);
 void ex_unbind(Ex *x, NodeId id);
+/* Binds id's value at (..., c) to arr[c] (its current row, held in a per-row array); ex_unbind
+ * removes it too. */
+void ex_bind_row(Ex *x, NodeId id, const char *arr);
 /* The value of node id at the given coordinates (one C expression per dimension of its shape,
  * of index type): a temporary, a literal or a variable name, of type emit_ctype(dtype).
  * Temporaries are written to x->out. On error sets x->failed (and d) and returns "0". */
@@ -161,6 +166,9 @@ typedef struct {
     bool has_m, has_n;             /* whether the output has the m / n axis (NumPy 1-D rules) */
 } EmitGemm;
 int emit_gemm_info(const Graph *g, const Step *st, EmitGemm *gm, Diag *d);
+/* The same for one matmul with its operands (a row step's prologue or epilogue); a_in_step: A is
+ * computed by the step (need not be in memory). */
+int emit_matmul_info(const Graph *g, const StepMatmul *sm, bool a_in_step, EmitGemm *gm, Diag *d);
 /* Output coordinates of the GEMM result from batch coordinates and i, j (malloc'd strings). */
 int emit_gemm_coords(const EmitGemm *gm, char *const *bc, const char *i, const char *j, char **coords);
 
@@ -173,6 +181,11 @@ typedef struct {
     bool *perrow;                  /* per node: one value per row (computed once per row) */
     bool *hoist;                   /* per node: per-row, depends on a reduction: bound per row */
     bool *full;                    /* per node: over the whole row shape */
+    bool has_pro, has_epi;         /* a row prologue / epilogue product (Step.row_pro, row_epi) */
+    EmitGemm pro, epi;             /* their geometry: pro [rows, len], epi [rows, len] @ [len, N] */
+    bool *epi_node;                /* per node: the epilogue product or computed from it ([rows, N]) */
+    NodeId *ro, *fo, *eo;          /* the outputs: per row, over the row, over the epilogue's rows */
+    int nro, nfo, neo;
 } EmitRow;
 int emit_row_info(const Graph *g, const Step *st, EmitRow *ri, Diag *d);
 void emit_row_free(EmitRow *ri);

@@ -155,8 +155,26 @@ static void row_coords(const TensorType *t, char *const *rc, int keep, char **c)
     for (int i = 0; i < t->rank; i++) c[i] = strdup(i < keep ? rc[i] : "0");
 }
 
-/* ROW: per row, the reductions in order (each a loop over the row), the per-row values that
- * depend on them once, then one loop storing the full-row outputs. */
+/* A row matmul's element (row, j) as a K-term sum in K order into `acc`: the prologue reads A's
+ * row from memory, the epilogue the row of A held in `arow`. */
+static void cpu_row_dot(Ex *x, const EmitGemm *gm, const char *row, const char *arow, const char *j) {
+    const char *T = emit_ctype(N(x->g, gm->mm)->type.dtype);
+    char *pa = arow ? NULL : ex_addr(x, gm->a), *pb = ex_addr(x, gm->b);
+    if ((!arow && !pa) || !pb) return free(pa), free(pb);
+    ex_line(x, "%s acc = 0;", T);
+    ex_line(x, "for (long long k = 0; k < %lldLL; k++)", (long long)gm->k);
+    if (arow)
+        ex_line(x, "    acc = %s[k] * %s[k * %lldLL + (long long)%s * %lldLL] + acc;", arow, pb, (long long)gm->sbk, j,
+                (long long)gm->sbn);
+    else
+        ex_line(x, "    acc = %s[(long long)%s * %lldLL + k * %lldLL] * %s[k * %lldLL + (long long)%s * %lldLL] + acc;", pa, row,
+                (long long)gm->sam, (long long)gm->sak, pb, (long long)gm->sbk, j, (long long)gm->sbn);
+    free(pa), free(pb);
+}
+
+/* ROW: per row, the prologue product's row (when there is one), the reductions in order (each a
+ * loop over the row), the per-row values that depend on them once, one loop storing the
+ * full-row outputs (and keeping the epilogue's A row), then the epilogue product's row. */
 static void cpu_row(Ex *x) {
     EmitRow rw;
     if (emit_row_info(x->g, x->st, &rw, x->d)) {
@@ -168,6 +186,17 @@ static void cpu_row(Ex *x) {
     char *rc[IR_MAX_RANK] = {0};
     int loops = open_loops(x, rw.keep, S->dims, rc);
     int m = ex_mark(x);
+    if (rw.has_pro) {
+        ex_line(x, "%s rp[%lld];", emit_ctype(N(x->g, rw.pro.mm)->type.dtype), (long long)rw.len);
+        ex_line(x, "for (long long j = 0; j < %lldLL; j++) {", (long long)rw.len);
+        x->indent++;
+        cpu_row_dot(x, &rw.pro, rc[0], NULL, "j");
+        ex_line(x, "rp[j] = acc;");
+        x->indent--;
+        ex_line(x, "}");
+        ex_bind_row(x, rw.pro.mm, "rp");
+    }
+    if (rw.has_epi) ex_line(x, "%s ra[%lld];", emit_ctype(N(x->g, rw.epi.a)->type.dtype), (long long)rw.len);
     for (int k = 0; k < st->nnodes && !x->failed; k++) {
         NodeId id = st->nodes[k];
         const Node *nd = N(x->g, id);
@@ -190,36 +219,45 @@ static void cpu_row(Ex *x) {
             ex_free_coords(c, nd->type.rank);
         }
     }
-    /* per-row outputs */
-    int nr = 0, nf = 0;
-    NodeId *ro = calloc((size_t)st->nouts + 1, sizeof *ro), *fo = calloc((size_t)st->nouts + 1, sizeof *fo);
     char ***rcs = calloc((size_t)st->nouts + 1, sizeof *rcs), ***fcs = calloc((size_t)st->nouts + 1, sizeof *fcs);
-    if (!ro || !fo || !rcs || !fcs) abort();
-    for (int k = 0; k < st->nouts; k++) {
-        NodeId id = st->outs[k];
-        if (rw.perrow[id] && !rw.full[id]) {
-            rcs[nr] = calloc(IR_MAX_RANK, sizeof(char *));
-            if (!rcs[nr]) abort();
-            row_coords(&N(x->g, id)->type, rc, rw.keep, rcs[nr]);
-            ro[nr++] = id;
-        } else {
-            fo[nf++] = id;
-        }
+    if (!rcs || !fcs) abort();
+    for (int k = 0; k < rw.nro; k++) {
+        if (!(rcs[k] = calloc(IR_MAX_RANK, sizeof(char *)))) abort();
+        row_coords(&N(x->g, rw.ro[k])->type, rc, rw.keep, rcs[k]);
     }
-    if (nr) store_outputs(x, ro, nr, rcs);
-    if (nf) {
+    if (rw.nro) store_outputs(x, rw.ro, rw.nro, rcs);
+    if (rw.nfo || rw.has_epi) {
         char *fc[IR_MAX_RANK] = {0};
         for (int i = 0; i < rw.keep; i++) fc[i] = strdup(rc[i]);
         int inner = open_loops(x, S->rank - rw.keep, S->dims + rw.keep, fc + rw.keep);
         int m2 = ex_mark(x);
-        for (int k = 0; k < nf; k++) fcs[k] = fc;
-        store_outputs(x, fo, nf, fcs);
+        if (rw.has_epi) {
+            char *v = ex_value(x, rw.epi.a, fc);
+            ex_line(x, "ra[%s] = %s;", fc[S->rank - 1], v);
+            free(v);
+        }
+        for (int k = 0; k < rw.nfo; k++) fcs[k] = fc;
+        store_outputs(x, rw.fo, rw.nfo, fcs);
         ex_release(x, m2);
         close_loops(x, inner);
         ex_free_coords(fc, S->rank);
     }
-    for (int k = 0; k < nr; k++) ex_free_coords(rcs[k], N(x->g, ro[k])->type.rank), free(rcs[k]);
-    free(ro), free(fo), free(rcs), free(fcs);
+    if (rw.has_epi) {
+        const TensorType *E = &N(x->g, rw.epi.mm)->type;
+        char *oc[2] = {strdup(rc[0]), NULL};
+        int inner = open_loops(x, 1, E->dims + 1, oc + 1);
+        int m2 = ex_mark(x);
+        cpu_row_dot(x, &rw.epi, rc[0], "ra", oc[1]);
+        ex_bind(x, rw.epi.mm, "acc");
+        for (int k = 0; k < rw.neo; k++) fcs[k] = oc;
+        store_outputs(x, rw.eo, rw.neo, fcs);
+        ex_unbind(x, rw.epi.mm);
+        ex_release(x, m2);
+        close_loops(x, inner);
+        ex_free_coords(oc, 2);
+    }
+    for (int k = 0; k < rw.nro; k++) ex_free_coords(rcs[k], N(x->g, rw.ro[k])->type.rank), free(rcs[k]);
+    free(rcs), free(fcs);
     for (int k = 0; k < st->nnodes; k++) ex_unbind(x, st->nodes[k]);
     ex_release(x, m);
     close_loops(x, loops);

@@ -102,9 +102,15 @@ static int step_cluster(const Graph *g, const Step *st) {
 #define ROW_THREADS 64
 typedef enum { RED_BLOCK, RED_WARP, RED_THREAD, RED_COLS } RedMode;
 
+#define ROW_MM_WARPS 4 /* rows (warps) per block of a row step with matmuls: 128 blocks for 512 rows */
+
 static RedMode row_mode(const EmitRow *rw) {
+    if (rw->has_pro || rw->has_epi) return RED_WARP;
     return rw->len <= THREAD_ROW_MAX ? RED_THREAD : rw->len <= WARP_ROW_MAX ? RED_WARP : RED_BLOCK;
 }
+
+/* Rows per block in warp mode. */
+static int row_warps(const EmitRow *rw) { return rw->has_pro || rw->has_epi ? ROW_MM_WARPS : 8; }
 
 /* REDUCE steps that reduce leading axes only and keep at least COLS_MIN outputs take 8 outputs
  * (consecutive in memory when the input is) per 256-thread block: coalesced reads, no strided
@@ -153,9 +159,10 @@ int emit_launch(const Graph *g, int step, EmitLaunch *out, Diag *d) {
         EmitRow rw;
         if (emit_row_info(g, st, &rw, d)) return -1;
         RedMode md = row_mode(&rw);
-        out->block[0] = md == RED_THREAD ? ROW_THREADS : md == RED_WARP ? 256 : reduce_block(rw.len);
+        int w = row_warps(&rw);
+        out->block[0] = md == RED_THREAD ? ROW_THREADS : md == RED_WARP ? 32u * (unsigned)w : reduce_block(rw.len);
         out->grid[0] = clamp_grid(md == RED_THREAD ? (rw.rows + ROW_THREADS - 1) / ROW_THREADS
-                                  : md == RED_WARP ? (rw.rows + 7) / 8 : rw.rows, MAX_GRID_X);
+                                  : md == RED_WARP ? (rw.rows + w - 1) / w : rw.rows, MAX_GRID_X);
         emit_row_free(&rw);
         return 0;
     }
@@ -352,6 +359,41 @@ static void row_coords(const TensorType *t, char *const *rc, int keep, char **c)
     for (int i = 0; i < t->rank; i++) c[i] = strdup(i < keep ? rc[i] : "0");
 }
 
+/* A row matmul's operand pointers as locals ("const float *A1 = ..."); false on error. */
+static bool row_mm_ptrs(Ex *x, const EmitGemm *gm, const char *pa, const char *pb) {
+    const char *T = emit_ctype(N(x->g, gm->mm)->type.dtype);
+    char *a = pa ? ex_addr(x, gm->a) : NULL, *b = ex_addr(x, gm->b);
+    if ((pa && !a) || !b) return free(a), free(b), false;
+    if (pa) ex_line(x, "const %s *const %s = %s;", T, pa, a);
+    ex_line(x, "const %s *const %s = %s;", T, pb, b);
+    free(a), free(b);
+    return true;
+}
+
+/* The row's epilogue product: lanes stride over its N columns, each a K-term sum over the warp's
+ * row of A in shared memory; the lambda stores the epilogue's outputs at (row, j). */
+static void cuda_row_epilogue(Ex *x, const EmitRow *rw, char *const *rc) {
+    const EmitGemm *e = &rw->epi;
+    const char *T = emit_ctype(N(x->g, e->mm)->type.dtype);
+    ex_line(x, "gtc_row_smallk<%s, %lld>(gtc_ra[wr], B2, %lldLL, %lldLL, %lld, %lld, [&](int j, %s acc) {", T,
+            (long long)(e->k > 0 ? e->k : 1), (long long)e->sbk, (long long)e->sbn, (long long)e->n, (long long)e->k, T);
+    x->indent++;
+    ex_line(x, "(void)j;");
+    int m = ex_mark(x);
+    char *oc[2] = {strdup(rc[0]), strdup("j")};
+    ex_bind(x, e->mm, "acc");
+    char ***cs = calloc((size_t)rw->neo + 1, sizeof *cs);
+    if (!cs) abort();
+    for (int k = 0; k < rw->neo; k++) cs[k] = oc;
+    store_all(x, rw->eo, rw->neo, cs);
+    free(cs);
+    ex_unbind(x, e->mm);
+    ex_release(x, m);
+    ex_free_coords(oc, 2);
+    x->indent--;
+    ex_line(x, "});");
+}
+
 static void cuda_row(Ex *x) {
     EmitRow rw;
     if (emit_row_info(x->g, x->st, &rw, x->d)) {
@@ -362,14 +404,24 @@ static void cuda_row(Ex *x) {
     const TensorType *S = &N(x->g, rw.x)->type;
     RedMode md = row_mode(&rw);
     bool warp = md == RED_WARP;
+    int w = row_warps(&rw);
     char *rc[IR_MAX_RANK] = {0}, *nrows = ex_const(x, rw.rows);
+    if ((rw.has_pro && !row_mm_ptrs(x, &rw.pro, "A1", "B1")) || (rw.has_epi && !row_mm_ptrs(x, &rw.epi, NULL, "B2"))) {
+        free(nrows), emit_row_free(&rw);
+        return;
+    }
+    if (rw.has_pro)
+        ex_line(x, "__shared__ %s gtc_rp[%d][%lld];", emit_ctype(N(x->g, rw.pro.mm)->type.dtype), w, (long long)rw.len);
+    if (rw.has_epi)
+        ex_line(x, "__shared__ %s gtc_ra[%d][%lld];", emit_ctype(N(x->g, rw.epi.a)->type.dtype), w, (long long)rw.len);
     if (md == RED_THREAD) {
         ex_line(x, "for (%s row = (%s)blockIdx.x * blockDim.x + threadIdx.x; row < %s; row += (%s)gridDim.x * blockDim.x) {",
                 x->idx, x->idx, nrows, x->idx);
     } else if (warp) {
-        ex_line(x, "const int lane = threadIdx.x & 31;");
-        ex_line(x, "for (%s row = (%s)blockIdx.x * 8 + (threadIdx.x >> 5); row < %s; row += (%s)gridDim.x * 8) {", x->idx,
-                x->idx, nrows, x->idx);
+        ex_line(x, "const int lane = threadIdx.x & 31, wr = threadIdx.x >> 5;");
+        ex_line(x, "(void)wr;");
+        ex_line(x, "for (%s row = (%s)blockIdx.x * %d + wr; row < %s; row += (%s)gridDim.x * %d) {", x->idx, x->idx, w,
+                nrows, x->idx, w);
     } else {
         ex_line(x, "for (%s row = blockIdx.x; row < %s; row += gridDim.x) {", x->idx, nrows);
     }
@@ -377,6 +429,13 @@ static void cuda_row(Ex *x) {
     x->indent++;
     int m = ex_mark(x);
     split_used(x, "row", rw.keep, S->dims, rc);
+    if (rw.has_pro) {
+        const EmitGemm *p = &rw.pro;
+        ex_line(x, "gtc_row_skinny<%s, %lld>(A1, %lldLL, %lldLL, B1, %lldLL, %lldLL, %s, %lld, %lld, gtc_rp[wr]);",
+                emit_ctype(N(x->g, p->mm)->type.dtype), (long long)(p->n > 0 ? p->n : 1), (long long)p->sam,
+                (long long)p->sak, (long long)p->sbk, (long long)p->sbn, rc[0], (long long)p->n, (long long)p->k);
+        ex_bind_row(x, p->mm, "gtc_rp[wr]");
+    }
     for (int k = 0; k < st->nnodes && !x->failed; k++) {
         NodeId id = st->nodes[k];
         const Node *nd = N(x->g, id);
@@ -399,29 +458,21 @@ static void cuda_row(Ex *x) {
             ex_free_coords(c, nd->type.rank);
         }
     }
-    int nr = 0, nf = 0;
-    NodeId *ro = calloc((size_t)st->nouts + 1, sizeof *ro), *fo = calloc((size_t)st->nouts + 1, sizeof *fo);
     char ***rcs = calloc((size_t)st->nouts + 1, sizeof *rcs), ***fcs = calloc((size_t)st->nouts + 1, sizeof *fcs);
-    if (!ro || !fo || !rcs || !fcs) abort();
-    for (int k = 0; k < st->nouts; k++) {
-        NodeId id = st->outs[k];
-        if (rw.perrow[id] && !rw.full[id]) {
-            if (!(rcs[nr] = calloc(IR_MAX_RANK, sizeof(char *)))) abort();
-            row_coords(&N(x->g, id)->type, rc, rw.keep, rcs[nr]);
-            ro[nr++] = id;
-        } else {
-            fo[nf++] = id;
+    if (!rcs || !fcs) abort();
+    if (rw.nro) {
+        for (int k = 0; k < rw.nro; k++) {
+            if (!(rcs[k] = calloc(IR_MAX_RANK, sizeof(char *)))) abort();
+            row_coords(&N(x->g, rw.ro[k])->type, rc, rw.keep, rcs[k]);
         }
-    }
-    if (nr) {
         ex_line(x, "%s", md == RED_THREAD ? "{" : warp ? "if (lane == 0) {" : "if (threadIdx.x == 0) {");
         x->indent++;
         int m2 = ex_mark(x);
-        store_all(x, ro, nr, rcs);
+        store_all(x, rw.ro, rw.nro, rcs);
         ex_release(x, m2);
         close_block(x);
     }
-    if (nf) {
+    if (rw.nfo || rw.has_epi) {
         char *fc[IR_MAX_RANK] = {0}, *len = ex_const(x, rw.len);
         for (int i = 0; i < rw.keep; i++) fc[i] = strdup(rc[i]);
         ex_line(x, "for (%s e = %s; e < %s; e += %s) {", x->idx, md == RED_THREAD ? "0" : warp ? "lane" : "threadIdx.x", len,
@@ -430,14 +481,24 @@ static void cuda_row(Ex *x) {
         x->indent++;
         int m2 = ex_mark(x);
         split_used(x, "e", S->rank - rw.keep, S->dims + rw.keep, fc + rw.keep);
-        for (int k = 0; k < nf; k++) fcs[k] = fc;
-        store_all(x, fo, nf, fcs);
+        if (rw.has_epi) { /* the epilogue's A row, for every lane */
+            char *v = ex_value(x, rw.epi.a, fc);
+            ex_line(x, "gtc_ra[wr][e] = %s;", v);
+            free(v);
+        }
+        for (int k = 0; k < rw.nfo; k++) fcs[k] = fc;
+        store_all(x, rw.fo, rw.nfo, fcs);
         ex_release(x, m2);
         close_block(x);
         ex_free_coords(fc, S->rank);
     }
-    for (int k = 0; k < nr; k++) ex_free_coords(rcs[k], N(x->g, ro[k])->type.rank), free(rcs[k]);
-    free(ro), free(fo), free(rcs), free(fcs);
+    if (rw.has_epi) {
+        ex_line(x, "__syncwarp();");
+        cuda_row_epilogue(x, &rw, rc);
+    }
+    if (rw.has_pro || rw.has_epi) ex_line(x, "__syncwarp(); /* the warp's rows in shared memory are rewritten next */");
+    for (int k = 0; k < rw.nro; k++) ex_free_coords(rcs[k], N(x->g, rw.ro[k])->type.rank), free(rcs[k]);
+    free(rcs), free(fcs);
     for (int k = 0; k < st->nnodes; k++) ex_unbind(x, st->nodes[k]);
     ex_release(x, m);
     close_block(x);

@@ -156,7 +156,8 @@ void ex_init(Ex *x, const Graph *g, EmitLang lang, int step, Str *out, Diag *d) 
     x->idx = x->idx64 ? "long long" : "int";
     x->in_step = calloc((size_t)g->nnodes + 1, sizeof *x->in_step);
     x->bound = calloc((size_t)g->nnodes + 1, sizeof *x->bound);
-    if (!x->in_step || !x->bound) abort();
+    x->rowarr = calloc((size_t)g->nnodes + 1, sizeof *x->rowarr);
+    if (!x->in_step || !x->bound || !x->rowarr) abort();
     for (int k = 0; k < x->st->nnodes; k++) x->in_step[x->st->nodes[k]] = true;
     x->out = out;
     x->indent = 1;
@@ -166,8 +167,9 @@ void ex_init(Ex *x, const Graph *g, EmitLang lang, int step, Str *out, Diag *d) 
 void ex_done(Ex *x) {
     ex_release(x, 0);
     free(x->memo);
-    for (int i = 0; x->bound && i < x->g->nnodes; i++) free(x->bound[i]);
+    for (int i = 0; x->bound && i < x->g->nnodes; i++) free(x->bound[i]), free(x->rowarr[i]);
     free(x->bound);
+    free(x->rowarr);
     free(x->in_step);
     memset(x, 0, sizeof *x);
 }
@@ -201,6 +203,13 @@ void ex_bind(Ex *x, NodeId id, const char *var) {
 void ex_unbind(Ex *x, NodeId id) {
     free(x->bound[id]);
     x->bound[id] = NULL;
+    free(x->rowarr[id]);
+    x->rowarr[id] = NULL;
+}
+
+void ex_bind_row(Ex *x, NodeId id, const char *arr) {
+    free(x->rowarr[id]);
+    x->rowarr[id] = xstrdup(arr);
 }
 
 static void fail(Ex *x, const char *fmt, const char *name) {
@@ -397,6 +406,7 @@ static char *load_leaf(Ex *x, NodeId id, char *const *coords) {
 char *ex_value(Ex *x, NodeId id, char *const *coords) {
     const Node *nd = &x->g->nodes[id];
     if (x->bound[id]) return xstrdup(x->bound[id]);
+    if (x->rowarr[id]) return xfmt("%s[%s]", x->rowarr[id], nd->type.rank ? coords[nd->type.rank - 1] : "0");
     if (x->failed) return xstrdup("0");
     char *key = memo_key(id, nd->type.rank, coords);
     const char *hit = memo_get(x, key);

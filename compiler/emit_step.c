@@ -124,15 +124,20 @@ char *emit_red_final(const EmitRed *ri, const char *acc, const char *acc_i) {
 /* ---- GEMM ---------------------------------------------------------------------------------------- */
 
 int emit_gemm_info(const Graph *g, const Step *st, EmitGemm *gm, Diag *d) {
+    StepMatmul sm = {st->root, {st->gemm_in[0], st->gemm_in[1]}, {st->gemm_trans[0], st->gemm_trans[1]}};
+    return emit_matmul_info(g, &sm, false, gm, d);
+}
+
+int emit_matmul_info(const Graph *g, const StepMatmul *sm, bool a_in_step, EmitGemm *gm, Diag *d) {
     memset(gm, 0, sizeof *gm);
-    gm->mm = st->root;
-    const Node *mm = N(g, st->root);
-    if (mm->op != OP_MATMUL || st->gemm_in[0] < 0 || st->gemm_in[1] < 0) {
+    gm->mm = sm->mm;
+    const Node *mm = N(g, sm->mm);
+    if (mm->op != OP_MATMUL || sm->in[0] < 0 || sm->in[1] < 0) {
         diag_node(d, mm, "internal: a GEMM step without a matmul and its two operands");
         return -1;
     }
-    gm->a = st->gemm_in[0], gm->b = st->gemm_in[1];
-    gm->ta = st->gemm_trans[0], gm->tb = st->gemm_trans[1];
+    gm->a = sm->in[0], gm->b = sm->in[1];
+    gm->ta = sm->trans[0], gm->tb = sm->trans[1];
     const TensorType *A = &N(g, gm->a)->type, *B = &N(g, gm->b)->type, *O = &mm->type;
     for (int k = 0; k < 2; k++) {
         const Node *op = N(g, k ? gm->b : gm->a);
@@ -142,7 +147,7 @@ int emit_gemm_info(const Graph *g, const Step *st, EmitGemm *gm, Diag *d) {
                       ir_dtype_name(O->dtype), op->name, ir_dtype_name(op->type.dtype));
             return -1;
         }
-        if (bk != BUF_INPUT && bk != BUF_OUTPUT && bk != BUF_ARENA) {
+        if (!(k == 0 && a_in_step) && bk != BUF_INPUT && bk != BUF_OUTPUT && bk != BUF_ARENA) {
             diag_node(d, mm, "internal: GEMM operand %s is not in memory", op->name);
             return -1;
         }
@@ -209,7 +214,27 @@ void emit_row_free(EmitRow *ri) {
     free(ri->perrow);
     free(ri->hoist);
     free(ri->full);
+    free(ri->epi_node);
+    free(ri->ro), free(ri->fo), free(ri->eo);
     memset(ri, 0, sizeof *ri);
+}
+
+/* A row step's matmuls (pass_fuse_row.c): the prologue must produce the row shape and the
+ * epilogue read a full-row member as A, both rank 2, at most PLAN_ROW_MM_MAX columns / K. */
+static int row_matmuls(const Graph *g, const Step *st, EmitRow *ri, const TensorType *S, Diag *d) {
+    ri->has_pro = st->row_pro.mm >= 0, ri->has_epi = st->row_epi.mm >= 0;
+    if (ri->has_pro && emit_matmul_info(g, &st->row_pro, false, &ri->pro, d)) return -1;
+    if (ri->has_epi && emit_matmul_info(g, &st->row_epi, true, &ri->epi, d)) return -1;
+    bool ok = !(ri->has_pro || ri->has_epi) || (S->rank == 2 && ri->keep == 1 && ri->len <= PLAN_ROW_MM_MAX);
+    if (ri->has_pro) ok = ok && ri->pro.nb == 0 && ri->pro.has_m && ri->pro.has_n && same_shape(&N(g, ri->pro.mm)->type, S);
+    if (ri->has_epi)
+        ok = ok && ri->epi.nb == 0 && ri->epi.has_m && ri->epi.has_n && !ri->epi.ta && ri->epi.k == ri->len &&
+             same_shape(&N(g, ri->epi.a)->type, S) && step_has(st->nodes, st->nnodes, ri->epi.a);
+    if (!ok) {
+        diag_node(d, N(g, st->root), "internal: a row step's matmuls are not over its rows");
+        return -1;
+    }
+    return 0;
 }
 
 int emit_row_info(const Graph *g, const Step *st, EmitRow *ri, Diag *d) {
@@ -229,15 +254,29 @@ int emit_row_info(const Graph *g, const Step *st, EmitRow *ri, Diag *d) {
     ri->keep = r - k;
     ri->rows = ri->len = 1;
     for (int i = 0; i < r; i++) *(i < ri->keep ? &ri->rows : &ri->len) *= S->dims[i];
+    if (row_matmuls(g, st, ri, S, d)) return -1;
     size_t n = (size_t)g->nnodes + 1;
-    ri->perrow = calloc(n, 1), ri->hoist = calloc(n, 1), ri->full = calloc(n, 1);
+    ri->perrow = calloc(n, 1), ri->hoist = calloc(n, 1), ri->full = calloc(n, 1), ri->epi_node = calloc(n, 1);
+    ri->ro = calloc((size_t)st->nouts + 1, sizeof *ri->ro), ri->fo = calloc((size_t)st->nouts + 1, sizeof *ri->fo);
+    ri->eo = calloc((size_t)st->nouts + 1, sizeof *ri->eo);
     bool *dep = calloc(n, 1), *in = calloc(n, 1);
-    if (!ri->perrow || !ri->hoist || !ri->full || !dep || !in) abort();
+    if (!ri->perrow || !ri->hoist || !ri->full || !ri->epi_node || !ri->ro || !ri->fo || !ri->eo || !dep || !in) abort();
     for (int i = 0; i < st->nnodes; i++) in[st->nodes[i]] = true;
     int rc = 0;
     for (int i = 0; i < st->nnodes && !rc; i++) {
         NodeId id = st->nodes[i];
         const Node *nd = N(g, id);
+        /* the epilogue product and what is computed from it: over its rows [M, N] */
+        ri->epi_node[id] = ri->has_epi && id == ri->epi.mm;
+        for (int k2 = 0; k2 < nd->ninputs && ri->has_epi; k2++)
+            if (nd->in[k2].id >= 0 && in[nd->in[k2].id] && ri->epi_node[nd->in[k2].id]) ri->epi_node[id] = true;
+        if (ri->epi_node[id]) {
+            if (!same_shape(&nd->type, &N(g, ri->epi.mm)->type)) {
+                diag_node(d, nd, "internal: a row epilogue value is not over the product's shape");
+                rc = -1;
+            }
+            continue;
+        }
         ri->perrow[id] = per_row(&nd->type, S, ri->keep);
         ri->full[id] = same_shape(&nd->type, S);
         if (ir_ops[nd->op].kind == K_REDUCE) {
@@ -258,11 +297,16 @@ int emit_row_info(const Graph *g, const Step *st, EmitRow *ri, Diag *d) {
             rc = -1;
         }
     }
-    for (int i = 0; i < st->nouts && !rc; i++)
-        if (!ri->perrow[st->outs[i]] && !ri->full[st->outs[i]]) {
-            diag_node(d, N(g, st->outs[i]), "internal: a row step output is neither per row nor over the row");
+    for (int i = 0; i < st->nouts && !rc; i++) {
+        NodeId o = st->outs[i];
+        if (ri->epi_node[o]) ri->eo[ri->neo++] = o;
+        else if (ri->perrow[o] && !ri->full[o]) ri->ro[ri->nro++] = o;
+        else if (ri->full[o]) ri->fo[ri->nfo++] = o;
+        else {
+            diag_node(d, N(g, o), "internal: a row step output is neither per row nor over the row");
             rc = -1;
         }
+    }
     free(dep);
     free(in);
     if (rc) emit_row_free(ri);

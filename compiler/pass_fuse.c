@@ -6,6 +6,8 @@
  *    or, when it reduces trailing axes and rows hold at most ROW_MAX elements, a ROW step that
  *    also takes further reductions of the same rows and the elementwise work that broadcasts
  *    per-row values back over the row (softmax, log-sum-exp, cross-entropy and its gradient).
+ *    Tiny matmuls over the same rows then join it as a row prologue or epilogue
+ *    (pass_fuse_row.c: the logits a1 @ w2 + b2 and the input gradient dlogits @ w2^T).
  *  - Elementwise ops and views are otherwise inlined into the steps that read them. Values that
  *    must be in memory (graph outputs, GEMM operands) and expensive values read by several steps
  *    get ELEMWISE steps; cheap shared values are recomputed by each reader.
@@ -14,96 +16,7 @@
  * Materialising an expensive shared value moves step boundaries, so grouping runs to a fixpoint
  * (that set only grows). Worst case O(nodes x steps); chains of layers stay near linear because
  * epilogue sweeps stop after the last reader of their members. */
-#include <stdlib.h>
-#include <string.h>
-
-#include "plan.h"
-
-#define ROW_MAX 4096 /* the longest row a ROW step takes: one block per row */
-#define CHEAP_OPS 8  /* a fused expression of more ops than this is expensive */
-
-enum { REQ_OUTPUT = 1, REQ_GEMM = 2 };
-
-typedef struct {
-    StepKind kind;
-    NodeId root;       /* the anchor: matmul, first reduction, first ELEMWISE value, copy source */
-    NodeId *mem;       /* members: computed here and only here, ascending */
-    int nmem;
-    int nred;          /* reductions among the members */
-    bool row;          /* a reduction grown as a row kernel */
-    unsigned mask;     /* reductions: the reduced axes of x */
-    int keep;          /* row kernels: leading (row) axes of x */
-    int64_t rowlen;    /* reductions: elements reduced into each output value */
-    NodeId x;          /* reductions: the anchor's input; its shape is the row shape */
-    NodeId opnd[2];    /* GEMM: operands after folding transposes */
-    bool trans[2];
-    NodeId *folded;    /* GEMM: the transposes folded away */
-    int nfolded;
-    int copy_output;
-    NodeId *cl;        /* inline nodes computed here (not members) */
-    int ncl;
-    NodeId *ins;       /* values read from memory */
-    int nins;
-} Group;
-
-typedef struct {
-    Graph *g;
-    int n;
-    bool *live;
-    int *uoff, *ulist;   /* live consumers of each node, ascending (CSR) */
-    unsigned char *req;  /* REQ_*: must be in memory */
-    bool *extra;         /* materialised: expensive and read by several steps */
-    int *extra_n;        /* how many steps read it when that was decided */
-    bool *copyview;      /* an output that is a chain of views of an input */
-    int *home;           /* the group computing it as a member, or -1 */
-    bool *pruned;        /* left out of an epilogue: its readers recompute it */
-    bool *mat;           /* members written to memory */
-    int *nuse;           /* inline nodes: how many groups compute them */
-    int *mark, stamp;    /* sweeps: mark == stamp means "depends on the group's members" */
-    int *seen, sstamp;   /* closures */
-    NodeId *stack;
-    Group *gr;
-    int ngr;
-} Fuse;
-
-static void *xcalloc(size_t n, size_t size) {
-    void *p = calloc(n ? n : 1, size);
-    if (!p) abort();
-    return p;
-}
-
-/* for each live consumer c of v, ascending */
-#define CONSUMERS(f, v, c) \
-    for (int u_##c = (f)->uoff[v], c; u_##c < (f)->uoff[(v) + 1] && ((c = (f)->ulist[u_##c]), 1); u_##c++)
-
-static const Node *N(const Fuse *f, NodeId id) { return &f->g->nodes[id]; }
-static OpKind kind_of(const Fuse *f, NodeId id) { return ir_ops[N(f, id)->op].kind; }
-static bool is_pure(const Fuse *f, NodeId id) {
-    OpKind k = kind_of(f, id);
-    return k == K_ELEMWISE || k == K_VIEW || N(f, id)->op == OP_FULL;
-}
-static bool same_shape(const TensorType *a, const TensorType *b) {
-    if (a->rank != b->rank) return false;
-    for (int i = 0; i < a->rank; i++)
-        if (a->dims[i] != b->dims[i]) return false;
-    return true;
-}
-static bool expensive_op(Op op) {
-    switch (op) {
-    case OP_EXP: case OP_LOG: case OP_POW: case OP_TANH: case OP_SIGMOID: case OP_SIN: case OP_COS:
-    case OP_SQRT: case OP_RSQRT: return true;
-    default: return false;
-    }
-}
-/* Appends without looking for duplicates (callers know there are none); grows by doubling. */
-static void push(NodeId **arr, int *n, NodeId id) {
-    if ((*n & (*n - 1)) == 0) {
-        *arr = realloc(*arr, (size_t)(*n ? 2 * *n : 1) * sizeof **arr);
-        if (!*arr) abort();
-    }
-    (*arr)[(*n)++] = id;
-}
-static int cmp_id(const void *a, const void *b) { return *(const NodeId *)a - *(const NodeId *)b; }
+#include "pass_fuse.h"
 
 /* ---- analysis that does not depend on the grouping ------------------------------------------- */
 
@@ -202,6 +115,7 @@ static int new_group(Fuse *f, StepKind kind, NodeId root) {
     gp->x = -1;
     gp->opnd[0] = gp->opnd[1] = -1;
     gp->copy_output = -1;
+    gp->rmm[0].mm = gp->rmm[1].mm = -1;
     return f->ngr++;
 }
 
@@ -367,7 +281,7 @@ static void group_reduce(Fuse *f, NodeId i) {
 
 /* Collects the inline closure of `from`'s operands: free, unmaterialised pure nodes are
  * computed in place (pushed to cl); inputs and values in memory are read (pushed to ins). */
-static void closure(Fuse *f, int s, NodeId from, NodeId **cl, int *ncl, NodeId **ins, int *nins) {
+void fuse_closure(Fuse *f, int s, NodeId from, NodeId **cl, int *ncl, NodeId **ins, int *nins) {
     int sp = 0;
     f->stack[sp++] = from;
     while (sp) {
@@ -396,7 +310,7 @@ static void group_elemwise(Fuse *f, NodeId i) {
     int ncl = 0, nbnd = 0;
     int *own = xcalloc((size_t)f->n, sizeof *own); /* inline nodes the group already computes */
     f->sstamp++;
-    closure(f, s, i, &cl, &ncl, NULL, NULL);
+    fuse_closure(f, s, i, &cl, &ncl, NULL, NULL);
     gstamp = 1;
     for (int k = 0; k < ncl; k++) own[cl[k]] = gstamp;
     for (NodeId j = i + 1; j < f->n; j++) {
@@ -411,7 +325,7 @@ static void group_elemwise(Fuse *f, NodeId i) {
             same_shape(&nd->type, &N(f, i)->type)) {
             ncl = nbnd = 0;
             f->sstamp++;
-            closure(f, s, j, &cl, &ncl, &bnd, &nbnd);
+            fuse_closure(f, s, j, &cl, &ncl, &bnd, &nbnd);
             bool link = false, ok = true;
             for (int k = 0; k < ncl; k++) link = link || own[cl[k]] || f->mark[cl[k]] == stamp;
             for (int k = 0; k < nd->ninputs; k++) link = link || (nd->in[k].id >= 0 && f->home[nd->in[k].id] == s);
@@ -442,7 +356,7 @@ static bool expensive(Fuse *f, NodeId v, char *why, size_t n) {
     NodeId *cl = NULL, *bnd = NULL;
     int ncl = 0, nbnd = 0;
     f->sstamp++;
-    closure(f, -1, v, &cl, &ncl, &bnd, &nbnd);
+    fuse_closure(f, -1, v, &cl, &ncl, &bnd, &nbnd);
     push(&cl, &ncl, v);
     int ops = 0;
     bool exp = false;
@@ -478,21 +392,27 @@ static int build(Fuse *f) {
         NodeId v = f->g->outputs[j].value;
         if (N(f, v)->op == OP_INPUT || plan_output_of(f->g, v) != j) group_copy(f, v, j, false);
     }
+    fuse_row_matmuls(f);
     for (NodeId i = 0; i < f->n; i++) {
         if (f->home[i] < 0) continue;
-        f->mat[i] = f->req[i] != 0; /* an expensive value all of whose readers joined its step stays inside */
+        /* an expensive value all of whose readers joined its step stays inside; so does a GEMM
+         * operand whose matmul joined it (a row epilogue): other matmuls read from outside */
+        f->mat[i] = (f->req[i] & ~REQ_GEMM) != 0;
         CONSUMERS(f, i, c) f->mat[i] = f->mat[i] || f->home[c] != f->home[i];
     }
     for (int s = 0; s < f->ngr; s++) {
         Group *gp = &f->gr[s];
         f->sstamp++;
         for (int m = 0; m < gp->nmem; m++) {
-            if (gp->kind != STEP_GEMM || gp->mem[m] != gp->root) {
-                closure(f, s, gp->mem[m], &gp->cl, &gp->ncl, &gp->ins, &gp->nins);
+            const NodeId *op = gp->kind == STEP_GEMM && gp->mem[m] == gp->root ? gp->opnd
+                               : gp->mem[m] == gp->rmm[0].mm ? gp->rmm[0].in
+                               : gp->mem[m] == gp->rmm[1].mm ? gp->rmm[1].in : NULL;
+            if (!op) {
+                fuse_closure(f, s, gp->mem[m], &gp->cl, &gp->ncl, &gp->ins, &gp->nins);
                 continue;
             }
             for (int k = 0; k < 2; k++)
-                if (f->seen[gp->opnd[k]] != f->sstamp) f->seen[gp->opnd[k]] = f->sstamp, push(&gp->ins, &gp->nins, gp->opnd[k]);
+                if (f->home[op[k]] != s && f->seen[op[k]] != f->sstamp) f->seen[op[k]] = f->sstamp, push(&gp->ins, &gp->nins, op[k]);
         }
         for (int k = 0; k < gp->ncl; k++) f->nuse[gp->cl[k]]++;
     }
@@ -524,9 +444,11 @@ static void op_list(Fuse *f, const Group *gp, char *out, size_t n, OpKind kind) 
     }
 }
 
+/* A matmul that reads v (directly or through a transpose) from memory: not one computed in v's
+ * own step (a row epilogue). */
 static NodeId gemm_reader(Fuse *f, NodeId v) {
     CONSUMERS(f, v, c) {
-        if (N(f, c)->op == OP_MATMUL) return c;
+        if (N(f, c)->op == OP_MATMUL && (f->home[v] < 0 || f->home[c] != f->home[v])) return c;
         if (N(f, c)->op == OP_TRANSPOSE) {
             CONSUMERS(f, c, c2) if (N(f, c2)->op == OP_MATMUL) return c2;
         }
@@ -590,11 +512,21 @@ static void step_reason(Fuse *f, int s, char *dst, size_t dn) {
         snprintf(out, n, "matmul%s%s%s%s", gp->nfolded ? ", transposes folded into operand flags" : "",
                  !ops[0] ? "" : gp->nfolded ? ", with epilogue " : " with epilogue ", ops, sep);
         break;
-    case STEP_ROW:
+    case STEP_ROW: {
+        char with[320], notes[300];
+        int nmm = (gp->rmm[0].mm >= 0) + (gp->rmm[1].mm >= 0);
         op_list(f, gp, ops, sizeof ops, K_REDUCE);
-        snprintf(out, n, "row kernel, one block per row of %lld <= %d elements of %s: reductions %s and %d elementwise ops%s",
-                 (long long)gp->rowlen, ROW_MAX, ir_shape_str(&N(f, gp->x)->type, sx, sizeof sx), ops, gp->nmem - gp->nred, sep);
+        fuse_row_describe(f, s, with, sizeof with, notes, sizeof notes);
+        if (nmm)
+            snprintf(out, n, "row kernel, a warp per row of %lld <= %d elements of %s%s: reductions %s and %d elementwise ops%s%s",
+                     (long long)gp->rowlen, PLAN_ROW_MM_MAX, ir_shape_str(&N(f, gp->x)->type, sx, sizeof sx), with, ops,
+                     gp->nmem - gp->nred - nmm, notes, sep);
+        else
+            snprintf(out, n, "row kernel, one block per row of %lld <= %d elements of %s: reductions %s and %d elementwise ops%s%s",
+                     (long long)gp->rowlen, ROW_MAX, ir_shape_str(&N(f, gp->x)->type, sx, sizeof sx), ops,
+                     gp->nmem - gp->nred, notes, sep);
         break;
+    }
     case STEP_REDUCE: {
         char pro[48] = "";
         if (npro) snprintf(pro, sizeof pro, ", prologue of %d op%s inlined", npro, npro == 1 ? "" : "s");
@@ -657,7 +589,10 @@ static void value_reason(Fuse *f, Plan *p, NodeId i, const int *nsteps) {
     }
     const char *pre = f->pruned[i] ? "cheap, kept out of its producer's epilogue: " : "";
     if (s >= 0) {
-        if (nd->op == OP_MATMUL) plan_why(p, i, "GEMM result: only its epilogue reads it (not written)");
+        if (nd->op == OP_MATMUL && f->gr[s].kind == STEP_ROW)
+            plan_why(p, i, "row %s product: computed row by row inside the row kernel (not written)",
+                     i == f->gr[s].rmm[0].mm ? "prologue" : "epilogue");
+        else if (nd->op == OP_MATMUL) plan_why(p, i, "GEMM result: only its epilogue reads it (not written)");
         else if (kind_of(f, i) == K_REDUCE) plan_why(p, i, "reduction result: only its step reads it (not written)");
         else plan_why(p, i, "fused: only its step reads it (no buffer)");
         return;
@@ -687,6 +622,7 @@ static void emit(Fuse *f, Plan *p) {
         if (st->nnodes) qsort(st->nodes, (size_t)st->nnodes, sizeof *st->nodes, cmp_id);
         if (st->nins) qsort(st->ins, (size_t)st->nins, sizeof *st->ins, cmp_id);
         for (int k = 0; k < 2; k++) st->gemm_in[k] = gp->opnd[k], st->gemm_trans[k] = gp->trans[k];
+        st->row_pro = gp->rmm[0], st->row_epi = gp->rmm[1];
         st->copy_output = gp->copy_output;
         step_reason(f, s, st->reason, sizeof st->reason);
         for (int m = 0; m < st->nnodes; m++) nsteps[st->nodes[m]]++;

@@ -65,6 +65,7 @@ Step *plan_add_step(Plan *p, StepKind kind, NodeId root) {
     s->kind = kind;
     s->root = root;
     s->gemm_in[0] = s->gemm_in[1] = -1;
+    s->row_pro.mm = s->row_epi.mm = -1;
     s->copy_output = -1;
     return s;
 }
@@ -201,8 +202,14 @@ static char *headline(const Graph *g, const Step *s, char *out, size_t n) {
         break;
     case STEP_REDUCE: case STEP_ROW: {
         const Node *in = r->in[0].id >= 0 ? &g->nodes[r->in[0].id] : r;
-        snprintf(out, n, "%s %s over %s", plan_step_kind_name(s->kind), r->name,
-                 ir_shape_str(&in->type, shape, sizeof shape));
+        int o = snprintf(out, n, "%s %s over %s", plan_step_kind_name(s->kind), r->name,
+                         ir_shape_str(&in->type, shape, sizeof shape));
+        const StepMatmul *mm[2] = {&s->row_pro, &s->row_epi};
+        for (int k = 0; k < 2; k++)
+            if (mm[k]->mm >= 0 && o >= 0 && (size_t)o < n)
+                o += snprintf(out + o, n - (size_t)o, "%s %s%s @ %s%s", k ? ", epilogue" : ", prologue",
+                              g->nodes[mm[k]->in[0]].name, mm[k]->trans[0] ? "^T" : "", g->nodes[mm[k]->in[1]].name,
+                              mm[k]->trans[1] ? "^T" : "");
         break;
     }
     case STEP_ELEMWISE:
@@ -321,6 +328,16 @@ static void print_json(const Graph *g, FILE *f) {
             cJSON_AddBoolToObject(m, "trans_a", s->gemm_trans[0]);
             cJSON_AddStringToObject(m, "b", g->nodes[s->gemm_in[1]].name);
             cJSON_AddBoolToObject(m, "trans_b", s->gemm_trans[1]);
+        }
+        const StepMatmul *rm[2] = {&s->row_pro, &s->row_epi};
+        for (int k = 0; k < 2; k++) {
+            if (s->kind != STEP_ROW || rm[k]->mm < 0) continue;
+            cJSON *m = cJSON_AddObjectToObject(o, k ? "row_epilogue" : "row_prologue");
+            cJSON_AddStringToObject(m, "matmul", g->nodes[rm[k]->mm].name);
+            cJSON_AddStringToObject(m, "a", g->nodes[rm[k]->in[0]].name);
+            cJSON_AddBoolToObject(m, "trans_a", rm[k]->trans[0]);
+            cJSON_AddStringToObject(m, "b", g->nodes[rm[k]->in[1]].name);
+            cJSON_AddBoolToObject(m, "trans_b", rm[k]->trans[1]);
         }
         if (s->kind == STEP_COPY) cJSON_AddNumberToObject(o, "copy_output", s->copy_output);
         cJSON_AddStringToObject(o, "reason", s->reason);

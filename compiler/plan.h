@@ -15,7 +15,8 @@ typedef enum {
     STEP_REDUCE,   /* one reduction (`root`) with its elementwise prologue and epilogue */
     STEP_ROW,      /* row kernel: several reductions over the same rows plus the elementwise
                     * work between and after them, one block per row (softmax, log-sum-exp,
-                    * cross-entropy and its gradient) */
+                    * cross-entropy and its gradient), possibly with a skinny matmul
+                    * producing its rows and a small-K one consuming them (row_pro, row_epi) */
     STEP_GEMM,     /* one matmul (`root`) with transposes folded into its operands and an
                     * elementwise epilogue (bias, activation, scale, update) */
     STEP_COPY      /* a materialising copy into a graph output: an output that is an input or a
@@ -39,6 +40,16 @@ typedef struct {
     int64_t offset, bytes;
 } BufRef;
 
+/* A matmul computed row by row inside a ROW step (see pass_fuse_row.c): the prologue, a skinny
+ * product [M, L] (L <= PLAN_ROW_MM_MAX) whose rows the step reduces, or the epilogue, a small-K
+ * product of a full-row member [M, L] (K = L) producing rows [M, N]. */
+#define PLAN_ROW_MM_MAX 8
+typedef struct {
+    NodeId mm;          /* the matmul, or -1 when none */
+    NodeId in[2];       /* A and B after folding transposes (the epilogue's A is a step member) */
+    bool trans[2];      /* whether A / B are read transposed */
+} StepMatmul;
+
 typedef struct {
     StepKind kind;
     NodeId root;        /* sets the iteration space: the reduction, the matmul, or the last node */
@@ -50,9 +61,11 @@ typedef struct {
     int nins;
     NodeId gemm_in[2];  /* STEP_GEMM: the in-memory operands A and B (transposes folded away) */
     bool gemm_trans[2]; /* STEP_GEMM: whether A / B are read transposed */
+    StepMatmul row_pro; /* STEP_ROW: the skinny product whose rows it reduces (mm -1: none) */
+    StepMatmul row_epi; /* STEP_ROW: the small-K product of a full-row member (mm -1: none) */
     int copy_output;    /* STEP_COPY: the graph output it writes (ins[0], through the view
                          * nodes in `nodes`, if any); -1 for other kinds */
-    char reason[256];   /* why these nodes fused (and why the group ends where it does) */
+    char reason[512];   /* why these nodes fused (and why the group ends where it does) */
 } Step;
 
 typedef struct Plan {

@@ -412,6 +412,25 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
     }
 }
 
+/* Row i of a skinny product (N <= NN columns) by one warp: lanes stride over K, then one warp
+ * reduction per column, so every lane ends with all of acc[0..N) (the same bits in each lane). */
+template <class T, int NN>
+__device__ __forceinline__ void gtc_warp_row_dot(const T *__restrict__ A, long long sam, long long sak,
+                                                 const T *__restrict__ B, long long sbk, long long sbn,
+                                                 int i, int N, int K, T (&acc)[NN]) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int j = 0; j < NN; j++) acc[j] = T(0);
+#pragma unroll 8
+    for (int k = lane; k < K; k += 32) {
+        const T a = A[i * sam + k * sak];
+#pragma unroll
+        for (int j = 0; j < NN; j++) acc[j] = a * (j < N ? B[k * sbk + j * sbn] : T(0)) + acc[j];
+    }
+#pragma unroll
+    for (int j = 0; j < NN; j++) acc[j] = gtc_warp_reduce(acc[j], GtcSum());
+}
+
 /* The same product when N <= NN is tiny (a classifier's logits and their weight gradient): one
  * warp per row of C (8 rows per 256-thread block, blockIdx.x), lanes stride over K, one warp
  * reduction per column; lane j stores column j. */
@@ -422,18 +441,39 @@ __device__ __forceinline__ void gtc_gemm_skinny(const T *__restrict__ A, long lo
     const int lane = threadIdx.x & 31, i = blockIdx.x * 8 + (threadIdx.x >> 5);
     if (i >= M) return;
     T acc[NN];
+    gtc_warp_row_dot<T, NN>(A, sam, sak, B, sbk, sbn, i, N, K, acc);
 #pragma unroll
-    for (int j = 0; j < NN; j++) acc[j] = T(0);
-#pragma unroll 8
-    for (int k = lane; k < K; k += 32) {
-        const T a = A[i * sam + k * sak];
+    for (int j = 0; j < NN; j++)
+        if (lane == j && j < N) epi(i, j, acc[j]);
+}
+
+/* A row step's prologue (compiler/pass_fuse_row.c): row i of the skinny product into out[0..N),
+ * the warp's row in shared memory, in gtc_gemm_skinny's order (the same bits); every lane of
+ * the warp sees it on return. */
+template <class T, int NN>
+__device__ __forceinline__ void gtc_row_skinny(const T *__restrict__ A, long long sam, long long sak,
+                                               const T *__restrict__ B, long long sbk, long long sbn,
+                                               int i, int N, int K, T *out) {
+    const int lane = threadIdx.x & 31;
+    T acc[NN];
+    gtc_warp_row_dot<T, NN>(A, sam, sak, B, sbk, sbn, i, N, K, acc);
 #pragma unroll
-        for (int j = 0; j < NN; j++) acc[j] = a * (j < N ? B[k * sbk + j * sbn] : T(0)) + acc[j];
-    }
+    for (int j = 0; j < NN; j++)
+        if (lane == j && j < N) out[j] = acc[j];
+    __syncwarp();
+}
+
+/* A row step's epilogue: the row a[0..K) (K <= KK, the warp's row in shared memory) times B
+ * ([K, N]); lanes stride over the N columns, K in gtc_gemm_smallk's order (the same bits). */
+template <class T, int KK, class Epi>
+__device__ __forceinline__ void gtc_row_smallk(const T *a, const T *__restrict__ B, long long sbk, long long sbn,
+                                               int N, int K, Epi epi) {
+    for (int j = threadIdx.x & 31; j < N; j += 32) {
+        T acc = T(0);
 #pragma unroll
-    for (int j = 0; j < NN; j++) {
-        const T s = gtc_warp_reduce(acc[j], GtcSum());
-        if (lane == j && j < N) epi(i, j, s);
+        for (int k = 0; k < KK; k++)
+            if (k < K) acc = a[k] * B[k * sbk + j * sbn] + acc;
+        epi(j, acc);
     }
 }
 

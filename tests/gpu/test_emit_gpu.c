@@ -43,6 +43,7 @@ static const struct {
     {"tests/golden/dead_nodes/graph.json", 1},       {"tests/emit/gemm_shapes.json", 1},
     {"examples/digits_step.json", 5},
     {"examples/train_step.json", 5},
+    {"tests/golden/row_matmul/graph.json", 2},       {"tests/golden/row_matmul_b_depends/graph.json", 2},
 };
 
 /* NVRTC must accept the same kernels.cu text (the JIT fallback for other architectures). */

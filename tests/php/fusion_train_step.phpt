@@ -77,8 +77,8 @@ echo 'fused matches eager (relative 1e-4): ', var_export($worst <= 1e-4, true), 
 exec('rm -rf ' . escapeshellarg($cache));
 ?>
 --EXPECT--
-steps 9, gemms 5, reductions 4
-gemm gemm row reduce reduce gemm gemm gemm reduce
+steps 7, gemms 3, reductions 4
+gemm row reduce gemm reduce gemm reduce
 gtc plan agrees: true
 loss 0.6966, w1 updated in place: true
 keys: loss,w1,b1,w2,b2

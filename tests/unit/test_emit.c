@@ -128,18 +128,18 @@ TEST(emit_all__a_plus_b_times_c__one_kernel_in_each_file) {
     graph_free(g);
 }
 
-TEST(emit_all__train_step__nine_kernels_five_gemms) {
+TEST(emit_all__train_step__seven_kernels_three_gemms) {
     Graph *g = planned_file("examples/train_step.json");
     char *dir = emit_and_compile(g, "train_step.json");
     char *cu = slurp(dir, "kernels.cu"), *c = slurp(dir, "kernels_cpu.c"), *p = slurp(dir, "plan.c");
-    assert_int_equal(count(cu, "__global__ void"), 9);
-    assert_int_equal(count(c, "static void gtc_c"), 9);
+    assert_int_equal(count(cu, "__global__ void"), 7);
+    assert_int_equal(count(c, "static void gtc_c"), 7);
     assert_int_equal(count(cu, "gtc_gemm<float"), 2);               /* z1, dw1 */
-    assert_int_equal(count(cu, "gtc_gemm_smallk<float, 2>"), 1);    /* da1 = dlogits w2^T: K = 2 */
-    assert_int_equal(count(cu, "gtc_gemm_skinny<float, 2>"), 1);    /* z2 has 2 columns */
-    assert_int_equal(count(cu, "gtc_gemm_skinny_t<float, 2>"), 1);  /* so has dw2, A read transposed */
-    assert_int_equal(count(c, "cblas_sgemm("), 5);
-    assert_non_null(strstr(p, ".gemms = 5,"));
+    assert_int_equal(count(cu, "gtc_row_skinny<float, 2>"), 1);     /* z2 = a1 w2: the row step's prologue */
+    assert_int_equal(count(cu, "gtc_row_smallk<float, 2>"), 1);     /* da1 = dlogits w2^T: its epilogue */
+    assert_int_equal(count(cu, "gtc_gemm_skinny_t<float, 2>"), 1);  /* dw2, A read transposed */
+    assert_int_equal(count(c, "cblas_sgemm("), 3);
+    assert_non_null(strstr(p, ".gemms = 3,"));
     assert_non_null(strstr(p, ".reductions = 4,"));
     assert_non_null(strstr(p, ".class_name = \"MlpTrainStep\","));
     assert_non_null(strstr(p, "{\"w1\", DT_FLOAT32, 2, {480, 256}, -1, 2},"));
@@ -342,7 +342,7 @@ TEST(emit_all__every_test_graph__compiles_with_cc_and_nvcc) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(emit_all__a_plus_b_times_c__one_kernel_in_each_file),
-        cmocka_unit_test(emit_all__train_step__nine_kernels_five_gemms),
+        cmocka_unit_test(emit_all__train_step__seven_kernels_three_gemms),
         cmocka_unit_test(emit_all__files__begin_with_the_header_and_are_deterministic),
         cmocka_unit_test(emit_all__hostile_source_name__stays_inside_comment_and_strings),
         cmocka_unit_test(emit_all__user_names_like_generated_ones__still_compile),

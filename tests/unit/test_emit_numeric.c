@@ -56,6 +56,10 @@ TEST(emit_cpu__cse_and_dead_nodes__match_eager) {
 }
 TEST(emit_cpu__digits_step__matches_eager_over_steps) { check("examples/digits_step.json", 5, F32); }
 TEST(emit_cpu__train_step__matches_eager_over_steps) { check("examples/train_step.json", 3, F32); }
+TEST(emit_cpu__row_prologue_and_epilogue_matmuls__match_eager) {
+    check("tests/golden/row_matmul/graph.json", 1, F32);
+    check("tests/golden/row_matmul_b_depends/graph.json", 1, F32);
+}
 
 /* GTC_EMIT_GRAPHS="a.json b.json": check those graphs instead (for fuzzing, see tests/emit/fuzz.py). */
 static void env_graphs(void **state) {
@@ -94,6 +98,7 @@ int main(void) {
         cmocka_unit_test(emit_cpu__cse_and_dead_nodes__match_eager),
         cmocka_unit_test(emit_cpu__digits_step__matches_eager_over_steps),
         cmocka_unit_test(emit_cpu__train_step__matches_eager_over_steps),
+        cmocka_unit_test(emit_cpu__row_prologue_and_epilogue_matmuls__match_eager),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

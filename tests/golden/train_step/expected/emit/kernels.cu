@@ -564,6 +564,25 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
     }
 }
 
+/* Row i of a skinny product (N <= NN columns) by one warp: lanes stride over K, then one warp
+ * reduction per column, so every lane ends with all of acc[0..N) (the same bits in each lane). */
+template <class T, int NN>
+__device__ __forceinline__ void gtc_warp_row_dot(const T *__restrict__ A, long long sam, long long sak,
+                                                 const T *__restrict__ B, long long sbk, long long sbn,
+                                                 int i, int N, int K, T (&acc)[NN]) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int j = 0; j < NN; j++) acc[j] = T(0);
+#pragma unroll 8
+    for (int k = lane; k < K; k += 32) {
+        const T a = A[i * sam + k * sak];
+#pragma unroll
+        for (int j = 0; j < NN; j++) acc[j] = a * (j < N ? B[k * sbk + j * sbn] : T(0)) + acc[j];
+    }
+#pragma unroll
+    for (int j = 0; j < NN; j++) acc[j] = gtc_warp_reduce(acc[j], GtcSum());
+}
+
 /* The same product when N <= NN is tiny (a classifier's logits and their weight gradient): one
  * warp per row of C (8 rows per 256-thread block, blockIdx.x), lanes stride over K, one warp
  * reduction per column; lane j stores column j. */
@@ -574,18 +593,39 @@ __device__ __forceinline__ void gtc_gemm_skinny(const T *__restrict__ A, long lo
     const int lane = threadIdx.x & 31, i = blockIdx.x * 8 + (threadIdx.x >> 5);
     if (i >= M) return;
     T acc[NN];
+    gtc_warp_row_dot<T, NN>(A, sam, sak, B, sbk, sbn, i, N, K, acc);
 #pragma unroll
-    for (int j = 0; j < NN; j++) acc[j] = T(0);
-#pragma unroll 8
-    for (int k = lane; k < K; k += 32) {
-        const T a = A[i * sam + k * sak];
+    for (int j = 0; j < NN; j++)
+        if (lane == j && j < N) epi(i, j, acc[j]);
+}
+
+/* A row step's prologue (compiler/pass_fuse_row.c): row i of the skinny product into out[0..N),
+ * the warp's row in shared memory, in gtc_gemm_skinny's order (the same bits); every lane of
+ * the warp sees it on return. */
+template <class T, int NN>
+__device__ __forceinline__ void gtc_row_skinny(const T *__restrict__ A, long long sam, long long sak,
+                                               const T *__restrict__ B, long long sbk, long long sbn,
+                                               int i, int N, int K, T *out) {
+    const int lane = threadIdx.x & 31;
+    T acc[NN];
+    gtc_warp_row_dot<T, NN>(A, sam, sak, B, sbk, sbn, i, N, K, acc);
 #pragma unroll
-        for (int j = 0; j < NN; j++) acc[j] = a * (j < N ? B[k * sbk + j * sbn] : T(0)) + acc[j];
-    }
+    for (int j = 0; j < NN; j++)
+        if (lane == j && j < N) out[j] = acc[j];
+    __syncwarp();
+}
+
+/* A row step's epilogue: the row a[0..K) (K <= KK, the warp's row in shared memory) times B
+ * ([K, N]); lanes stride over the N columns, K in gtc_gemm_smallk's order (the same bits). */
+template <class T, int KK, class Epi>
+__device__ __forceinline__ void gtc_row_smallk(const T *a, const T *__restrict__ B, long long sbk, long long sbn,
+                                               int N, int K, Epi epi) {
+    for (int j = threadIdx.x & 31; j < N; j += 32) {
+        T acc = T(0);
 #pragma unroll
-    for (int j = 0; j < NN; j++) {
-        const T s = gtc_warp_reduce(acc[j], GtcSum());
-        if (lane == j && j < N) epi(i, j, s);
+        for (int k = 0; k < KK; k++)
+            if (k < K) acc = a[k] * B[k * sbk + j * sbn] + acc;
+        epi(j, acc);
     }
 }
 
@@ -685,87 +725,98 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
         });
 }
 
-/* step 1: gemm: matmul z2, add logits; grid 64 x 1 x 1, block 256 */
-extern "C" __global__ void __launch_bounds__(256) gtc_k1(struct gtc_args a) {
+/* step 1: row: matmul z2, add logits, max m, sub sh, exp e, sum se, log lse, sub logp, mul ylogp, sum ll_row, div p, sub p_minus_y, div dlogits, transpose w2_t, matmul da1, gt h1_pos, where dh1; grid 128 x 1 x 1, block 128 */
+extern "C" __global__ void __launch_bounds__(128) gtc_k1(struct gtc_args a) {
+    gtc_prefetch_l2(((float *)a.p[1]), 4096LL);
     gtc_prefetch_l2(((float *)a.p[4]), 2048LL);
     gtc_prefetch_l2(((float *)a.p[5]), 8LL);
     gtc_wait_prior_steps();
-    const float *A = ((float *)(a.p[12] + 524288));
-    const float *B = ((float *)a.p[4]);
-    gtc_gemm_skinny<float, 2>(A, 256LL, 1LL, B, 2LL, 1LL, 512, 2, 256,
-        [&](int i, int j, float acc) {
-            (void)i; (void)j;
-            const float v0 = ((float *)a.p[5])[j];
-            const float v1 = (float)(acc + v0);
-            ((float *)(a.p[12] + 1048576))[(j + i * 2)] = v1;
-        });
-}
-
-/* step 2: row: max m, sub sh, exp e, sum se, log lse, sub logp, mul ylogp, sum ll_row, div p, sub p_minus_y, div dlogits; grid 8 x 1 x 1, block 64 */
-extern "C" __global__ void __launch_bounds__(64) gtc_k2(struct gtc_args a) {
-    gtc_prefetch_l2(((float *)a.p[1]), 4096LL);
-    gtc_wait_prior_steps();
-    for (int row = (int)blockIdx.x * blockDim.x + threadIdx.x; row < 512; row += (int)gridDim.x * blockDim.x) {
+    const float *const A1 = ((float *)(a.p[12] + 524288));
+    const float *const B1 = ((float *)a.p[4]);
+    const float *const B2 = ((float *)a.p[4]);
+    __shared__ float gtc_rp[4][2];
+    __shared__ float gtc_ra[4][2];
+    const int lane = threadIdx.x & 31, wr = threadIdx.x >> 5;
+    (void)wr;
+    for (int row = (int)blockIdx.x * 4 + wr; row < 512; row += (int)gridDim.x * 4) {
         const int c0 = row;
         (void)c0;
+        gtc_row_skinny<float, 2>(A1, 256LL, 1LL, B1, 2LL, 1LL, c0, 2, 256, gtc_rp[wr]);
         float acc1 = (-GTC_INF_F);
-        for (int t2 = 0; t2 < 2; t2 += 1) {
+        for (int t2 = lane; t2 < 2; t2 += 32) {
             const int c3 = t2;
             (void)c3;
-            const float v4 = ((float *)(a.p[12] + 1048576))[(c3 + c0 * 2)];
-            if (v4 > acc1 || (v4 != v4 && acc1 == acc1)) acc1 = v4;
+            const float v4 = ((float *)a.p[5])[c3];
+            const float v5 = (float)(gtc_rp[wr][c3] + v4);
+            if (v5 > acc1 || (v5 != v5 && acc1 == acc1)) acc1 = v5;
         }
-        const float v5 = ((float)acc1);
-        double acc6 = 0;
-        for (int t7 = 0; t7 < 2; t7 += 1) {
-            const int c8 = t7;
-            (void)c8;
-            const float v9 = ((float *)(a.p[12] + 1048576))[(c8 + c0 * 2)];
-            const float v10 = (float)(v9 - v5);
-            const float v11 = (float)(gtc_exp(v10));
-            acc6 += (double)v11;
+        acc1 = gtc_warp_reduce(acc1, GtcMax());
+        const float v6 = ((float)acc1);
+        double acc7 = 0;
+        for (int t8 = lane; t8 < 2; t8 += 32) {
+            const int c9 = t8;
+            (void)c9;
+            const float v10 = ((float *)a.p[5])[c9];
+            const float v11 = (float)(gtc_rp[wr][c9] + v10);
+            const float v12 = (float)(v11 - v6);
+            const float v13 = (float)(gtc_exp(v12));
+            acc7 += (double)v13;
         }
-        const float v12 = ((float)acc6);
-        const float v13 = (float)(gtc_log(v12));
-        double acc14 = 0;
-        for (int t15 = 0; t15 < 2; t15 += 1) {
-            const int c16 = t15;
-            (void)c16;
-            const float v17 = ((float *)a.p[1])[(c16 + c0 * 2)];
-            const float v18 = ((float *)(a.p[12] + 1048576))[(c16 + c0 * 2)];
-            const float v19 = (float)(v18 - v5);
-            const float v20 = (float)(v19 - v13);
-            const float v21 = (float)(v17 * v20);
-            acc14 += (double)v21;
+        acc7 = gtc_warp_reduce(acc7, GtcSum());
+        const float v14 = ((float)acc7);
+        const float v15 = (float)(gtc_log(v14));
+        double acc16 = 0;
+        for (int t17 = lane; t17 < 2; t17 += 32) {
+            const int c18 = t17;
+            (void)c18;
+            const float v19 = ((float *)a.p[1])[(c18 + c0 * 2)];
+            const float v20 = ((float *)a.p[5])[c18];
+            const float v21 = (float)(gtc_rp[wr][c18] + v20);
+            const float v22 = (float)(v21 - v6);
+            const float v23 = (float)(v22 - v15);
+            const float v24 = (float)(v19 * v23);
+            acc16 += (double)v24;
         }
-        const float v22 = ((float)acc14);
-        {
-            ((float *)(a.p[12] + 1052672))[c0] = v22;
+        acc16 = gtc_warp_reduce(acc16, GtcSum());
+        const float v25 = ((float)acc16);
+        if (lane == 0) {
+            ((float *)(a.p[12] + 1048576))[c0] = v25;
         }
-        for (int e = 0; e < 2; e += 1) {
-            const int c23 = e;
-            (void)c23;
-            const float v24 = ((float *)(a.p[12] + 1048576))[(c23 + c0 * 2)];
-            const float v25 = (float)(v24 - v5);
-            const float v26 = (float)(gtc_exp(v25));
-            const float v27 = (float)(v26 / v12);
-            const float v28 = ((float *)a.p[1])[(c23 + c0 * 2)];
-            const float v29 = (float)(v27 - v28);
-            const float v30 = (float)(v29 / ((float)512));
-            ((float *)(a.p[12] + 1054720))[(c23 + c0 * 2)] = v30;
+        for (int e = lane; e < 2; e += 32) {
+            const int c26 = e;
+            (void)c26;
+            const float v27 = ((float *)a.p[5])[c26];
+            const float v28 = (float)(gtc_rp[wr][c26] + v27);
+            const float v29 = (float)(v28 - v6);
+            const float v30 = (float)(gtc_exp(v29));
+            const float v31 = (float)(v30 / v14);
+            const float v32 = ((float *)a.p[1])[(c26 + c0 * 2)];
+            const float v33 = (float)(v31 - v32);
+            const float v34 = (float)(v33 / ((float)512));
+            gtc_ra[wr][e] = v34;
+            ((float *)(a.p[12] + 1050624))[(c26 + c0 * 2)] = v34;
         }
+        __syncwarp();
+        gtc_row_smallk<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, 256, 2, [&](int j, float acc) {
+            (void)j;
+            const float v35 = ((float *)a.p[12])[(j + c0 * 256)];
+            const gtc_bool v36 = (gtc_bool)(v35 > ((float)0));
+            const float v37 = (float)(v36 ? acc : ((float)0));
+            ((float *)(a.p[12] + 1054720))[(j + c0 * 256)] = v37;
+        });
+        __syncwarp(); /* the warp's rows in shared memory are rewritten next */
     }
 }
 
-/* step 3: reduce: mean ll_mean, neg loss; grid 1 x 1 x 1, block 256 */
-extern "C" __global__ void __launch_bounds__(256) gtc_k3(struct gtc_args a) {
+/* step 2: reduce: mean ll_mean, neg loss; grid 1 x 1 x 1, block 256 */
+extern "C" __global__ void __launch_bounds__(256) gtc_k2(struct gtc_args a) {
     gtc_wait_prior_steps();
     for (int o = blockIdx.x; o < 1; o += gridDim.x) {
         double acc0 = 0;
         for (int t1 = threadIdx.x; t1 < 512; t1 += blockDim.x) {
             const int c2 = t1;
             (void)c2;
-            const float v3 = ((float *)(a.p[12] + 1052672))[c2];
+            const float v3 = ((float *)(a.p[12] + 1048576))[c2];
             acc0 += (double)v3;
         }
         acc0 = gtc_block_reduce(acc0, GtcSum(), (double)0);
@@ -775,6 +826,24 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k3(struct gtc_args a) {
             ((float *)a.p[7])[0] = v5;
         }
     }
+}
+
+/* step 3: gemm: transpose a1_t, matmul dw2, clamp g_w2, mul step_w2, sub w2_next; grid 32 x 1 x 1, block 256 */
+extern "C" __global__ void __launch_bounds__(256) gtc_k3(struct gtc_args a) {
+    gtc_prefetch_l2(((float *)a.p[4]), 2048LL);
+    gtc_wait_prior_steps();
+    const float *A = ((float *)(a.p[12] + 524288));
+    const float *B = ((float *)(a.p[12] + 1050624));
+    gtc_gemm_skinny_t<float, 2>(A, 1LL, 256LL, B, 2LL, 1LL, 256, 2, 512,
+        [&](int i, int j, float acc) {
+            (void)i; (void)j;
+            const float v0 = ((float *)a.p[4])[(j + i * 2)];
+            const float v1 = (float)(gtc_clamp(acc, ((float)-5), ((float)5)));
+            const float v2 = gtc_to_f32(a.s[0]);
+            const float v3 = (float)(v1 * v2);
+            const float v4 = (float)(v0 - v3);
+            ((float *)a.p[10])[(j + i * 2)] = v4;
+        });
 }
 
 /* step 4: reduce: sum db2, clamp g_b2, mul step_b2, sub b2_next; grid 2 x 1 x 1, block 256 */
@@ -788,7 +857,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k4(struct gtc_args a) {
         for (int t2 = threadIdx.x; t2 < 512; t2 += blockDim.x) {
             const int c3 = t2;
             (void)c3;
-            const float v4 = ((float *)(a.p[12] + 1054720))[(c0 + c3 * 2)];
+            const float v4 = ((float *)(a.p[12] + 1050624))[(c0 + c3 * 2)];
             acc1 += (double)v4;
         }
         acc1 = gtc_block_reduce(acc1, GtcSum(), (double)0);
@@ -804,47 +873,13 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k4(struct gtc_args a) {
     }
 }
 
-/* step 5: gemm: transpose w2_t, matmul da1, gt h1_pos, where dh1; grid 512 x 1 x 1, block 256 */
+/* step 5: gemm: transpose x_t, matmul dw1, clamp g_w1, mul step_w1, sub w1_next; grid 15 x 8 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k5(struct gtc_args a) {
-    gtc_prefetch_l2(((float *)a.p[4]), 2048LL);
-    gtc_wait_prior_steps();
-    const float *A = ((float *)(a.p[12] + 1054720));
-    const float *B = ((float *)a.p[4]);
-    gtc_gemm_smallk<float, 2>(A, 2LL, 1LL, B, 1LL, 2LL, 512, 256, 2,
-        [&](int i, int j, float acc) {
-            (void)i; (void)j;
-            const float v0 = ((float *)a.p[12])[(j + i * 256)];
-            const gtc_bool v1 = (gtc_bool)(v0 > ((float)0));
-            const float v2 = (float)(v1 ? acc : ((float)0));
-            ((float *)(a.p[12] + 1058816))[(j + i * 256)] = v2;
-        });
-}
-
-/* step 6: gemm: transpose a1_t, matmul dw2, clamp g_w2, mul step_w2, sub w2_next; grid 32 x 1 x 1, block 256 */
-extern "C" __global__ void __launch_bounds__(256) gtc_k6(struct gtc_args a) {
-    gtc_prefetch_l2(((float *)a.p[4]), 2048LL);
-    gtc_wait_prior_steps();
-    const float *A = ((float *)(a.p[12] + 524288));
-    const float *B = ((float *)(a.p[12] + 1054720));
-    gtc_gemm_skinny_t<float, 2>(A, 1LL, 256LL, B, 2LL, 1LL, 256, 2, 512,
-        [&](int i, int j, float acc) {
-            (void)i; (void)j;
-            const float v0 = ((float *)a.p[4])[(j + i * 2)];
-            const float v1 = (float)(gtc_clamp(acc, ((float)-5), ((float)5)));
-            const float v2 = gtc_to_f32(a.s[0]);
-            const float v3 = (float)(v1 * v2);
-            const float v4 = (float)(v0 - v3);
-            ((float *)a.p[10])[(j + i * 2)] = v4;
-        });
-}
-
-/* step 7: gemm: transpose x_t, matmul dw1, clamp g_w1, mul step_w1, sub w1_next; grid 15 x 8 x 1, block 256 */
-extern "C" __global__ void __launch_bounds__(256) gtc_k7(struct gtc_args a) {
     gtc_prefetch_l2(((float *)a.p[0]), 983040LL);
     gtc_prefetch_l2(((float *)a.p[2]), 491520LL);
     gtc_wait_prior_steps();
     const float *A = ((float *)a.p[0]);
-    const float *B = ((float *)(a.p[12] + 1058816));
+    const float *B = ((float *)(a.p[12] + 1054720));
     gtc_gemm<float, 32, 32, 8, 8, 64, 1, false, false>(A, 1LL, 480LL, B, 256LL, 1LL, 480, 256, 512,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
@@ -857,8 +892,8 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k7(struct gtc_args a) {
         });
 }
 
-/* step 8: reduce: sum db1, clamp g_b1, mul step_b1, sub b1_next; grid 32 x 1 x 1, block 256 */
-extern "C" __global__ void __launch_bounds__(256) gtc_k8(struct gtc_args a) {
+/* step 6: reduce: sum db1, clamp g_b1, mul step_b1, sub b1_next; grid 32 x 1 x 1, block 256 */
+extern "C" __global__ void __launch_bounds__(256) gtc_k6(struct gtc_args a) {
     gtc_prefetch_l2(((float *)a.p[3]), 1024LL);
     gtc_wait_prior_steps();
     for (int o0 = (int)blockIdx.x * 8; o0 < 256; o0 += (int)gridDim.x * 8) {
@@ -869,7 +904,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k8(struct gtc_args a) {
         for (int t2 = (threadIdx.x >> 3); o < 256 && t2 < 512; t2 += 32) {
             const int c3 = t2;
             (void)c3;
-            const float v4 = ((float *)(a.p[12] + 1058816))[(c0 + c3 * 256)];
+            const float v4 = ((float *)(a.p[12] + 1054720))[(c0 + c3 * 256)];
             acc1 += (double)v4;
         }
         acc1 = gtc_col_reduce(acc1, GtcSum());
@@ -886,5 +921,5 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k8(struct gtc_args a) {
 }
 
 #ifndef __CUDACC_RTC__
-extern "C" const void *const gtc_cuda_kernels[] = {(const void *)gtc_k0, (const void *)gtc_k1, (const void *)gtc_k2, (const void *)gtc_k3, (const void *)gtc_k4, (const void *)gtc_k5, (const void *)gtc_k6, (const void *)gtc_k7, (const void *)gtc_k8};
+extern "C" const void *const gtc_cuda_kernels[] = {(const void *)gtc_k0, (const void *)gtc_k1, (const void *)gtc_k2, (const void *)gtc_k3, (const void *)gtc_k4, (const void *)gtc_k5, (const void *)gtc_k6};
 #endif

@@ -174,76 +174,79 @@ static void gtc_c0(const void *args) {
     }
 }
 
-/* step 1: gemm: matmul z2, add logits */
+/* step 1: row: matmul z2, add logits, max m, sub sh, exp e, sum se, log lse, sub logp, mul ylogp, sum ll_row, div p, sub p_minus_y, div dlogits, transpose w2_t, matmul da1, gt h1_pos, where dh1 */
 static void gtc_c1(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    float *const C = ((float *)(a->p[12] + 1048576));
-    {
-        const long long oa = 0, ob = 0, bz = 0;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 512, 2, 256, 1.0f, ((float *)(a->p[12] + 524288)) + oa, 256, ((float *)a->p[4]) + ob, 2, 0.0f, C + bz * 1024LL, 2);
-    }
     for (int c0 = 0; c0 < 512; c0++) {
-        for (int c1 = 0; c1 < 2; c1++) {
-            const float acc = C[(c1 + c0 * 2)];
-            const float v2 = ((float *)a->p[5])[c1];
-            const float v3 = (float)(acc + v2);
-            ((float *)(a->p[12] + 1048576))[(c1 + c0 * 2)] = v3;
+        float rp[2];
+        for (long long j = 0; j < 2LL; j++) {
+            float acc = 0;
+            for (long long k = 0; k < 256LL; k++)
+                acc = ((float *)(a->p[12] + 524288))[(long long)c0 * 256LL + k * 1LL] * ((float *)a->p[4])[k * 2LL + (long long)j * 1LL] + acc;
+            rp[j] = acc;
         }
-    }
-}
-
-/* step 2: row: max m, sub sh, exp e, sum se, log lse, sub logp, mul ylogp, sum ll_row, div p, sub p_minus_y, div dlogits */
-static void gtc_c2(const void *args) {
-    const struct gtc_args *a = (const struct gtc_args *)args;
-    (void)a;
-    for (int c0 = 0; c0 < 512; c0++) {
+        float ra[2];
         float acc1 = (-GTC_INF_F);
         for (int c2 = 0; c2 < 2; c2++) {
-            const float v3 = ((float *)(a->p[12] + 1048576))[(c2 + c0 * 2)];
-            if (v3 > acc1 || (v3 != v3 && acc1 == acc1)) acc1 = v3;
+            const float v3 = ((float *)a->p[5])[c2];
+            const float v4 = (float)(rp[c2] + v3);
+            if (v4 > acc1 || (v4 != v4 && acc1 == acc1)) acc1 = v4;
         }
-        const float v4 = ((float)acc1);
-        double acc5 = 0;
-        for (int c6 = 0; c6 < 2; c6++) {
-            const float v7 = ((float *)(a->p[12] + 1048576))[(c6 + c0 * 2)];
-            const float v8 = (float)(v7 - v4);
-            const float v9 = (float)(gtc_exp(v8));
-            acc5 += (double)v9;
+        const float v5 = ((float)acc1);
+        double acc6 = 0;
+        for (int c7 = 0; c7 < 2; c7++) {
+            const float v8 = ((float *)a->p[5])[c7];
+            const float v9 = (float)(rp[c7] + v8);
+            const float v10 = (float)(v9 - v5);
+            const float v11 = (float)(gtc_exp(v10));
+            acc6 += (double)v11;
         }
-        const float v10 = ((float)acc5);
-        const float v11 = (float)(gtc_log(v10));
-        double acc12 = 0;
-        for (int c13 = 0; c13 < 2; c13++) {
-            const float v14 = ((float *)a->p[1])[(c13 + c0 * 2)];
-            const float v15 = ((float *)(a->p[12] + 1048576))[(c13 + c0 * 2)];
-            const float v16 = (float)(v15 - v4);
-            const float v17 = (float)(v16 - v11);
-            const float v18 = (float)(v14 * v17);
-            acc12 += (double)v18;
+        const float v12 = ((float)acc6);
+        const float v13 = (float)(gtc_log(v12));
+        double acc14 = 0;
+        for (int c15 = 0; c15 < 2; c15++) {
+            const float v16 = ((float *)a->p[1])[(c15 + c0 * 2)];
+            const float v17 = ((float *)a->p[5])[c15];
+            const float v18 = (float)(rp[c15] + v17);
+            const float v19 = (float)(v18 - v5);
+            const float v20 = (float)(v19 - v13);
+            const float v21 = (float)(v16 * v20);
+            acc14 += (double)v21;
         }
-        const float v19 = ((float)acc12);
-        ((float *)(a->p[12] + 1052672))[c0] = v19;
-        for (int c20 = 0; c20 < 2; c20++) {
-            const float v21 = ((float *)(a->p[12] + 1048576))[(c20 + c0 * 2)];
-            const float v22 = (float)(v21 - v4);
-            const float v23 = (float)(gtc_exp(v22));
-            const float v24 = (float)(v23 / v10);
-            const float v25 = ((float *)a->p[1])[(c20 + c0 * 2)];
-            const float v26 = (float)(v24 - v25);
-            const float v27 = (float)(v26 / ((float)512));
-            ((float *)(a->p[12] + 1054720))[(c20 + c0 * 2)] = v27;
+        const float v22 = ((float)acc14);
+        ((float *)(a->p[12] + 1048576))[c0] = v22;
+        for (int c23 = 0; c23 < 2; c23++) {
+            const float v24 = ((float *)a->p[5])[c23];
+            const float v25 = (float)(rp[c23] + v24);
+            const float v26 = (float)(v25 - v5);
+            const float v27 = (float)(gtc_exp(v26));
+            const float v28 = (float)(v27 / v12);
+            const float v29 = ((float *)a->p[1])[(c23 + c0 * 2)];
+            const float v30 = (float)(v28 - v29);
+            const float v31 = (float)(v30 / ((float)512));
+            ra[c23] = v31;
+            ((float *)(a->p[12] + 1050624))[(c23 + c0 * 2)] = v31;
+        }
+        for (int c32 = 0; c32 < 256; c32++) {
+            float acc = 0;
+            for (long long k = 0; k < 2LL; k++)
+                acc = ra[k] * ((float *)a->p[4])[k * 1LL + (long long)c32 * 2LL] + acc;
+            const float v33 = ((float *)a->p[12])[(c32 + c0 * 256)];
+            const gtc_bool v34 = (gtc_bool)(v33 > ((float)0));
+            const float v35 = (float)(v34 ? acc : ((float)0));
+            ((float *)(a->p[12] + 1054720))[(c32 + c0 * 256)] = v35;
         }
     }
 }
 
-/* step 3: reduce: mean ll_mean, neg loss */
-static void gtc_c3(const void *args) {
+/* step 2: reduce: mean ll_mean, neg loss */
+static void gtc_c2(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     double acc0 = 0;
     for (int c1 = 0; c1 < 512; c1++) {
-        const float v2 = ((float *)(a->p[12] + 1052672))[c1];
+        const float v2 = ((float *)(a->p[12] + 1048576))[c1];
         acc0 += (double)v2;
     }
     const float v3 = ((float)(acc0 / (double)512));
@@ -251,54 +254,14 @@ static void gtc_c3(const void *args) {
     ((float *)a->p[7])[0] = v4;
 }
 
-/* step 4: reduce: sum db2, clamp g_b2, mul step_b2, sub b2_next */
-static void gtc_c4(const void *args) {
+/* step 3: gemm: transpose a1_t, matmul dw2, clamp g_w2, mul step_w2, sub w2_next */
+static void gtc_c3(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    for (int c0 = 0; c0 < 2; c0++) {
-        double acc1 = 0;
-        for (int c2 = 0; c2 < 512; c2++) {
-            const float v3 = ((float *)(a->p[12] + 1054720))[(c0 + c2 * 2)];
-            acc1 += (double)v3;
-        }
-        const float v4 = ((float)acc1);
-        const float v5 = ((float *)a->p[5])[c0];
-        const float v6 = (float)(gtc_clamp(v4, ((float)-5), ((float)5)));
-        const float v7 = gtc_to_f32(a->s[0]);
-        const float v8 = (float)(v6 * v7);
-        const float v9 = (float)(v5 - v8);
-        ((float *)a->p[11])[c0] = v9;
-    }
-}
-
-/* step 5: gemm: transpose w2_t, matmul da1, gt h1_pos, where dh1 */
-static void gtc_c5(const void *args) {
-    const struct gtc_args *a = (const struct gtc_args *)args;
-    (void)a;
-    float *const C = ((float *)(a->p[12] + 1058816));
+    float *const C = ((float *)(a->p[12] + 1579008));
     {
         const long long oa = 0, ob = 0, bz = 0;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, 512, 256, 2, 1.0f, ((float *)(a->p[12] + 1054720)) + oa, 2, ((float *)a->p[4]) + ob, 2, 0.0f, C + bz * 131072LL, 256);
-    }
-    for (int c0 = 0; c0 < 512; c0++) {
-        for (int c1 = 0; c1 < 256; c1++) {
-            const float acc = C[(c1 + c0 * 256)];
-            const float v2 = ((float *)a->p[12])[(c1 + c0 * 256)];
-            const gtc_bool v3 = (gtc_bool)(v2 > ((float)0));
-            const float v4 = (float)(v3 ? acc : ((float)0));
-            ((float *)(a->p[12] + 1058816))[(c1 + c0 * 256)] = v4;
-        }
-    }
-}
-
-/* step 6: gemm: transpose a1_t, matmul dw2, clamp g_w2, mul step_w2, sub w2_next */
-static void gtc_c6(const void *args) {
-    const struct gtc_args *a = (const struct gtc_args *)args;
-    (void)a;
-    float *const C = ((float *)(a->p[12] + 1583104));
-    {
-        const long long oa = 0, ob = 0, bz = 0;
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, 256, 2, 512, 1.0f, ((float *)(a->p[12] + 524288)) + oa, 256, ((float *)(a->p[12] + 1054720)) + ob, 2, 0.0f, C + bz * 512LL, 2);
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, 256, 2, 512, 1.0f, ((float *)(a->p[12] + 524288)) + oa, 256, ((float *)(a->p[12] + 1050624)) + ob, 2, 0.0f, C + bz * 512LL, 2);
     }
     for (int c0 = 0; c0 < 256; c0++) {
         for (int c1 = 0; c1 < 2; c1++) {
@@ -313,14 +276,34 @@ static void gtc_c6(const void *args) {
     }
 }
 
-/* step 7: gemm: transpose x_t, matmul dw1, clamp g_w1, mul step_w1, sub w1_next */
-static void gtc_c7(const void *args) {
+/* step 4: reduce: sum db2, clamp g_b2, mul step_b2, sub b2_next */
+static void gtc_c4(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    float *const C = ((float *)(a->p[12] + 1583104));
+    for (int c0 = 0; c0 < 2; c0++) {
+        double acc1 = 0;
+        for (int c2 = 0; c2 < 512; c2++) {
+            const float v3 = ((float *)(a->p[12] + 1050624))[(c0 + c2 * 2)];
+            acc1 += (double)v3;
+        }
+        const float v4 = ((float)acc1);
+        const float v5 = ((float *)a->p[5])[c0];
+        const float v6 = (float)(gtc_clamp(v4, ((float)-5), ((float)5)));
+        const float v7 = gtc_to_f32(a->s[0]);
+        const float v8 = (float)(v6 * v7);
+        const float v9 = (float)(v5 - v8);
+        ((float *)a->p[11])[c0] = v9;
+    }
+}
+
+/* step 5: gemm: transpose x_t, matmul dw1, clamp g_w1, mul step_w1, sub w1_next */
+static void gtc_c5(const void *args) {
+    const struct gtc_args *a = (const struct gtc_args *)args;
+    (void)a;
+    float *const C = ((float *)(a->p[12] + 1579008));
     {
         const long long oa = 0, ob = 0, bz = 0;
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, 480, 256, 512, 1.0f, ((float *)a->p[0]) + oa, 480, ((float *)(a->p[12] + 1058816)) + ob, 256, 0.0f, C + bz * 122880LL, 256);
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, 480, 256, 512, 1.0f, ((float *)a->p[0]) + oa, 480, ((float *)(a->p[12] + 1054720)) + ob, 256, 0.0f, C + bz * 122880LL, 256);
     }
     for (int c0 = 0; c0 < 480; c0++) {
         for (int c1 = 0; c1 < 256; c1++) {
@@ -335,14 +318,14 @@ static void gtc_c7(const void *args) {
     }
 }
 
-/* step 8: reduce: sum db1, clamp g_b1, mul step_b1, sub b1_next */
-static void gtc_c8(const void *args) {
+/* step 6: reduce: sum db1, clamp g_b1, mul step_b1, sub b1_next */
+static void gtc_c6(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 256; c0++) {
         double acc1 = 0;
         for (int c2 = 0; c2 < 512; c2++) {
-            const float v3 = ((float *)(a->p[12] + 1058816))[(c0 + c2 * 256)];
+            const float v3 = ((float *)(a->p[12] + 1054720))[(c0 + c2 * 256)];
             acc1 += (double)v3;
         }
         const float v4 = ((float)acc1);
@@ -355,4 +338,4 @@ static void gtc_c8(const void *args) {
     }
 }
 
-const RtCpuKernel gtc_cpu_kernels[] = {gtc_c0, gtc_c1, gtc_c2, gtc_c3, gtc_c4, gtc_c5, gtc_c6, gtc_c7, gtc_c8};
+const RtCpuKernel gtc_cpu_kernels[] = {gtc_c0, gtc_c1, gtc_c2, gtc_c3, gtc_c4, gtc_c5, gtc_c6};

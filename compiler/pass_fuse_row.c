@@ -1,0 +1,186 @@
+/* compiler/pass_fuse_row.c: the fusion planner's row matmuls: tiny products over the same rows as
+ * a ROW step move into it, so one kernel (a warp per row) computes them row by row:
+ *  - prologue: a skinny product [M, L] (L <= PLAN_ROW_MM_MAX) whose rows the step reduces (the
+ *    logits of a classifier head, a1 @ w2 + b2): its GEMM step (with its elementwise epilogue)
+ *    joins the row step; lanes stride over K, a warp reduction per column;
+ *  - epilogue: a small-K product of a full-row member [M, L] by a matrix read from memory
+ *    ([L, N], K = L; the input gradient dlogits @ w2^T): its GEMM step joins, lanes stride over
+ *    the N columns of the output row, with its elementwise epilogue (where(h1 > 0, ., 0)).
+ * Only rank-2 products whose other operand is independent of the row step qualify, and only when
+ * no third step sits between the two (that would be a cycle). Refusals are noted in the reason. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "pass_fuse.h"
+
+/* Whether a node path leads from a member of group a to a member of group b through a member of
+ * a third group (merging a and b would then make a cycle between steps). */
+static bool through_other(Fuse *f, int a, int b) {
+    unsigned char *st = xcalloc((size_t)f->n, 1); /* 1: depends on a; 2: through a third group */
+    bool hit = false;
+    for (NodeId j = 0; j < f->n && !hit; j++) {
+        if (!f->live[j] || f->home[j] == a) continue;
+        const Node *nd = N(f, j);
+        for (int k = 0; k < nd->ninputs; k++) {
+            NodeId o = nd->in[k].id;
+            if (o < 0) continue;
+            if (f->home[o] == a) st[j] |= 1;
+            st[j] |= st[o];
+        }
+        if ((st[j] & 1) && f->home[j] >= 0 && f->home[j] != b) st[j] |= 2;
+        hit = f->home[j] == b && (st[j] & 2);
+    }
+    free(st);
+    return hit;
+}
+
+/* Whether value v depends on a member of group s (or is one). */
+static bool depends_on(Fuse *f, NodeId v, int s) {
+    if (f->home[v] == s) return true;
+    bool *d = xcalloc((size_t)f->n, sizeof *d), r = false;
+    for (NodeId j = 0; j <= v; j++) {
+        const Node *nd = N(f, j);
+        d[j] = f->home[j] == s;
+        for (int k = 0; k < nd->ninputs && !d[j]; k++) d[j] = nd->in[k].id >= 0 && d[nd->in[k].id];
+    }
+    r = d[v];
+    free(d);
+    return r;
+}
+
+/* A floating-point rank-2 product [M, X] of rank-2 operands (no batch axes). */
+static bool plain_2d(Fuse *f, const Group *gm) {
+    return ir_dtype_is_float(N(f, gm->root)->type.dtype) && N(f, gm->root)->type.rank == 2 && N(f, gm->opnd[0])->type.rank == 2 && N(f, gm->opnd[1])->type.rank == 2;
+}
+
+/* Moves group b's members (and folded transposes) into group a; b is left dead. */
+static void merge(Fuse *f, int a, int b, int which) {
+    Group *ga = &f->gr[a], *gb = &f->gr[b];
+    for (int m = 0; m < gb->nmem; m++) push(&ga->mem, &ga->nmem, gb->mem[m]), f->home[gb->mem[m]] = a;
+    for (int m = 0; m < gb->nfolded; m++) push(&ga->folded, &ga->nfolded, gb->folded[m]);
+    qsort(ga->mem, (size_t)ga->nmem, sizeof *ga->mem, cmp_id);
+    ga->rmm[which].mm = gb->root;
+    for (int k = 0; k < 2; k++) ga->rmm[which].in[k] = gb->opnd[k], ga->rmm[which].trans[k] = gb->trans[k];
+    gb->dead = true;
+    gb->nmem = 0;
+}
+
+/* Records the first refusal of a prologue (which 0) or epilogue (1) candidate for the reason. */
+static void note(Group *r, int which, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note(Group *r, int which, const char *fmt, ...) {
+    va_list ap;
+    if (r->rnote[which][0]) return;
+    va_start(ap, fmt);
+    vsnprintf(r->rnote[which], sizeof r->rnote[which], fmt, ap);
+    va_end(ap);
+}
+
+/* The prologue: the first GEMM step the row step reads, when its product is the row shape. */
+static void try_prologue(Fuse *f, int s) {
+    Group *r = &f->gr[s];
+    const TensorType *S = &N(f, r->x)->type;
+    NodeId *cl = NULL, *ins = NULL;
+    int ncl = 0, nins = 0, g1 = -1;
+    NodeId via = -1;
+    f->sstamp++;
+    for (int m = 0; m < r->nmem; m++) fuse_closure(f, s, r->mem[m], &cl, &ncl, &ins, &nins);
+    for (int k = 0; k < nins && g1 < 0; k++)
+        if (f->home[ins[k]] >= 0 && f->gr[f->home[ins[k]]].kind == STEP_GEMM) g1 = f->home[ins[k]], via = ins[k];
+    if (g1 >= 0) {
+        Group *gm = &f->gr[g1];
+        const char *mn = N(f, gm->root)->name;
+        bool inline_read = false; /* R computes an inline node that reads the product's step */
+        for (int k = 0; k < ncl; k++)
+            for (int i = 0; i < N(f, cl[k])->ninputs; i++)
+                inline_read = inline_read || (N(f, cl[k])->in[i].id >= 0 && f->home[N(f, cl[k])->in[i].id] == g1);
+        bool row_reads = true; /* the row step reads the product's values as full rows */
+        for (int m = 0; m < gm->nmem; m++)
+            CONSUMERS(f, gm->mem[m], c) {
+                if (f->home[c] != s) continue;
+                row_reads = row_reads && same_shape(&N(f, gm->mem[m])->type, S) &&
+                            (kind_of(f, c) == K_REDUCE || (kind_of(f, c) == K_ELEMWISE && same_shape(&N(f, c)->type, S)));
+            }
+        if (!plain_2d(f, gm)) note(r, 0, "; no prologue: matmul %s is batched, not 2-D or not floating-point", mn);
+        else if (S->rank != 2 || r->keep != 1 || !same_shape(&N(f, gm->root)->type, S))
+            note(r, 0, "; no prologue: matmul %s is not over the rows of %s", mn, N(f, r->x)->name);
+        else if (S->dims[1] > PLAN_ROW_MM_MAX)
+            note(r, 0, "; no prologue: matmul %s has %lld > %d columns", mn, (long long)S->dims[1], PLAN_ROW_MM_MAX);
+        else if (inline_read || !row_reads)
+            note(r, 0, "; no prologue: matmul %s is read other than as full rows of %s", mn, N(f, r->x)->name);
+        else if (through_other(f, g1, s))
+            note(r, 0, "; no prologue: another step between matmul %s and %s", mn, N(f, r->root)->name);
+        else {
+            merge(f, s, g1, 0);
+            f->gr[s].rname[0] = via;
+        }
+    }
+    free(cl);
+    free(ins);
+}
+
+/* The epilogue: the first GEMM step whose A operand is a full-row member and whose B operand and
+ * epilogue are independent of the row step. */
+static void try_epilogue(Fuse *f, int s) {
+    for (int g2 = 0; g2 < f->ngr; g2++) {
+        Group *gm = &f->gr[g2], *r = &f->gr[s];
+        if (gm->dead || gm->kind != STEP_GEMM || f->home[gm->opnd[0]] != s) continue;
+        const TensorType *S = &N(f, r->x)->type;
+        const char *mn = N(f, gm->root)->name, *bn = N(f, gm->opnd[1])->name;
+        bool reads_row = false; /* the GEMM's epilogue reads values of the row step */
+        NodeId *ins = NULL;
+        int nins = 0;
+        f->sstamp++;
+        for (int m = 0; m < gm->nmem; m++)
+            if (gm->mem[m] != gm->root) fuse_closure(f, g2, gm->mem[m], NULL, NULL, &ins, &nins);
+        for (int k = 0; k < nins; k++) reads_row = reads_row || depends_on(f, ins[k], s);
+        free(ins);
+        if (r->rmm[1].mm >= 0) note(r, 1, "; no epilogue %s: one epilogue product per row kernel", mn);
+        else if (!plain_2d(f, gm)) note(r, 1, "; no epilogue: matmul %s is batched, not 2-D or not floating-point", mn);
+        else if (gm->trans[0] || S->rank != 2 || r->keep != 1 || !same_shape(&N(f, gm->opnd[0])->type, S))
+            note(r, 1, "; no epilogue: matmul %s does not read %s as rows", mn, N(f, gm->opnd[0])->name);
+        else if (S->dims[1] > PLAN_ROW_MM_MAX) note(r, 1, "; no epilogue: matmul %s has K = %lld > %d", mn, (long long)S->dims[1], PLAN_ROW_MM_MAX);
+        else if (depends_on(f, gm->opnd[1], s))
+            note(r, 1, "; no epilogue: operand %s of matmul %s depends on the row step", bn, mn);
+        else if (reads_row) note(r, 1, "; no epilogue: the epilogue of matmul %s reads the row step's values", mn);
+        else if (through_other(f, s, g2)) note(r, 1, "; no epilogue: another step between the row step and matmul %s", mn);
+        else {
+            NodeId last = gm->mem[gm->nmem - 1];
+            merge(f, s, g2, 1);
+            f->gr[s].rname[1] = last;
+        }
+    }
+}
+
+void fuse_row_matmuls(Fuse *f) {
+    int ngr = f->ngr;
+    for (int s = 0; s < ngr; s++) {
+        if (f->gr[s].kind != STEP_ROW || f->gr[s].dead) continue;
+        try_prologue(f, s);
+        try_epilogue(f, s);
+    }
+    int *to = xcalloc((size_t)f->ngr + 1, sizeof *to), n = 0;
+    for (int s = 0; s < f->ngr; s++) {
+        to[s] = f->gr[s].dead ? -1 : n;
+        if (!f->gr[s].dead) f->gr[n++] = f->gr[s];
+        else free(f->gr[s].mem), free(f->gr[s].folded), free(f->gr[s].cl), free(f->gr[s].ins);
+    }
+    f->ngr = n;
+    for (NodeId i = 0; i < f->n; i++)
+        if (f->home[i] >= 0) f->home[i] = to[f->home[i]];
+    free(to);
+}
+
+void fuse_row_describe(Fuse *f, int s, char *with, size_t nw, char *notes, size_t nn) {
+    const Group *r = &f->gr[s];
+    size_t o = 0;
+    with[0] = notes[0] = 0;
+    for (int k = 0; k < 2; k++) {
+        const StepMatmul *m = &r->rmm[k];
+        if (m->mm >= 0 && o < nw)
+            o += (size_t)snprintf(with + o, nw - o, "%s the %s product %.24s = %.24s%s @ %.24s%s as %s", o ? " and" : ", with",
+                                  k ? "small-K" : "skinny", N(f, r->rname[k])->name, N(f, m->in[0])->name,
+                                  m->trans[0] ? "^T" : "", N(f, m->in[1])->name, m->trans[1] ? "^T" : "",
+                                  k ? "epilogue" : "prologue");
+    }
+    snprintf(notes, nn, "%s%s", r->rnote[0], r->rnote[1]);
+}
