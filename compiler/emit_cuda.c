@@ -569,22 +569,6 @@ static void cuda_gemm(Ex *x) {
     x->indent--;
 }
 
-/* The graph inputs a step reads from memory (not scalars), up to PREFETCH_MAX bytes each, go to
- * L2 before the step waits for the ones before it (gtc_prefetch_l2): inputs are written by no
- * step before this one, and in a training loop a new batch comes from device memory. */
-#define PREFETCH_MAX ((int64_t)4 << 20)
-static void prefetch_inputs(Ex *x) {
-    for (int k = 0; k < x->st->nins; k++) {
-        NodeId id = x->st->ins[k];
-        const BufRef *b = &x->p->buf[id];
-        if (b->kind != BUF_INPUT || b->bytes <= 0 || b->bytes > PREFETCH_MAX) continue;
-        char *addr = ex_addr(x, id);
-        if (!addr) return;
-        ex_line(x, "gtc_prefetch_l2(%s, %lldLL);", addr, (long long)b->bytes);
-        free(addr);
-    }
-}
-
 char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
     if (emit_check_plan(g, d)) return NULL;
     const Plan *p = g->plan;
@@ -619,10 +603,9 @@ char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
                     l.block[0], cl, s);
         else
             str_add(&b, "extern \"C\" __global__ void __launch_bounds__(%u) gtc_k%d(struct gtc_args a) {\n", l.block[0], s);
+        str_cat(&b, "    gtc_wait_prior_steps();\n");
         Ex x;
         ex_init(&x, g, EMIT_CUDA, s, &b, d);
-        prefetch_inputs(&x);
-        ex_line(&x, "gtc_wait_prior_steps();");
         switch (st->kind) {
         case STEP_ELEMWISE: cuda_elemwise(&x); break;
         case STEP_REDUCE: cuda_reduce(&x); break;

@@ -281,20 +281,7 @@ template <int N> __device__ __forceinline__ void gtc_cp_wait() {
  * edges (runtime/cuda/cuda_graph.cu): a kernel may be launched once the steps it depends on have
  * launched all their blocks, and it waits here until they have finished and their writes are
  * visible, so its launch overlaps their run. Launched with ordinary edges, or before sm_90, this
- * returns at once. Nothing before it may read or write global memory (gtc_prefetch_l2 may run:
- * it reads nothing into the kernel). */
-/* Asks L2 for the `bytes` bytes at p, a 128-byte line per thread of the grid in turn: a step's
- * graph inputs, requested before it waits for the steps before it, so that a batch fresh from
- * device memory (a training loop's next x) arrives in one burst, overlapped with the wait,
- * instead of one memory latency per K step of a GEMM. A hint: nothing is read into the kernel,
- * so it is safe before gtc_wait_prior_steps() whatever other steps write. */
-__device__ __forceinline__ void gtc_prefetch_l2(const void *p, long long bytes) {
-    const long long nth = (long long)gridDim.x * gridDim.y * gridDim.z * blockDim.x * blockDim.y * blockDim.z;
-    long long t = (((long long)blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x) * blockDim.x * blockDim.y *
-                      blockDim.z + (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
-    for (; t * 128 < bytes; t += nth) asm volatile("prefetch.global.L2 [%0];" ::"l"((const char *)p + t * 128));
-}
-
+ * returns at once. Nothing before it may touch global memory. */
 __device__ __forceinline__ void gtc_wait_prior_steps() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;" ::: "memory");
@@ -708,9 +695,6 @@ struct gtc_args {
 
 /* step 0: elementwise: mul bc, add out; grid 4 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
-    gtc_prefetch_l2(((float *)a.p[0]), 4096LL);
-    gtc_prefetch_l2(((float *)a.p[1]), 4096LL);
-    gtc_prefetch_l2(((float *)a.p[2]), 4096LL);
     gtc_wait_prior_steps();
     for (int i = (int)blockIdx.x * blockDim.x + threadIdx.x; i < 1024; i += (int)gridDim.x * blockDim.x) {
         const int c0 = i;

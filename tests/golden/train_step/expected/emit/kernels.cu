@@ -281,20 +281,7 @@ template <int N> __device__ __forceinline__ void gtc_cp_wait() {
  * edges (runtime/cuda/cuda_graph.cu): a kernel may be launched once the steps it depends on have
  * launched all their blocks, and it waits here until they have finished and their writes are
  * visible, so its launch overlaps their run. Launched with ordinary edges, or before sm_90, this
- * returns at once. Nothing before it may read or write global memory (gtc_prefetch_l2 may run:
- * it reads nothing into the kernel). */
-/* Asks L2 for the `bytes` bytes at p, a 128-byte line per thread of the grid in turn: a step's
- * graph inputs, requested before it waits for the steps before it, so that a batch fresh from
- * device memory (a training loop's next x) arrives in one burst, overlapped with the wait,
- * instead of one memory latency per K step of a GEMM. A hint: nothing is read into the kernel,
- * so it is safe before gtc_wait_prior_steps() whatever other steps write. */
-__device__ __forceinline__ void gtc_prefetch_l2(const void *p, long long bytes) {
-    const long long nth = (long long)gridDim.x * gridDim.y * gridDim.z * blockDim.x * blockDim.y * blockDim.z;
-    long long t = (((long long)blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x) * blockDim.x * blockDim.y *
-                      blockDim.z + (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
-    for (; t * 128 < bytes; t += nth) asm volatile("prefetch.global.L2 [%0];" ::"l"((const char *)p + t * 128));
-}
-
+ * returns at once. Nothing before it may touch global memory. */
 __device__ __forceinline__ void gtc_wait_prior_steps() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;" ::: "memory");
@@ -708,9 +695,6 @@ struct gtc_args {
 
 /* step 0: gemm: matmul z1, add h1, relu a1; grid 16 x 8 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
-    gtc_prefetch_l2(((float *)a.p[0]), 983040LL);
-    gtc_prefetch_l2(((float *)a.p[2]), 491520LL);
-    gtc_prefetch_l2(((float *)a.p[3]), 1024LL);
     gtc_wait_prior_steps();
     const float *A = ((float *)a.p[0]);
     const float *B = ((float *)a.p[2]);
@@ -727,9 +711,6 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
 
 /* step 1: row: matmul z2, add logits, max m, sub sh, exp e, sum se, log lse, sub logp, mul ylogp, sum ll_row, div p, sub p_minus_y, div dlogits, transpose w2_t, matmul da1, gt h1_pos, where dh1; grid 128 x 1 x 1, block 128 */
 extern "C" __global__ void __launch_bounds__(128) gtc_k1(struct gtc_args a) {
-    gtc_prefetch_l2(((float *)a.p[1]), 4096LL);
-    gtc_prefetch_l2(((float *)a.p[4]), 2048LL);
-    gtc_prefetch_l2(((float *)a.p[5]), 8LL);
     gtc_wait_prior_steps();
     const float *const A1 = ((float *)(a.p[12] + 524288));
     const float *const B1 = ((float *)a.p[4]);
@@ -830,7 +811,6 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k2(struct gtc_args a) {
 
 /* step 3: gemm: transpose a1_t, matmul dw2, clamp g_w2, mul step_w2, sub w2_next; grid 32 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k3(struct gtc_args a) {
-    gtc_prefetch_l2(((float *)a.p[4]), 2048LL);
     gtc_wait_prior_steps();
     const float *A = ((float *)(a.p[12] + 524288));
     const float *B = ((float *)(a.p[12] + 1050624));
@@ -848,7 +828,6 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k3(struct gtc_args a) {
 
 /* step 4: reduce: sum db2, clamp g_b2, mul step_b2, sub b2_next; grid 2 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k4(struct gtc_args a) {
-    gtc_prefetch_l2(((float *)a.p[5]), 8LL);
     gtc_wait_prior_steps();
     for (int o = blockIdx.x; o < 2; o += gridDim.x) {
         const int c0 = o;
@@ -875,8 +854,6 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k4(struct gtc_args a) {
 
 /* step 5: gemm: transpose x_t, matmul dw1, clamp g_w1, mul step_w1, sub w1_next; grid 15 x 8 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k5(struct gtc_args a) {
-    gtc_prefetch_l2(((float *)a.p[0]), 983040LL);
-    gtc_prefetch_l2(((float *)a.p[2]), 491520LL);
     gtc_wait_prior_steps();
     const float *A = ((float *)a.p[0]);
     const float *B = ((float *)(a.p[12] + 1054720));
@@ -894,7 +871,6 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k5(struct gtc_args a) {
 
 /* step 6: reduce: sum db1, clamp g_b1, mul step_b1, sub b1_next; grid 32 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k6(struct gtc_args a) {
-    gtc_prefetch_l2(((float *)a.p[3]), 1024LL);
     gtc_wait_prior_steps();
     for (int o0 = (int)blockIdx.x * 8; o0 < 256; o0 += (int)gridDim.x * 8) {
         const int o = o0 + (threadIdx.x & 7);
