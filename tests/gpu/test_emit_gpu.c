@@ -17,7 +17,8 @@
  * node of a CUDA Graph (20 launches of it in one graph, median of 21 replays, per launch), the
  * steps captured as one graph (device time per step), and the whole step through rt_exec_run
  * (one CUDA Graph replay, host overhead and output allocation included; mean of 2000 after 200
- * warm-ups).
+ * warm-ups), then a timeline of three replays from a build of kernels.cu with clock probes
+ * (when nvcc is there).
  * Environment: GTC_ROOT (source tree, default .), CUDA_HOME, NVCC, GTC_KEEP. */
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
@@ -81,6 +82,128 @@ static int nvrtc_check(const char *path, char *msg, size_t n) {
 static int cmp_float(const void *a, const void *b) {
     float x = *(const float *)a, y = *(const float *)b;
     return (x > y) - (x < y);
+}
+
+/* ---- timeline: when each step's kernel ran, from a build of kernels.cu with clock probes ----- */
+
+#define TRACE_RUNS 3
+/* Prepended to kernels.cu: every block of step s notes the global timer when it starts (before
+ * gtc_wait_prior_steps), when the wait returns, and (lane 0 of each warp, on leaving the kernel)
+ * when it ends; the earliest start, earliest return and latest end per step and replay (the
+ * replay: the block's arrival count over the grid size). */
+static const char trace_header[] =
+    "__device__ unsigned long long gtc_tr[" "3" "][64][3];\n"
+    "__device__ unsigned gtc_tr_n[64];\n"
+    "__device__ __forceinline__ unsigned long long gtc_tr_now() {\n"
+    "    unsigned long long t; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t)); return t; }\n"
+    "__device__ __forceinline__ unsigned gtc_tr_run(int s) {\n"
+    "    __shared__ unsigned r;\n"
+    "    if (threadIdx.x == 0) {\n"
+    "        r = atomicAdd(&gtc_tr_n[s], 1u) / (gridDim.x * gridDim.y * gridDim.z); if (r > 2) r = 2;\n"
+    "        atomicMin(&gtc_tr[r][s][0], gtc_tr_now()); }\n"
+    "    __syncthreads(); return r; }\n"
+    "struct GtcTrace { int s; unsigned r;\n"
+    "    __device__ GtcTrace(int s_, unsigned r_) : s(s_), r(r_) { if (threadIdx.x == 0) atomicMin(&gtc_tr[r][s][1], gtc_tr_now()); }\n"
+    "    __device__ ~GtcTrace() { if ((threadIdx.x & 31) == 0) atomicMax(&gtc_tr[r][s][2], gtc_tr_now()); } };\n"
+    "extern \"C\" void gtc_trace_reset(void) {\n"
+    "    static unsigned long long h[3][64][3]; static unsigned z[64];\n"
+    "    for (int r = 0; r < 3; r++) for (int s = 0; s < 64; s++) h[r][s][0] = h[r][s][1] = ~0ull, h[r][s][2] = 0;\n"
+    "    cudaMemcpyToSymbol(gtc_tr, h, sizeof h); cudaMemcpyToSymbol(gtc_tr_n, z, sizeof z); }\n"
+    "extern \"C\" void gtc_trace_read(unsigned long long *out) {\n"
+    "    cudaMemcpyFromSymbol(out, gtc_tr, sizeof(unsigned long long) * 3 * 64 * 3); }\n";
+
+/* kernels.cu with the probes: each kernel's first line (gtc_wait_prior_steps) gets them around it. */
+static char *trace_source(const char *src) {
+    const char *wait = "    gtc_wait_prior_steps();\n";
+    size_t n = strlen(src), cap = n + sizeof trace_header + 256 * 64;
+    char *out = malloc(cap), *o = out;
+    if (!out) return NULL;
+    o += sprintf(o, "%s", trace_header);
+    const char *p = src;
+    for (;;) {
+        const char *k = strstr(p, ") gtc_k"), *w;
+        int s;
+        if (!k || sscanf(k + 7, "%d", &s) != 1 || s < 0 || s >= 64 || !(w = strstr(k, wait)) ||
+            (size_t)(o - out) + (size_t)(w - p) + 256 > cap) break;
+        memcpy(o, p, (size_t)(w - p)), o += w - p;
+        o += sprintf(o, "    const unsigned gtc_tr_r = gtc_tr_run(%d);\n%s    GtcTrace gtc_trace_(%d, gtc_tr_r);\n", s, wait, s);
+        p = w + strlen(wait);
+    }
+    if ((size_t)(o - out) + strlen(p) + 1 > cap) {
+        free(out);
+        return NULL;
+    }
+    strcpy(o, p);
+    return out;
+}
+
+/* Builds dir/trace.so (the probed kernels with plan.c) and prints, for TRACE_RUNS replays run
+ * back to back after a warm-up, each step's first block start, wait return and last end in us
+ * from the first replay's first start: where the critical path and the gaps are. Needs nvcc. */
+static void timeline(const char *graph, const char *dir, RtTensor **in, const double *sc) {
+    char path[1200], cmd[4096];
+    snprintf(path, sizeof path, "%s/kernels.cu", dir);
+    FILE *f = fopen(path, "rb");
+    char *src = NULL;
+    long len = 0;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 && (src = malloc((size_t)len + 1)))
+        src[fread(src, 1, (size_t)len, f)] = 0;
+    if (f) fclose(f);
+    char *tsrc = src ? trace_source(src) : NULL;
+    free(src);
+    snprintf(path, sizeof path, "%s/trace.cu", dir);
+    f = tsrc ? fopen(path, "wb") : NULL;
+    if (f) fputs(tsrc, f), fclose(f);
+    free(tsrc);
+    const char *cuda = getenv("CUDA_HOME") ? getenv("CUDA_HOME") : "/usr/local/cuda";
+    const char *root = getenv("GTC_ROOT") ? getenv("GTC_ROOT") : ".";
+    snprintf(cmd, sizeof cmd,
+             "d=%s; %s/bin/nvcc -std=c++17 -O3 -arch=sm_90 -Xcompiler -fPIC -c $d/trace.cu -o $d/trace.o && cc -std=c11 -O2 "
+             "-fPIC -shared -I%s/runtime/core -I%s/ir -o $d/trace.so $d/trace.o $d/kernels_cpu.c $d/plan.c -L%s/lib64 "
+             "-Wl,-rpath,%s/lib64 -lcudart -lstdc++ -lopenblas -lm",
+             dir, cuda, root, root, cuda, cuda);
+    if (!f || system(cmd) != 0) {
+        printf("  timeline: skipped (no probed build: needs nvcc)\n");
+        return;
+    }
+    snprintf(path, sizeof path, "%s/trace.so", dir);
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    const RtPlan *p = lib ? dlsym(lib, "gtc_plan") : NULL;
+    void (*reset)(void) = lib ? (void (*)(void))dlsym(lib, "gtc_trace_reset") : NULL;
+    void (*readb)(unsigned long long *) = lib ? (void (*)(unsigned long long *))dlsym(lib, "gtc_trace_read") : NULL;
+    RtExec *e = p ? rt_exec_new(p, &rt_cuda_backend) : NULL;
+    RtTensor *out[64] = {0};
+    bool ok = e && reset && readb && p->nsteps <= 64;
+    for (int r = 0; ok && r < 50; r++) {
+        ok = rt_exec_run(e, in, sc, out) == 0;
+        for (int j = 0; j < p->noutputs; j++) rt_release(out[j]), out[j] = NULL;
+    }
+    rt_cuda_backend.synchronize();
+    static unsigned long long t[TRACE_RUNS][64][3];
+    if (ok) {
+        reset();
+        for (int r = 0; ok && r < TRACE_RUNS; r++) {
+            ok = rt_exec_run(e, in, sc, out) == 0;
+            for (int j = 0; j < p->noutputs; j++) rt_release(out[j]), out[j] = NULL;
+        }
+        rt_cuda_backend.synchronize();
+        readb(&t[0][0][0]);
+    }
+    if (!ok) {
+        printf("  timeline: %s\n", e ? rt_message() : "cannot load the probed build");
+    } else {
+        unsigned long long t0 = ~0ull;
+        for (int s = 0; s < p->nsteps; s++) t0 = t[0][s][0] < t0 ? t[0][s][0] : t0;
+        printf("  timeline of %s, %d replays back to back (us from the first block; start: first block, wait: "
+               "gtc_wait_prior_steps returned, end: last warp):\n", graph, TRACE_RUNS);
+        for (int r = 0; r < TRACE_RUNS; r++)
+            for (int s = 0; s < p->nsteps; s++)
+                printf("    replay %d step %d %-8s start %7.2f  wait %7.2f  end %7.2f  (ran %5.2f)  %s\n", r, s,
+                       p->steps[s].kernel, (double)(t[r][s][0] - t0) / 1e3, (double)(t[r][s][1] - t0) / 1e3,
+                       (double)(t[r][s][2] - t0) / 1e3, (double)(t[r][s][2] - t[r][s][1]) / 1e3, p->steps[s].ops);
+    }
+    rt_exec_free(e);
+    if (lib) dlclose(lib);
 }
 
 /* Times the plan built in dir (a training step with donated parameters) on the GPU. */
@@ -216,6 +339,7 @@ static void bench(const char *graph, const char *dir) {
     double us = ((double)(z.tv_sec - a.tv_sec) * 1e9 + (double)(z.tv_nsec - a.tv_nsec)) / 1e3 / n;
     printf("  whole step (rt_exec_run, CUDA Graph replay): %.2f us per step, %s, %ld replays\n", us,
            rt_exec_backend_name(e), rt_exec_replays(e));
+    timeline(graph, dir, in, sc);
     cudaFree(arena);
     for (int i = 0; i < p->ninputs; i++) rt_release(in[i]);
     rt_exec_free(e);
