@@ -14,36 +14,47 @@
 #include "pass_fuse.h"
 
 /* Whether a node path leads from a member of group a to a member of group b through a member of
- * a third group (merging a and b would then make a cycle between steps). */
+ * a third group (merging a and b would then make a cycle between steps). Node ids grow along
+ * edges, so such a path lies between a's first member and b's last: only that range is swept
+ * (a classifier head's layers are next to each other; the whole graph per row step would make a
+ * deep stack of them quadratic). */
 static bool through_other(Fuse *f, int a, int b) {
-    unsigned char *st = xcalloc((size_t)f->n, 1); /* 1: depends on a; 2: through a third group */
+    const Group *ga = &f->gr[a], *gb = &f->gr[b];
+    if (!ga->nmem || !gb->nmem || gb->mem[gb->nmem - 1] < ga->mem[0]) return false;
+    NodeId lo = ga->mem[0], hi = gb->mem[gb->nmem - 1];
+    unsigned char *st = xcalloc((size_t)(hi - lo) + 1, 1); /* 1: depends on a; 2: through a third group */
     bool hit = false;
-    for (NodeId j = 0; j < f->n && !hit; j++) {
+    for (NodeId j = lo; j <= hi && !hit; j++) {
         if (!f->live[j] || f->home[j] == a) continue;
         const Node *nd = N(f, j);
+        unsigned char *sj = &st[j - lo];
         for (int k = 0; k < nd->ninputs; k++) {
             NodeId o = nd->in[k].id;
-            if (o < 0) continue;
-            if (f->home[o] == a) st[j] |= 1;
-            st[j] |= st[o];
+            if (o < lo) continue; /* before a's first member: depends on none of them */
+            if (f->home[o] == a) *sj |= 1;
+            *sj |= st[o - lo];
         }
-        if ((st[j] & 1) && f->home[j] >= 0 && f->home[j] != b) st[j] |= 2;
-        hit = f->home[j] == b && (st[j] & 2);
+        if ((*sj & 1) && f->home[j] >= 0 && f->home[j] != b) *sj |= 2;
+        hit = f->home[j] == b && (*sj & 2);
     }
     free(st);
     return hit;
 }
 
-/* Whether value v depends on a member of group s (or is one). */
+/* Whether value v depends on a member of group s (or is one): the nodes from s's first member
+ * to v. */
 static bool depends_on(Fuse *f, NodeId v, int s) {
     if (f->home[v] == s) return true;
-    bool *d = xcalloc((size_t)f->n, sizeof *d), r = false;
-    for (NodeId j = 0; j <= v; j++) {
+    const Group *g = &f->gr[s];
+    if (!g->nmem || v < g->mem[0]) return false;
+    NodeId lo = g->mem[0];
+    bool *d = xcalloc((size_t)(v - lo) + 1, sizeof *d), r;
+    for (NodeId j = lo; j <= v; j++) {
         const Node *nd = N(f, j);
-        d[j] = f->home[j] == s;
-        for (int k = 0; k < nd->ninputs && !d[j]; k++) d[j] = nd->in[k].id >= 0 && d[nd->in[k].id];
+        d[j - lo] = f->home[j] == s;
+        for (int k = 0; k < nd->ninputs && !d[j - lo]; k++) d[j - lo] = nd->in[k].id >= lo && d[nd->in[k].id - lo];
     }
-    r = d[v];
+    r = d[v - lo];
     free(d);
     return r;
 }
@@ -118,10 +129,39 @@ static void try_prologue(Fuse *f, int s) {
     free(ins);
 }
 
+/* The GEMM steps whose matmul reads a member of group s, directly or through transposes, in
+ * ascending order: the epilogue candidates (found from s's readers, not by looking at every
+ * step for every row step). */
+static int epilogue_candidates(Fuse *f, int s, NodeId **out) {
+    NodeId *c = NULL;
+    int n = 0, sp = 0;
+    const Group *r = &f->gr[s];
+    f->sstamp++;
+    for (int m = 0; m < r->nmem; m++) {
+        f->stack[sp++] = r->mem[m];
+        while (sp) {
+            NodeId v = f->stack[--sp];
+            CONSUMERS(f, v, u) {
+                if (f->seen[u] == f->sstamp) continue;
+                f->seen[u] = f->sstamp;
+                if (N(f, u)->op == OP_TRANSPOSE) f->stack[sp++] = u;
+                else if (N(f, u)->op == OP_MATMUL && f->home[u] >= 0 && f->gr[f->home[u]].root == u)
+                    push(&c, &n, f->home[u]);
+            }
+        }
+    }
+    if (n) qsort(c, (size_t)n, sizeof *c, cmp_id);
+    *out = c;
+    return n;
+}
+
 /* The epilogue: the first GEMM step whose A operand is a full-row member and whose B operand and
  * epilogue are independent of the row step. */
 static void try_epilogue(Fuse *f, int s) {
-    for (int g2 = 0; g2 < f->ngr; g2++) {
+    NodeId *cand = NULL;
+    int ncand = epilogue_candidates(f, s, &cand);
+    for (int ci = 0; ci < ncand; ci++) {
+        int g2 = cand[ci];
         Group *gm = &f->gr[g2], *r = &f->gr[s];
         if (gm->dead || gm->kind != STEP_GEMM || f->home[gm->opnd[0]] != s) continue;
         const TensorType *S = &N(f, r->x)->type;
@@ -147,8 +187,15 @@ static void try_epilogue(Fuse *f, int s) {
             NodeId last = gm->mem[gm->nmem - 1];
             merge(f, s, g2, 1);
             f->gr[s].rname[1] = last;
+            /* the product's readers are the step's readers now: look on from g2 among them */
+            free(cand);
+            ncand = epilogue_candidates(f, s, &cand);
+            for (ci = 0; ci < ncand && cand[ci] <= g2; ci++) {
+            }
+            ci--;
         }
     }
+    free(cand);
 }
 
 void fuse_row_matmuls(Fuse *f) {
