@@ -106,8 +106,10 @@ static void free_groups(Fuse *f) {
 }
 
 static int new_group(Fuse *f, StepKind kind, NodeId root) {
-    f->gr = realloc(f->gr, (size_t)(f->ngr + 1) * sizeof *f->gr);
-    if (!f->gr) abort();
+    if ((f->ngr & (f->ngr - 1)) == 0) { /* doubling at powers of two, as push() does */
+        f->gr = realloc(f->gr, (size_t)(f->ngr ? 2 * f->ngr : 1) * sizeof *f->gr);
+        if (!f->gr) abort();
+    }
     Group *gp = &f->gr[f->ngr];
     memset(gp, 0, sizeof *gp);
     gp->kind = kind;

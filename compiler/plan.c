@@ -58,8 +58,10 @@ void plan_why(Plan *p, NodeId id, const char *fmt, ...) {
 }
 
 Step *plan_add_step(Plan *p, StepKind kind, NodeId root) {
-    p->steps = realloc(p->steps, (size_t)(p->nsteps + 1) * sizeof *p->steps);
-    if (!p->steps) abort();
+    if ((p->nsteps & (p->nsteps - 1)) == 0) { /* doubling at powers of two (a Step is large) */
+        p->steps = realloc(p->steps, (size_t)(p->nsteps ? 2 * p->nsteps : 1) * sizeof *p->steps);
+        if (!p->steps) abort();
+    }
     Step *s = &p->steps[p->nsteps++];
     memset(s, 0, sizeof *s);
     s->kind = kind;
