@@ -19,7 +19,8 @@
  * (one CUDA Graph replay, host overhead and output allocation included; mean of 2000 after 200
  * warm-ups), then a timeline of three replays from a build of kernels.cu with clock probes
  * (when nvcc is there).
- * Environment: GTC_ROOT (source tree, default .), CUDA_HOME, NVCC, GTC_KEEP. */
+ * Environment: GTC_ROOT (source tree, default .), CUDA_HOME, NVCC, GTC_KEEP, GTC_EMIT_ONLY (run only
+ * the cases whose graph path contains it: one model while tuning its kernels). */
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
 #include <time.h>
@@ -386,8 +387,10 @@ int main(int argc, char **argv) {
                  nv, root, root, cuda, cuda);
     }
     int pass = 0, fail = 0;
+    const char *only = getenv("GTC_EMIT_ONLY");
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char path[1024];
+        if (only && *only && !strstr(cases[i].graph, only)) continue;
         snprintf(path, sizeof path, "%s/%s", root, cases[i].graph);
         HarnessResult r;
         char sub[1024];
@@ -410,7 +413,7 @@ int main(int argc, char **argv) {
     printf("%d passed, %d failed\n", pass, fail);
     if (!self && mode != H_BUILD && keep)
         for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-            if (strstr(cases[i].graph, "examples/")) {
+            if (strstr(cases[i].graph, "examples/") && !(only && *only && !strstr(cases[i].graph, only))) {
                 char sub[1024];
                 snprintf(sub, sizeof sub, "%s/case%zu", keep, i);
                 bench(cases[i].graph, sub);
