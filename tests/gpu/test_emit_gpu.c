@@ -91,27 +91,31 @@ static int cmp_float(const void *a, const void *b) {
 /* Prepended to kernels.cu: every block of step s notes the global timer when it starts (before
  * gtc_wait_prior_steps), when the wait returns, and (lane 0 of each warp, on leaving the kernel)
  * when it ends; the earliest start, earliest return and latest end per step and replay (the
- * replay: the block's arrival count over the grid size). */
+ * replay: the block's arrival count over the grid size), and the latest start and return (a
+ * block that found no room on an SM starts late). */
 static const char trace_header[] =
-    "__device__ unsigned long long gtc_tr[" "3" "][64][3];\n"
+    "__device__ unsigned long long gtc_tr[" "3" "][64][5];\n"
     "__device__ unsigned gtc_tr_n[64];\n"
+
     "__device__ __forceinline__ unsigned long long gtc_tr_now() {\n"
     "    unsigned long long t; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t)); return t; }\n"
     "__device__ __forceinline__ unsigned gtc_tr_run(int s) {\n"
     "    __shared__ unsigned r;\n"
     "    if (threadIdx.x == 0) {\n"
+    "        const unsigned long long t = gtc_tr_now();\n"
     "        r = atomicAdd(&gtc_tr_n[s], 1u) / (gridDim.x * gridDim.y * gridDim.z); if (r > 2) r = 2;\n"
-    "        atomicMin(&gtc_tr[r][s][0], gtc_tr_now()); }\n"
+    "        atomicMin(&gtc_tr[r][s][0], t); atomicMax(&gtc_tr[r][s][3], t); }\n"
     "    __syncthreads(); return r; }\n"
     "struct GtcTrace { int s; unsigned r;\n"
-    "    __device__ GtcTrace(int s_, unsigned r_) : s(s_), r(r_) { if (threadIdx.x == 0) atomicMin(&gtc_tr[r][s][1], gtc_tr_now()); }\n"
+    "    __device__ GtcTrace(int s_, unsigned r_) : s(s_), r(r_) { if (threadIdx.x == 0) { const unsigned long long t = gtc_tr_now();\n"
+    "        atomicMin(&gtc_tr[r][s][1], t); atomicMax(&gtc_tr[r][s][4], t); } }\n"
     "    __device__ ~GtcTrace() { if ((threadIdx.x & 31) == 0) atomicMax(&gtc_tr[r][s][2], gtc_tr_now()); } };\n"
     "extern \"C\" void gtc_trace_reset(void) {\n"
-    "    static unsigned long long h[3][64][3]; static unsigned z[64];\n"
-    "    for (int r = 0; r < 3; r++) for (int s = 0; s < 64; s++) h[r][s][0] = h[r][s][1] = ~0ull, h[r][s][2] = 0;\n"
+    "    static unsigned long long h[3][64][5]; static unsigned z[64];\n"
+    "    for (int r = 0; r < 3; r++) for (int s = 0; s < 64; s++) h[r][s][0] = h[r][s][1] = ~0ull, h[r][s][2] = h[r][s][3] = h[r][s][4] = 0;\n"
     "    cudaMemcpyToSymbol(gtc_tr, h, sizeof h); cudaMemcpyToSymbol(gtc_tr_n, z, sizeof z); }\n"
     "extern \"C\" void gtc_trace_read(unsigned long long *out) {\n"
-    "    cudaMemcpyFromSymbol(out, gtc_tr, sizeof(unsigned long long) * 3 * 64 * 3); }\n";
+    "    cudaMemcpyFromSymbol(out, gtc_tr, sizeof(unsigned long long) * 3 * 64 * 5); }\n";
 
 /* kernels.cu with the probes: each kernel's first line (gtc_wait_prior_steps) gets them around it. */
 static char *trace_source(const char *src) {
@@ -180,7 +184,7 @@ static void timeline(const char *graph, const char *dir, RtTensor **in, const do
         for (int j = 0; j < p->noutputs; j++) rt_release(out[j]), out[j] = NULL;
     }
     rt_cuda_backend.synchronize();
-    static unsigned long long t[TRACE_RUNS][64][3];
+    static unsigned long long t[TRACE_RUNS][64][5];
     if (ok) {
         reset();
         for (int r = 0; ok && r < TRACE_RUNS; r++) {
@@ -196,12 +200,14 @@ static void timeline(const char *graph, const char *dir, RtTensor **in, const do
         unsigned long long t0 = ~0ull;
         for (int s = 0; s < p->nsteps; s++) t0 = t[0][s][0] < t0 ? t[0][s][0] : t0;
         printf("  timeline of %s, %d replays back to back (us from the first block; start: first block, wait: "
-               "gtc_wait_prior_steps returned, end: last warp):\n", graph, TRACE_RUNS);
+               "gtc_wait_prior_steps returned, end: last warp; last: the last block's start and return):\n", graph,
+               TRACE_RUNS);
         for (int r = 0; r < TRACE_RUNS; r++)
             for (int s = 0; s < p->nsteps; s++)
-                printf("    replay %d step %d %-8s start %7.2f  wait %7.2f  end %7.2f  (ran %5.2f)  %s\n", r, s,
-                       p->steps[s].kernel, (double)(t[r][s][0] - t0) / 1e3, (double)(t[r][s][1] - t0) / 1e3,
-                       (double)(t[r][s][2] - t0) / 1e3, (double)(t[r][s][2] - t[r][s][1]) / 1e3, p->steps[s].ops);
+                printf("    replay %d step %d %-8s start %7.2f  wait %7.2f  end %7.2f  (ran %5.2f)  last %7.2f %7.2f  %s\n",
+                       r, s, p->steps[s].kernel, (double)(t[r][s][0] - t0) / 1e3, (double)(t[r][s][1] - t0) / 1e3,
+                       (double)(t[r][s][2] - t0) / 1e3, (double)(t[r][s][2] - t[r][s][1]) / 1e3,
+                       (double)(t[r][s][3] - t0) / 1e3, (double)(t[r][s][4] - t0) / 1e3, p->steps[s].ops);
     }
     rt_exec_free(e);
     if (lib) dlclose(lib);
