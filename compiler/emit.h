@@ -32,9 +32,10 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d);
 char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda_src,
                        const char *cpu_src, Diag *d);
 
-/* A step's CUDA launch configuration, from static shapes (dynamic shared memory is always 0). */
+/* A step's CUDA launch configuration, from static shapes (dynamic shared memory is always 0;
+ * own_sm: RtPlanStep.own_sm, set for the tiled GEMM). */
 typedef struct {
-    unsigned grid[3], block[3], smem;
+    unsigned grid[3], block[3], smem, own_sm;
 } EmitLaunch;
 int emit_launch(const Graph *g, int step, EmitLaunch *out, Diag *d);
 
@@ -117,6 +118,10 @@ void ex_bind_row(Ex *x, NodeId id, const char *arr);
  * of index type): a temporary, a literal or a variable name, of type emit_ctype(dtype).
  * Temporaries are written to x->out. On error sets x->failed (and d) and returns "0". */
 char *ex_value(Ex *x, NodeId id, char *const *coords);
+/* Emits the loads of the in-memory values that ex_value(id, coords) would read, memoised, and
+ * computes nothing (stops at reductions, products and bound values): a later ex_value at the
+ * same coordinate texts in the same or an inner scope reuses them. */
+void ex_prefetch(Ex *x, NodeId id, char *const *coords);
 /* Stores val into node id's buffer at coords. */
 void ex_store(Ex *x, NodeId id, char *const *coords, const char *val);
 /* Stores val at coords (contiguous, of type t) into graph output j. */

@@ -379,6 +379,7 @@ static char *expand_formula(const char *expr, char *const *vals, const char *j) 
 }
 
 static char *value_of_view(Ex *x, const Node *nd, char *const *coords);
+static bool view_coords(Ex *x, const Node *nd, char *const *coords, char **oc);
 static char *value_of_elemwise(Ex *x, const Node *nd, char *const *coords);
 
 static char *load_leaf(Ex *x, NodeId id, char *const *coords) {
@@ -435,6 +436,37 @@ char *ex_value(Ex *x, NodeId id, char *const *coords) {
     return r;
 }
 
+/* Loads (memoised) the in-memory values that id's value at coords reads, without computing
+ * anything: it follows elementwise operands and the views whose coordinates are expressions of
+ * the given ones (transpose, broadcast, slice), and stops at bound values, reductions, products
+ * and reshapes. A later ex_value at the same coordinate texts finds the loads done. */
+void ex_prefetch(Ex *x, NodeId id, char *const *coords) {
+    const Node *nd = &x->g->nodes[id];
+    if (x->failed || x->bound[id] || x->rowarr[id]) return;
+    bool mem = x->p->buf[id].kind != BUF_NONE;
+    if (nd->op == OP_INPUT || (mem && !x->in_step[id])) {
+        if (x->p->buf[id].kind != BUF_SCALAR) free(ex_value(x, id, coords));
+        return;
+    }
+    const OpKind kind = ir_ops[nd->op].kind;
+    if (kind == K_ELEMWISE && nd->op != OP_ONE_HOT) {
+        for (int k = 0; k < nd->ninputs; k++) {
+            if (nd->in[k].id < 0) continue;
+            TensorType t = graph_operand_type(x->g, &nd->in[k]);
+            char *oc[IR_MAX_RANK] = {0};
+            operand_coords(&t, nd->type.rank, coords, oc);
+            ex_prefetch(x, nd->in[k].id, oc);
+            ex_free_coords(oc, t.rank);
+        }
+    } else if (kind == K_VIEW && (nd->op == OP_TRANSPOSE || nd->op == OP_BROADCAST_TO || nd->op == OP_SLICE)) {
+        /* coordinates that are expressions of the given ones (no lines of their own) */
+        const int rank = x->g->nodes[nd->in[0].id].type.rank;
+        char *oc[IR_MAX_RANK] = {0};
+        if (view_coords(x, nd, coords, oc)) ex_prefetch(x, nd->in[0].id, oc);
+        ex_free_coords(oc, rank);
+    }
+}
+
 /* Reshape: direct when only size-1 axes differ, else through the linear index. */
 static void reshape_coords(Ex *x, const TensorType *in, const TensorType *out, char *const *coords, char **oc) {
     int a = 0, b = 0;
@@ -465,20 +497,22 @@ static void reshape_coords(Ex *x, const TensorType *in, const TensorType *out, c
     free(lin);
 }
 
-static char *value_of_view(Ex *x, const Node *nd, char *const *coords) {
+/* The coordinates in view nd's input of its element at coords (oc, in->rank strings); false when
+ * the view cannot be indexed. */
+static bool view_coords(Ex *x, const Node *nd, char *const *coords, char **oc) {
     NodeId o = nd->in[0].id;
     const TensorType *in = &x->g->nodes[o].type, *out = &nd->type;
-    char *oc[IR_MAX_RANK] = {0}, err[128];
+    char err[128];
     int64_t start[IR_MAX_RANK], step[IR_MAX_RANK], size[IR_MAX_RANK];
     int perm[IR_MAX_RANK];
     switch (nd->op) {
     case OP_TRANSPOSE:
-        if (ir_transpose_perm(&nd->attrs, in->rank, perm, err, sizeof err)) goto bad;
+        if (ir_transpose_perm(&nd->attrs, in->rank, perm, err, sizeof err)) return false;
         for (int i = 0; i < out->rank; i++) oc[perm[i]] = xstrdup(coords[i]);
-        break;
-    case OP_BROADCAST_TO: operand_coords(in, out->rank, coords, oc); break;
+        return true;
+    case OP_BROADCAST_TO: operand_coords(in, out->rank, coords, oc); return true;
     case OP_SLICE:
-        if (ir_slice_normalize(in, &nd->attrs, start, step, size, err, sizeof err)) goto bad;
+        if (ir_slice_normalize(in, &nd->attrs, start, step, size, err, sizeof err)) return false;
         for (int i = 0; i < in->rank; i++) {
             const char *sf = x->idx64 ? "LL" : "";
             if (in->dims[i] == 1 || size[i] <= 1) oc[i] = size[i] == 1 && in->dims[i] != 1 ? ex_const(x, start[i]) : xstrdup("0");
@@ -487,17 +521,24 @@ static char *value_of_view(Ex *x, const Node *nd, char *const *coords) {
             else if (step[i] > 0) oc[i] = xfmt("(%lld%s + %s * %lld%s)", (long long)start[i], sf, coords[i], (long long)step[i], sf);
             else oc[i] = xfmt("(%lld%s - %s * %lld%s)", (long long)start[i], sf, coords[i], -(long long)step[i], sf);
         }
-        break;
-    case OP_RESHAPE: reshape_coords(x, in, out, coords, oc); break;
-    default: goto bad;
+        return true;
+    case OP_RESHAPE: reshape_coords(x, in, out, coords, oc); return true;
+    default: return false;
+    }
+}
+
+static char *value_of_view(Ex *x, const Node *nd, char *const *coords) {
+    NodeId o = nd->in[0].id;
+    const int rank = x->g->nodes[o].type.rank;
+    char *oc[IR_MAX_RANK] = {0};
+    if (!view_coords(x, nd, coords, oc)) {
+        ex_free_coords(oc, rank);
+        fail(x, "internal: step %d: cannot index view %s", nd->name);
+        return xstrdup("0");
     }
     char *r = ex_value(x, o, oc);
-    ex_free_coords(oc, in->rank);
+    ex_free_coords(oc, rank);
     return r;
-bad:
-    ex_free_coords(oc, in->rank);
-    fail(x, "internal: step %d: cannot index view %s", nd->name);
-    return xstrdup("0");
 }
 
 static char *value_of_elemwise(Ex *x, const Node *nd, char *const *coords) {

@@ -102,9 +102,9 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
         cstr_literal(&b, st->writes);
         str_cat(&b, ",\n     ");
         cstr_literal(&b, st->reason);
-        str_add(&b, ",\n     {%u, %u, %u}, {%u, %u, %u}, %u, 0x%llxull, 0x%llxull},\n", st->grid[0], st->grid[1],
+        str_add(&b, ",\n     {%u, %u, %u}, {%u, %u, %u}, %u, 0x%llxull, 0x%llxull, %u},\n", st->grid[0], st->grid[1],
                 st->grid[2], st->block[0], st->block[1], st->block[2], st->smem, (unsigned long long)st->after,
-                (unsigned long long)st->uses);
+                (unsigned long long)st->uses, st->own_sm);
     }
     if (!rp->nsteps) str_cat(&b, "    {0},\n");
     str_cat(&b, "};\n\n");

@@ -200,6 +200,7 @@ RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src
         memcpy(rs->grid, l.grid, sizeof l.grid);
         memcpy(rs->block, l.block, sizeof l.block);
         rs->smem = l.smem;
+        rs->own_sm = l.own_sm;
     }
     step_dependencies(g, bp->steps);
     int64_t scr_off, scr_bytes;

@@ -20,7 +20,7 @@
 
 #include "rt.h"
 
-#define RT_PLAN_ABI 3 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps() */
+#define RT_PLAN_ABI 4 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm */
 #define RT_PLAN_MAX_ARGS_BYTES 4096 /* CUDA's kernel parameter space */
 
 /* The size of a plan's argument block (above); a plan whose block is larger than
@@ -53,6 +53,10 @@ typedef struct {
     uint64_t uses;       /* bit k < 63: the step's kernel uses slot k of the argument block (the
                           * pointers p[0 ..], then the scalars s[0 ..]); bit 63: some slot >= 63.
                           * A GPU run with new pointers updates only the nodes that use them. */
+    unsigned own_sm;     /* 1: no two blocks of this kernel should share an SM (a tiled GEMM: each
+                          * block is bound by its own load latency, and two on one SM run ~1.45x
+                          * slower). The CUDA executor pads the block's dynamic shared memory so
+                          * that two cannot fit when the grid fits in one wave (cuda_graph.cu). */
 } RtPlanStep;
 
 typedef void (*RtCpuKernel)(const void *args);

@@ -136,7 +136,12 @@ TEST(emit_all__train_step__seven_kernels_three_gemms) {
     assert_int_equal(count(c, "static void gtc_c"), 7);
     assert_int_equal(count(cu, "gtc_gemm<float"), 2);               /* z1, dw1 */
     assert_int_equal(count(cu, "gtc_row_skinny<float, 2>"), 1);     /* z2 = a1 w2: the row step's prologue */
-    assert_int_equal(count(cu, "gtc_row_smallk<float, 2>"), 1);     /* da1 = dlogits w2^T: its epilogue */
+    /* da1 = dlogits w2^T, its epilogue: 256 columns, 8 per lane, unrolled */
+    assert_int_equal(count(cu, "gtc_row_dot<float, 2>(gtc_ra[wr], B2"), 8);
+    /* a lane row: y, b2 and the epilogue's h1 are loaded before the prologue product */
+    const char *pro = strstr(cu, "gtc_row_skinny<float, 2>(A1"), *h1 = strstr(cu, "[(gtc_j7 + c0 * 256)];");
+    assert_non_null(strstr(cu, "const int le = lane < 2 ? lane : 1;"));
+    assert_true(pro && h1 && h1 < pro);
     assert_int_equal(count(cu, "gtc_gemm_skinny_t<float, 2>"), 1);  /* dw2, A read transposed */
     assert_int_equal(count(c, "cblas_sgemm("), 3);
     assert_non_null(strstr(p, ".gemms = 3,"));

@@ -18,7 +18,7 @@ static const RtPlanStep gtc_steps[] = {
     {RT_STEP_ELEMWISE, "gtc_k0", "mul,add",
      "a,b,c", "out",
      "2 elementwise ops over [1024] in one kernel",
-     {4, 1, 1}, {256, 1, 1}, 0, 0x0ull, 0x1full},
+     {4, 1, 1}, {256, 1, 1}, 0, 0x0ull, 0x1full, 0},
 };
 
 static const char gtc_cuda_source[] =
@@ -626,18 +626,22 @@ static const char gtc_cuda_source[] =
     "    __syncwarp();\n"
     "}\n"
     "\n"
-    "/* A row step's epilogue: the row a[0..K) (K <= KK, the warp's row in shared memory) times B\n"
-    " * ([K, N]); lanes stride over the N columns, K in gtc_gemm_smallk's order (the same bits). */\n"
+    "/* Column j of a row step's epilogue product: the row a[0..K) (K <= KK, the warp's row in shared\n"
+    " * memory) times column j of B ([K, N]), K in gtc_gemm_smallk's order (the same bits). */\n"
+    "template <class T, int KK>\n"
+    "__device__ __forceinline__ T gtc_row_dot(const T *a, const T *__restrict__ B, long long sbk, long long sbn, int j, int K) {\n"
+    "    T acc = T(0);\n"
+    "#pragma unroll\n"
+    "    for (int k = 0; k < KK; k++)\n"
+    "        if (k < K) acc = a[k] * B[k * sbk + j * sbn] + acc;\n"
+    "    return acc;\n"
+    "}\n"
+    "\n"
+    "/* The whole epilogue product: lanes stride over the N columns. */\n"
     "template <class T, int KK, class Epi>\n"
     "__device__ __forceinline__ void gtc_row_smallk(const T *a, const T *__restrict__ B, long long sbk, long long sbn,\n"
     "                                               int N, int K, Epi epi) {\n"
-    "    for (int j = threadIdx.x & 31; j < N; j += 32) {\n"
-    "        T acc = T(0);\n"
-    "#pragma unroll\n"
-    "        for (int k = 0; k < KK; k++)\n"
-    "            if (k < K) acc = a[k] * B[k * sbk + j * sbn] + acc;\n"
-    "        epi(j, acc);\n"
-    "    }\n"
+    "    for (int j = threadIdx.x & 31; j < N; j += 32) epi(j, gtc_row_dot<T, KK>(a, B, sbk, sbn, j, K));\n"
     "}\n"
     "\n"
     "/* The same product when N <= NN is tiny and A's M axis is contiguous (A read transposed, as in a\n"

@@ -602,18 +602,22 @@ __device__ __forceinline__ void gtc_row_skinny(const T *__restrict__ A, long lon
     __syncwarp();
 }
 
-/* A row step's epilogue: the row a[0..K) (K <= KK, the warp's row in shared memory) times B
- * ([K, N]); lanes stride over the N columns, K in gtc_gemm_smallk's order (the same bits). */
+/* Column j of a row step's epilogue product: the row a[0..K) (K <= KK, the warp's row in shared
+ * memory) times column j of B ([K, N]), K in gtc_gemm_smallk's order (the same bits). */
+template <class T, int KK>
+__device__ __forceinline__ T gtc_row_dot(const T *a, const T *__restrict__ B, long long sbk, long long sbn, int j, int K) {
+    T acc = T(0);
+#pragma unroll
+    for (int k = 0; k < KK; k++)
+        if (k < K) acc = a[k] * B[k * sbk + j * sbn] + acc;
+    return acc;
+}
+
+/* The whole epilogue product: lanes stride over the N columns. */
 template <class T, int KK, class Epi>
 __device__ __forceinline__ void gtc_row_smallk(const T *a, const T *__restrict__ B, long long sbk, long long sbn,
                                                int N, int K, Epi epi) {
-    for (int j = threadIdx.x & 31; j < N; j += 32) {
-        T acc = T(0);
-#pragma unroll
-        for (int k = 0; k < KK; k++)
-            if (k < K) acc = a[k] * B[k * sbk + j * sbn] + acc;
-        epi(j, acc);
-    }
+    for (int j = threadIdx.x & 31; j < N; j += 32) epi(j, gtc_row_dot<T, KK>(a, B, sbk, sbn, j, K));
 }
 
 /* The same product when N <= NN is tiny and A's M axis is contiguous (A read transposed, as in a
@@ -706,68 +710,72 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k0(struct gtc_args a) {
     for (int row = (int)blockIdx.x * 4 + wr; row < 64; row += (int)gridDim.x * 4) {
         const int c0 = row;
         (void)c0;
+        const int le = lane < 3 ? lane : 2;
+        (void)le;
+        const int c1 = le;
+        (void)c1;
+        const float v2 = ((float *)a.p[4])[c1];
+        const float v3 = ((float *)a.p[2])[(c1 + c0 * 3)];
+        const int gtc_j0 = lane + 0;
+        const float v4 = ((float *)a.p[1])[(gtc_j0 + c0 * 48)];
+        const int gtc_j1 = lane + 32 < 48 ? lane + 32 : 47;
+        const float v5 = ((float *)a.p[1])[(gtc_j1 + c0 * 48)];
         gtc_row_skinny<float, 3>(A1, 48LL, 1LL, B1, 3LL, 1LL, c0, 3, 48, gtc_rp[wr]);
-        float acc1 = (-GTC_INF_F);
-        for (int t2 = lane; t2 < 3; t2 += 32) {
-            const int c3 = t2;
-            (void)c3;
-            const float v4 = ((float *)a.p[4])[c3];
-            const float v5 = (float)(gtc_rp[wr][c3] + v4);
-            if (v5 > acc1 || (v5 != v5 && acc1 == acc1)) acc1 = v5;
+        float acc6 = (-GTC_INF_F);
+        if (lane < 3) {
+            const float v8 = (float)(gtc_rp[wr][c1] + v2);
+            if (v8 > acc6 || (v8 != v8 && acc6 == acc6)) acc6 = v8;
         }
-        acc1 = gtc_warp_reduce(acc1, GtcMax());
-        const float v6 = ((float)acc1);
-        double acc7 = 0;
-        for (int t8 = lane; t8 < 3; t8 += 32) {
-            const int c9 = t8;
-            (void)c9;
-            const float v10 = ((float *)a.p[4])[c9];
-            const float v11 = (float)(gtc_rp[wr][c9] + v10);
-            const float v12 = (float)(v11 - v6);
-            const float v13 = (float)(gtc_exp(v12));
-            acc7 += (double)v13;
+        acc6 = gtc_warp_reduce(acc6, GtcMax());
+        const float v9 = ((float)acc6);
+        double acc10 = 0;
+        if (lane < 3) {
+            const float v12 = (float)(gtc_rp[wr][c1] + v2);
+            const float v13 = (float)(v12 - v9);
+            const float v14 = (float)(gtc_exp(v13));
+            acc10 += (double)v14;
         }
-        acc7 = gtc_warp_reduce(acc7, GtcSum());
-        const float v14 = ((float)acc7);
-        const float v15 = (float)(gtc_log(v14));
-        double acc16 = 0;
-        for (int t17 = lane; t17 < 3; t17 += 32) {
-            const int c18 = t17;
-            (void)c18;
-            const float v19 = ((float *)a.p[2])[(c18 + c0 * 3)];
-            const float v20 = ((float *)a.p[4])[c18];
-            const float v21 = (float)(gtc_rp[wr][c18] + v20);
-            const float v22 = (float)(v21 - v6);
-            const float v23 = (float)(v22 - v15);
-            const float v24 = (float)(v19 * v23);
-            acc16 += (double)v24;
+        acc10 = gtc_warp_reduce(acc10, GtcSum());
+        const float v15 = ((float)acc10);
+        const float v16 = (float)(gtc_log(v15));
+        double acc17 = 0;
+        if (lane < 3) {
+            const float v19 = (float)(gtc_rp[wr][c1] + v2);
+            const float v20 = (float)(v19 - v9);
+            const float v21 = (float)(v20 - v16);
+            const float v22 = (float)(v3 * v21);
+            acc17 += (double)v22;
         }
-        acc16 = gtc_warp_reduce(acc16, GtcSum());
-        const float v25 = ((float)acc16);
+        acc17 = gtc_warp_reduce(acc17, GtcSum());
+        const float v23 = ((float)acc17);
         if (lane == 0) {
-            ((float *)a.p[7])[c0] = v25;
+            ((float *)a.p[7])[c0] = v23;
         }
-        for (int e = lane; e < 3; e += 32) {
-            const int c26 = e;
-            (void)c26;
-            const float v27 = ((float *)a.p[4])[c26];
-            const float v28 = (float)(gtc_rp[wr][c26] + v27);
-            const float v29 = (float)(v28 - v6);
-            const float v30 = (float)(gtc_exp(v29));
-            const float v31 = (float)(v30 / v14);
-            const float v32 = ((float *)a.p[2])[(c26 + c0 * 3)];
-            const float v33 = (float)(v31 - v32);
-            const float v34 = (float)(v33 / ((float)64));
-            gtc_ra[wr][e] = v34;
+        if (lane < 3) {
+            const int e = le;
+            const float v24 = (float)(gtc_rp[wr][c1] + v2);
+            const float v25 = (float)(v24 - v9);
+            const float v26 = (float)(gtc_exp(v25));
+            const float v27 = (float)(v26 / v15);
+            const float v28 = (float)(v27 - v3);
+            const float v29 = (float)(v28 / ((float)64));
+            gtc_ra[wr][e] = v29;
         }
         __syncwarp();
-        gtc_row_smallk<float, 3>(gtc_ra[wr], B2, 1LL, 3LL, 48, 3, [&](int j, float acc) {
-            (void)j;
-            const float v35 = ((float *)a.p[1])[(j + c0 * 48)];
-            const gtc_bool v36 = (gtc_bool)(v35 > ((float)0));
-            const float v37 = (float)(v36 ? acc : ((float)0));
-            ((float *)a.p[6])[(j + c0 * 48)] = v37;
-        });
+        {
+            const float gtc_acc0 = gtc_row_dot<float, 3>(gtc_ra[wr], B2, 1LL, 3LL, gtc_j0, 3);
+            const gtc_bool v30 = (gtc_bool)(v4 > ((float)0));
+            const float v31 = (float)(v30 ? gtc_acc0 : ((float)0));
+            ((float *)a.p[6])[(gtc_j0 + c0 * 48)] = v31;
+        }
+        {
+            const float gtc_acc1 = gtc_row_dot<float, 3>(gtc_ra[wr], B2, 1LL, 3LL, gtc_j1, 3);
+            if (lane + 32 < 48) {
+                const gtc_bool v32 = (gtc_bool)(v5 > ((float)0));
+                const float v33 = (float)(v32 ? gtc_acc1 : ((float)0));
+                ((float *)a.p[6])[(gtc_j1 + c0 * 48)] = v33;
+            }
+        }
         __syncwarp(); /* the warp's rows in shared memory are rewritten next */
     }
 }

@@ -602,18 +602,22 @@ __device__ __forceinline__ void gtc_row_skinny(const T *__restrict__ A, long lon
     __syncwarp();
 }
 
-/* A row step's epilogue: the row a[0..K) (K <= KK, the warp's row in shared memory) times B
- * ([K, N]); lanes stride over the N columns, K in gtc_gemm_smallk's order (the same bits). */
+/* Column j of a row step's epilogue product: the row a[0..K) (K <= KK, the warp's row in shared
+ * memory) times column j of B ([K, N]), K in gtc_gemm_smallk's order (the same bits). */
+template <class T, int KK>
+__device__ __forceinline__ T gtc_row_dot(const T *a, const T *__restrict__ B, long long sbk, long long sbn, int j, int K) {
+    T acc = T(0);
+#pragma unroll
+    for (int k = 0; k < KK; k++)
+        if (k < K) acc = a[k] * B[k * sbk + j * sbn] + acc;
+    return acc;
+}
+
+/* The whole epilogue product: lanes stride over the N columns. */
 template <class T, int KK, class Epi>
 __device__ __forceinline__ void gtc_row_smallk(const T *a, const T *__restrict__ B, long long sbk, long long sbn,
                                                int N, int K, Epi epi) {
-    for (int j = threadIdx.x & 31; j < N; j += 32) {
-        T acc = T(0);
-#pragma unroll
-        for (int k = 0; k < KK; k++)
-            if (k < K) acc = a[k] * B[k * sbk + j * sbn] + acc;
-        epi(j, acc);
-    }
+    for (int j = threadIdx.x & 31; j < N; j += 32) epi(j, gtc_row_dot<T, KK>(a, B, sbk, sbn, j, K));
 }
 
 /* The same product when N <= NN is tiny and A's M axis is contiguous (A read transposed, as in a

@@ -602,18 +602,22 @@ __device__ __forceinline__ void gtc_row_skinny(const T *__restrict__ A, long lon
     __syncwarp();
 }
 
-/* A row step's epilogue: the row a[0..K) (K <= KK, the warp's row in shared memory) times B
- * ([K, N]); lanes stride over the N columns, K in gtc_gemm_smallk's order (the same bits). */
+/* Column j of a row step's epilogue product: the row a[0..K) (K <= KK, the warp's row in shared
+ * memory) times column j of B ([K, N]), K in gtc_gemm_smallk's order (the same bits). */
+template <class T, int KK>
+__device__ __forceinline__ T gtc_row_dot(const T *a, const T *__restrict__ B, long long sbk, long long sbn, int j, int K) {
+    T acc = T(0);
+#pragma unroll
+    for (int k = 0; k < KK; k++)
+        if (k < K) acc = a[k] * B[k * sbk + j * sbn] + acc;
+    return acc;
+}
+
+/* The whole epilogue product: lanes stride over the N columns. */
 template <class T, int KK, class Epi>
 __device__ __forceinline__ void gtc_row_smallk(const T *a, const T *__restrict__ B, long long sbk, long long sbn,
                                                int N, int K, Epi epi) {
-    for (int j = threadIdx.x & 31; j < N; j += 32) {
-        T acc = T(0);
-#pragma unroll
-        for (int k = 0; k < KK; k++)
-            if (k < K) acc = a[k] * B[k * sbk + j * sbn] + acc;
-        epi(j, acc);
-    }
+    for (int j = threadIdx.x & 31; j < N; j += 32) epi(j, gtc_row_dot<T, KK>(a, B, sbk, sbn, j, K));
 }
 
 /* The same product when N <= NN is tiny and A's M axis is contiguous (A read transposed, as in a
@@ -722,69 +726,119 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k1(struct gtc_args a) {
     for (int row = (int)blockIdx.x * 4 + wr; row < 512; row += (int)gridDim.x * 4) {
         const int c0 = row;
         (void)c0;
+        const int le = lane < 2 ? lane : 1;
+        (void)le;
+        const int c1 = le;
+        (void)c1;
+        const float v2 = ((float *)a.p[5])[c1];
+        const float v3 = ((float *)a.p[1])[(c1 + c0 * 2)];
+        const int gtc_j0 = lane + 0;
+        const float v4 = ((float *)a.p[12])[(gtc_j0 + c0 * 256)];
+        const int gtc_j1 = lane + 32;
+        const float v5 = ((float *)a.p[12])[(gtc_j1 + c0 * 256)];
+        const int gtc_j2 = lane + 64;
+        const float v6 = ((float *)a.p[12])[(gtc_j2 + c0 * 256)];
+        const int gtc_j3 = lane + 96;
+        const float v7 = ((float *)a.p[12])[(gtc_j3 + c0 * 256)];
+        const int gtc_j4 = lane + 128;
+        const float v8 = ((float *)a.p[12])[(gtc_j4 + c0 * 256)];
+        const int gtc_j5 = lane + 160;
+        const float v9 = ((float *)a.p[12])[(gtc_j5 + c0 * 256)];
+        const int gtc_j6 = lane + 192;
+        const float v10 = ((float *)a.p[12])[(gtc_j6 + c0 * 256)];
+        const int gtc_j7 = lane + 224;
+        const float v11 = ((float *)a.p[12])[(gtc_j7 + c0 * 256)];
         gtc_row_skinny<float, 2>(A1, 256LL, 1LL, B1, 2LL, 1LL, c0, 2, 256, gtc_rp[wr]);
-        float acc1 = (-GTC_INF_F);
-        for (int t2 = lane; t2 < 2; t2 += 32) {
-            const int c3 = t2;
-            (void)c3;
-            const float v4 = ((float *)a.p[5])[c3];
-            const float v5 = (float)(gtc_rp[wr][c3] + v4);
-            if (v5 > acc1 || (v5 != v5 && acc1 == acc1)) acc1 = v5;
+        float acc12 = (-GTC_INF_F);
+        if (lane < 2) {
+            const float v14 = (float)(gtc_rp[wr][c1] + v2);
+            if (v14 > acc12 || (v14 != v14 && acc12 == acc12)) acc12 = v14;
         }
-        acc1 = gtc_warp_reduce(acc1, GtcMax());
-        const float v6 = ((float)acc1);
-        double acc7 = 0;
-        for (int t8 = lane; t8 < 2; t8 += 32) {
-            const int c9 = t8;
-            (void)c9;
-            const float v10 = ((float *)a.p[5])[c9];
-            const float v11 = (float)(gtc_rp[wr][c9] + v10);
-            const float v12 = (float)(v11 - v6);
-            const float v13 = (float)(gtc_exp(v12));
-            acc7 += (double)v13;
-        }
-        acc7 = gtc_warp_reduce(acc7, GtcSum());
-        const float v14 = ((float)acc7);
-        const float v15 = (float)(gtc_log(v14));
+        acc12 = gtc_warp_reduce(acc12, GtcMax());
+        const float v15 = ((float)acc12);
         double acc16 = 0;
-        for (int t17 = lane; t17 < 2; t17 += 32) {
-            const int c18 = t17;
-            (void)c18;
-            const float v19 = ((float *)a.p[1])[(c18 + c0 * 2)];
-            const float v20 = ((float *)a.p[5])[c18];
-            const float v21 = (float)(gtc_rp[wr][c18] + v20);
-            const float v22 = (float)(v21 - v6);
-            const float v23 = (float)(v22 - v15);
-            const float v24 = (float)(v19 * v23);
-            acc16 += (double)v24;
+        if (lane < 2) {
+            const float v18 = (float)(gtc_rp[wr][c1] + v2);
+            const float v19 = (float)(v18 - v15);
+            const float v20 = (float)(gtc_exp(v19));
+            acc16 += (double)v20;
         }
         acc16 = gtc_warp_reduce(acc16, GtcSum());
-        const float v25 = ((float)acc16);
-        if (lane == 0) {
-            ((float *)(a.p[12] + 1048576))[c0] = v25;
+        const float v21 = ((float)acc16);
+        const float v22 = (float)(gtc_log(v21));
+        double acc23 = 0;
+        if (lane < 2) {
+            const float v25 = (float)(gtc_rp[wr][c1] + v2);
+            const float v26 = (float)(v25 - v15);
+            const float v27 = (float)(v26 - v22);
+            const float v28 = (float)(v3 * v27);
+            acc23 += (double)v28;
         }
-        for (int e = lane; e < 2; e += 32) {
-            const int c26 = e;
-            (void)c26;
-            const float v27 = ((float *)a.p[5])[c26];
-            const float v28 = (float)(gtc_rp[wr][c26] + v27);
-            const float v29 = (float)(v28 - v6);
-            const float v30 = (float)(gtc_exp(v29));
-            const float v31 = (float)(v30 / v14);
-            const float v32 = ((float *)a.p[1])[(c26 + c0 * 2)];
-            const float v33 = (float)(v31 - v32);
-            const float v34 = (float)(v33 / ((float)512));
-            gtc_ra[wr][e] = v34;
-            ((float *)(a.p[12] + 1050624))[(c26 + c0 * 2)] = v34;
+        acc23 = gtc_warp_reduce(acc23, GtcSum());
+        const float v29 = ((float)acc23);
+        if (lane == 0) {
+            ((float *)(a.p[12] + 1048576))[c0] = v29;
+        }
+        if (lane < 2) {
+            const int e = le;
+            const float v30 = (float)(gtc_rp[wr][c1] + v2);
+            const float v31 = (float)(v30 - v15);
+            const float v32 = (float)(gtc_exp(v31));
+            const float v33 = (float)(v32 / v21);
+            const float v34 = (float)(v33 - v3);
+            const float v35 = (float)(v34 / ((float)512));
+            gtc_ra[wr][e] = v35;
+            ((float *)(a.p[12] + 1050624))[(c1 + c0 * 2)] = v35;
         }
         __syncwarp();
-        gtc_row_smallk<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, 256, 2, [&](int j, float acc) {
-            (void)j;
-            const float v35 = ((float *)a.p[12])[(j + c0 * 256)];
-            const gtc_bool v36 = (gtc_bool)(v35 > ((float)0));
-            const float v37 = (float)(v36 ? acc : ((float)0));
-            ((float *)(a.p[12] + 1054720))[(j + c0 * 256)] = v37;
-        });
+        {
+            const float gtc_acc0 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j0, 2);
+            const gtc_bool v36 = (gtc_bool)(v4 > ((float)0));
+            const float v37 = (float)(v36 ? gtc_acc0 : ((float)0));
+            ((float *)(a.p[12] + 1054720))[(gtc_j0 + c0 * 256)] = v37;
+        }
+        {
+            const float gtc_acc1 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j1, 2);
+            const gtc_bool v38 = (gtc_bool)(v5 > ((float)0));
+            const float v39 = (float)(v38 ? gtc_acc1 : ((float)0));
+            ((float *)(a.p[12] + 1054720))[(gtc_j1 + c0 * 256)] = v39;
+        }
+        {
+            const float gtc_acc2 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j2, 2);
+            const gtc_bool v40 = (gtc_bool)(v6 > ((float)0));
+            const float v41 = (float)(v40 ? gtc_acc2 : ((float)0));
+            ((float *)(a.p[12] + 1054720))[(gtc_j2 + c0 * 256)] = v41;
+        }
+        {
+            const float gtc_acc3 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j3, 2);
+            const gtc_bool v42 = (gtc_bool)(v7 > ((float)0));
+            const float v43 = (float)(v42 ? gtc_acc3 : ((float)0));
+            ((float *)(a.p[12] + 1054720))[(gtc_j3 + c0 * 256)] = v43;
+        }
+        {
+            const float gtc_acc4 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j4, 2);
+            const gtc_bool v44 = (gtc_bool)(v8 > ((float)0));
+            const float v45 = (float)(v44 ? gtc_acc4 : ((float)0));
+            ((float *)(a.p[12] + 1054720))[(gtc_j4 + c0 * 256)] = v45;
+        }
+        {
+            const float gtc_acc5 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j5, 2);
+            const gtc_bool v46 = (gtc_bool)(v9 > ((float)0));
+            const float v47 = (float)(v46 ? gtc_acc5 : ((float)0));
+            ((float *)(a.p[12] + 1054720))[(gtc_j5 + c0 * 256)] = v47;
+        }
+        {
+            const float gtc_acc6 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j6, 2);
+            const gtc_bool v48 = (gtc_bool)(v10 > ((float)0));
+            const float v49 = (float)(v48 ? gtc_acc6 : ((float)0));
+            ((float *)(a.p[12] + 1054720))[(gtc_j6 + c0 * 256)] = v49;
+        }
+        {
+            const float gtc_acc7 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j7, 2);
+            const gtc_bool v50 = (gtc_bool)(v11 > ((float)0));
+            const float v51 = (float)(v50 ? gtc_acc7 : ((float)0));
+            ((float *)(a.p[12] + 1054720))[(gtc_j7 + c0 * 256)] = v51;
+        }
         __syncwarp(); /* the warp's rows in shared memory are rewritten next */
     }
 }
