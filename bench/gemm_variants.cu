@@ -125,9 +125,10 @@ struct Case {
         CK(cudaMemcpy(dbias, hbias.data(), N * 4, cudaMemcpyHostToDevice));
         CK(cudaStreamCreate(&st)); CK(cudaEventCreate(&t0)); CK(cudaEventCreate(&t1));
     }
-    template <class F> void run(const char *var, F kernel, dim3 grid, int threads = 256) {
+    template <class F> void run(const char *var, F kernel, dim3 grid, int threads = 256, int smem = 0) {
         CK(cudaMemset(dC, 0xff, (size_t)M * N * 4)); /* NaN poison */
-        kernel<<<grid, threads, 0, st>>>(dA, dB, dbias, dC);
+        if (smem > 48 * 1024) CK(cudaFuncSetAttribute((const void *)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        kernel<<<grid, threads, smem, st>>>(dA, dB, dbias, dC);
         CK(cudaGetLastError());
         CK(cudaStreamSynchronize(st));
         std::vector<float> h((size_t)M * N);
@@ -140,7 +141,7 @@ struct Case {
         }
         cudaGraph_t g; cudaGraphExec_t x;
         CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-        for (int r = 0; r < 20; r++) kernel<<<grid, threads, 0, st>>>(dA, dB, dbias, dC);
+        for (int r = 0; r < 20; r++) kernel<<<grid, threads, smem, st>>>(dA, dB, dbias, dC);
         CK(cudaStreamEndCapture(st, &g));
         CK(cudaGraphInstantiate(&x, g, 0));
         CK(cudaGraphLaunch(x, st));
@@ -161,11 +162,13 @@ struct Case {
 #define VAR2(C, BM_, BN_, TM_, KS_, BK_, SP_) \
     C.run(#BM_ "x" #BN_ " tm" #TM_ " ks" #KS_ " bk" #BK_ " split" #SP_ " 2/SM", \
           kvar<M_, N_, K_, AK_, BK1_, BM_, BN_, TM_, KS_, BK_, SP_, 2>, \
-          dim3((M_ + BM_ - 1) / BM_ * SP_, (N_ + BN_ - 1) / BN_), BM_ / TM_ * (BN_ / 4) * KS_)
+          dim3((M_ + BM_ - 1) / BM_ * SP_, (N_ + BN_ - 1) / BN_), BM_ / TM_ * (BN_ / 4) * KS_, \
+          GtcGemmSmem<float, BM_, BN_, TM_, KS_, BK_, AK_, BK1_>::BYTES)
 #define VAR(C, BM_, BN_, TM_, KS_, BK_, SP_) \
     C.run(#BM_ "x" #BN_ " tm" #TM_ " ks" #KS_ " bk" #BK_ " split" #SP_, \
           kvar<M_, N_, K_, AK_, BK1_, BM_, BN_, TM_, KS_, BK_, SP_>, \
-          dim3((M_ + BM_ - 1) / BM_ * SP_, (N_ + BN_ - 1) / BN_), BM_ / TM_ * (BN_ / 4) * KS_)
+          dim3((M_ + BM_ - 1) / BM_ * SP_, (N_ + BN_ - 1) / BN_), BM_ / TM_ * (BN_ / 4) * KS_, \
+          GtcGemmSmem<float, BM_, BN_, TM_, KS_, BK_, AK_, BK1_>::BYTES)
 
 template <int M_, int N_, int K_, bool AK_, bool BK1_> void shape(const char *name) {
     Case<M_, N_, K_, AK_, BK1_> c(name);

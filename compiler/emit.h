@@ -32,8 +32,8 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d);
 char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda_src,
                        const char *cpu_src, Diag *d);
 
-/* A step's CUDA launch configuration, from static shapes (dynamic shared memory is always 0;
- * own_sm: RtPlanStep.own_sm, set for the tiled GEMM). */
+/* A step's CUDA launch configuration, from static shapes (smem: dynamic shared memory, the
+ * tiled GEMM's K-step pipeline; own_sm: RtPlanStep.own_sm, set for the tiled GEMM). */
 typedef struct {
     unsigned grid[3], block[3], smem, own_sm;
 } EmitLaunch;

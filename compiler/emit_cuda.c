@@ -85,6 +85,17 @@ static GemmTile gemm_tile(const EmitGemm *gm) {
     return t;
 }
 
+/* The tiled GEMM's dynamic shared memory in bytes: GtcGemmSmem<...>::BYTES of
+ * templates/kernels_prelude.cuh, the same formula (the kernel traps when launched with less). */
+#define GEMM_PIPE (96 * 1024)
+static unsigned gemm_smem(const GemmTile *t, bool ak, bool bk1, int64_t elem) {
+    const int64_t ra = ak ? t->bm : t->bk, sa = (ak ? t->bk : t->bm) + 4;
+    const int64_t rb = bk1 ? t->bn : t->bk, sb = (bk1 ? t->bk : t->bn) + 4;
+    const int64_t stage = (ra * sa + rb * sb) * elem, ns0 = GEMM_PIPE / stage, nst = ns0 > 4 ? 4 : ns0;
+    const int64_t pipe = nst * stage, red = (int64_t)t->ks * t->bm * t->bn * elem;
+    return (unsigned)(pipe > red ? pipe : red);
+}
+
 /* The cluster size of a step's kernel (1: no cluster). */
 static int step_cluster(const Graph *g, const Step *st) {
     EmitGemm gm;
@@ -181,6 +192,8 @@ int emit_launch(const Graph *g, int step, EmitLaunch *out, Diag *d) {
         }
         out->block[0] = (unsigned)t.threads;
         out->own_sm = t.kind == GEMM_TILED;
+        if (t.kind == GEMM_TILED)
+            out->smem = gemm_smem(&t, gm.sak == 1, gm.sbk == 1, (int64_t)ir_dtype_size(N(g, gm.mm)->type.dtype));
         out->grid[0] = clamp_grid(gx, gx), out->grid[1] = clamp_grid(gy, gy), out->grid[2] = clamp_grid(gm.batch, gm.batch);
         return 0;
     }

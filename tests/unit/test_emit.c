@@ -267,7 +267,10 @@ TEST(emit_launch__each_step_kind__gets_its_configuration) {
         case STEP_ELEMWISE: assert_int_equal(l.block[0], 256), assert_int_equal(l.grid[0], 528); seen |= 8; break;
         default: break;
         }
-        assert_int_equal(l.smem, 0);
+        /* only the tiled GEMM has dynamic shared memory (its K-step pipeline) and an SM per block */
+        bool tiled = p->steps[i].kind == STEP_GEMM && l.own_sm;
+        assert_true(tiled ? l.smem >= 2 * 1024 && l.smem <= 96 * 1024 : l.smem == 0);
+        assert_true(l.own_sm == 0 || p->steps[i].kind == STEP_GEMM);
     }
     assert_int_equal(seen, 15);
     graph_free(g);
