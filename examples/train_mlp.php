@@ -43,9 +43,10 @@
  * tensors (the compiled step needs contiguous inputs of the graph's batch size); when the batch
  * size does not divide the training set, the last batch is the final rows of the set, overlapping
  * the batch before it, so no row is left out. The rows are in a fixed shuffled order (make data
- * shuffles them), the same every epoch. The loss is read back only on reporting epochs (the mean over that epoch's
- * steps, accumulated on the device), and those read-backs are the only synchronisations: time
- * per step is the median over reporting intervals of wall time / steps.
+ * shuffles them), the same every epoch. The loss is read back only on reporting epochs (that epoch's last
+ * step's loss: summing every step's loss on the device would add an eager op, a kernel launch and a
+ * PHP call, to each step of a reporting epoch), and those read-backs are the only
+ * synchronisations: time per step is the median over reporting intervals of wall time / steps.
  */
 use Cuda\CudaArray;
 
@@ -352,17 +353,15 @@ $stepsLast = 0;
 try {
     for ($epoch = 1; $epoch <= $o['epochs']; $epoch++) {
         $report = $epoch === 1 || $epoch % $o['every'] === 0 || $epoch === $o['epochs'];
-        $sum = null;
         foreach ($batches as [$xb, $yb]) {
             $out = $model ? $model->run(x: $xb, y: $yb, w1: $params['w1'], b1: $params['b1'],
                                         w2: $params['w2'], b2: $params['b2'], lr: $o['lr'])
                           : eager_step($xb, $yb, $params, $o['lr'], $B);
             $params = ['w1' => $out['w1'], 'b1' => $out['b1'], 'w2' => $out['w2'], 'b2' => $out['b2']];
-            if ($report) $sum = $sum === null ? $out['loss'] : $sum->add($out['loss']);
             $steps++;
         }
         if (!$report) continue;
-        $loss = $sum->item() / $nb;   // the read-back waits for the queued steps
+        $loss = $out['loss']->item();   // the read-back waits for the queued steps
         $now = microtime(true);
         $dt = ($now - $tLast) / ($steps - $stepsLast);
         $intervals[] = $dt;
