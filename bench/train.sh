@@ -190,10 +190,11 @@ for d in datasets:
         ga = gtc_row(d, mode)
         if not (ge and ga and ge["loss"].keys() == ga["loss"].keys()): continue
         worst = max(abs(ge["loss"][e] - ga["loss"][e]) / max(abs(ge["loss"][e]), 1e-12) for e in ge["loss"])
+        worst_abs = max(abs(ge["loss"][e] - ga["loss"][e]) for e in ge["loss"])
         pe, pa = preds(ge["dir"]), preds(ga["dir"])
         diff = sum(pe[i:i + 8] != pa[i:i + 8] for i in range(0, len(pe), 8))
         same_cm = ge["metrics"]["confusion"] == ga["metrics"]["confusion"]
-        print(f"  gtc eager vs {label}: largest relative loss difference {worst:.2g} over {len(ge['loss'])} reports; "
+        print(f"  gtc eager vs {label}: largest loss difference {worst_abs:.2g} (relative {worst:.2g}) over {len(ge['loss'])} reports; "
               f"{diff} of {len(pe) // 8} test predictions differ; confusion matrices {'identical' if same_cm else 'differ'}")
 print("\n(step: median over ~20 reporting intervals of wall time / steps, a loss read-back ending each interval;"
       " total: the training loop incl. read-backs; warm-up: torch's compile/capture + one epoch, left out of total;"
