@@ -583,9 +583,10 @@ static void cuda_row(Ex *x) {
     if (rw.nfo || rw.has_epi) {
         char *fc[IR_MAX_RANK] = {0}, *len = ex_const(x, rw.len);
         for (int i = 0; i < rw.keep; i++) fc[i] = strdup(rc[i]);
-        if (lanes)
-            ex_line(x, "if (lane < %s) {", len), ex_line(x, "    const %s e = le;", x->idx);
-        else
+        if (lanes) {
+            ex_line(x, "if (lane < %s) {", len);
+            if (rw.has_epi) ex_line(x, "    const %s e = le;", x->idx);
+        } else
             ex_line(x, "for (%s e = %s; e < %s; e += %s) {", x->idx, md == RED_THREAD ? "0" : warp ? "lane" : "threadIdx.x", len,
                     md == RED_THREAD ? "1" : warp ? "32" : "blockDim.x");
         free(len);

@@ -46,6 +46,7 @@ static const struct {
     {"examples/digits_step.json", 5},
     {"examples/train_step.json", 5},
     {"tests/golden/row_matmul/graph.json", 2},       {"tests/golden/row_matmul_b_depends/graph.json", 2},
+    {"tests/emit/lane_rows.json", 1},
 };
 
 /* NVRTC must accept the same kernels.cu text (the JIT fallback for other architectures). */

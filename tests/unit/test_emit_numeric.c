@@ -42,6 +42,9 @@ TEST(emit_cpu__row_softmax__matches_eager) { check("tests/golden/softmax_row/gra
 TEST(emit_cpu__log_sum_exp__matches_eager) { check("tests/golden/logsumexp/graph.json", 1, F32); }
 TEST(emit_cpu__row_too_long__matches_eager) { check("tests/golden/row_too_long/graph.json", 1, F32); }
 TEST(emit_cpu__whole_tensor_rows_and_arg_reductions__match_eager) { check("tests/emit/row_1d.json", 1, F32); }
+/* lane rows in CUDA (a row of 24 over two axes; an epilogue of 40 columns, 2 per lane, the last
+ * clamped); the CPU code takes the same graph */
+TEST(emit_cpu__lane_rows__match_eager) { check("tests/emit/lane_rows.json", 1, F32); }
 TEST(emit_cpu__gemm_reading_its_donated_output__matches_eager) { check("tests/emit/donate_hazard.json", 3, F32); }
 TEST(emit_cpu__reduce_with_epilogue__matches_eager) { check("tests/golden/reduce_epilogue/graph.json", 3, F32); }
 TEST(emit_cpu__every_reduction__matches_eager) { check("tests/golden/reductions/graph.json", 1, F32); }
@@ -87,6 +90,7 @@ int main(void) {
         cmocka_unit_test(emit_cpu__log_sum_exp__matches_eager),
         cmocka_unit_test(emit_cpu__row_too_long__matches_eager),
         cmocka_unit_test(emit_cpu__whole_tensor_rows_and_arg_reductions__match_eager),
+        cmocka_unit_test(emit_cpu__lane_rows__match_eager),
         cmocka_unit_test(emit_cpu__gemm_reading_its_donated_output__matches_eager),
         cmocka_unit_test(emit_cpu__reduce_with_epilogue__matches_eager),
         cmocka_unit_test(emit_cpu__every_reduction__matches_eager),
