@@ -461,6 +461,49 @@ static bool red_is_row(const Graph *g, const EmitRed *ri, const EmitRow *rw) {
     return true;
 }
 
+/* A lane row (a warp per row of at most 32 elements): lane l owns element le = l (the last one
+ * past the row), so its coordinates (ec, row coordinates then element ones) hold for the whole
+ * row, and every value the row reads from memory at them is loaded here, before the prologue, at
+ * once (else each is a round trip after the reduction before it: the train step's row step ran
+ * 4.3 us, 2.9 with its loads first, on the H200). The epilogue's columns likewise when at most
+ * LANE_EPI_MAX per lane: returns how many (gtc_j<q> declared), 0 when the epilogue loops. */
+static int lane_row_begin(Ex *x, const EmitRow *rw, char *const *rc, char **ec) {
+    const Step *st = x->st;
+    const TensorType *S = &N(x->g, rw->x)->type;
+    char *len = ex_const(x, rw->len), *last = ex_const(x, rw->len - 1);
+    ex_line(x, "const %s le = lane < %s ? lane : %s;", x->idx, len, last);
+    ex_line(x, "(void)le;");
+    free(len), free(last);
+    for (int i = 0; i < rw->keep; i++) ec[i] = strdup(rc[i]);
+    split_used(x, "le", S->rank - rw->keep, S->dims + rw->keep, ec + rw->keep);
+    for (int k = 0; k < st->nnodes && !x->failed; k++) {
+        EmitRed ri;
+        if (ir_ops[N(x->g, st->nodes[k])->op].kind != K_REDUCE) continue;
+        if (emit_red_info(x->g, st->nodes[k], &ri, x->d)) {
+            x->failed = true;
+            return 0;
+        }
+        if (red_is_row(x->g, &ri, rw)) ex_prefetch(x, ri.x, ec);
+    }
+    for (int k = 0; k < rw->nfo; k++)
+        if (same_dims(&N(x->g, rw->fo[k])->type, S)) ex_prefetch(x, rw->fo[k], ec);
+    if (!rw->has_epi) return 0;
+    ex_prefetch(x, rw->epi.a, ec);
+    if (rw->epi.n <= 0 || (rw->epi.n + 31) / 32 > LANE_EPI_MAX) return 0;
+    const int nq = (int)((rw->epi.n + 31) / 32);
+    for (int q = 0; q < nq; q++) {
+        char *j = xfmt("gtc_j%d", q), *oc[2] = {rc[0], j};
+        if ((int64_t)(q + 1) * 32 > rw->epi.n) /* past N: the last column, not stored */
+            ex_line(x, "const int %s = lane + %d < %lld ? lane + %d : %lld;", j, 32 * q, (long long)rw->epi.n, 32 * q,
+                    (long long)rw->epi.n - 1);
+        else
+            ex_line(x, "const int %s = lane + %d;", j, 32 * q);
+        for (int k = 0; k < rw->neo; k++) ex_prefetch(x, rw->eo[k], oc);
+        free(j);
+    }
+    return nq;
+}
+
 static void cuda_row(Ex *x) {
     EmitRow rw;
     if (emit_row_info(x->g, x->st, &rw, x->d)) {
@@ -496,47 +539,9 @@ static void cuda_row(Ex *x) {
     x->indent++;
     int m = ex_mark(x);
     split_used(x, "row", rw.keep, S->dims, rc);
-    /* A lane row (a warp per row of at most 32 elements): lane l owns element le = l (the last
-     * one past the row), so its coordinates hold for the whole row, and every value the row
-     * reads from memory at them is loaded here, before the prologue, at once (else each is a
-     * round trip after the reduction before it: the train step's row step ran 4.3 us, 2.9 with
-     * its loads first, on the H200). The epilogue's columns likewise when few. */
     const bool lanes = warp && rw.len <= 32;
     char *ec[IR_MAX_RANK] = {0};
-    int nq = 0;
-    if (lanes) {
-        char *len = ex_const(x, rw.len), *last = ex_const(x, rw.len - 1);
-        ex_line(x, "const %s le = lane < %s ? lane : %s;", x->idx, len, last);
-        ex_line(x, "(void)le;");
-        free(len), free(last);
-        for (int i = 0; i < rw.keep; i++) ec[i] = strdup(rc[i]);
-        split_used(x, "le", S->rank - rw.keep, S->dims + rw.keep, ec + rw.keep);
-        for (int k = 0; k < st->nnodes && !x->failed; k++) {
-            EmitRed ri;
-            if (ir_ops[N(x->g, st->nodes[k])->op].kind != K_REDUCE) continue;
-            if (emit_red_info(x->g, st->nodes[k], &ri, x->d)) {
-                x->failed = true;
-                break;
-            }
-            if (red_is_row(x->g, &ri, &rw)) ex_prefetch(x, ri.x, ec);
-        }
-        for (int k = 0; k < rw.nfo; k++)
-            if (same_dims(&N(x->g, rw.fo[k])->type, S)) ex_prefetch(x, rw.fo[k], ec);
-        if (rw.has_epi) ex_prefetch(x, rw.epi.a, ec);
-        if (rw.has_epi && rw.epi.n > 0 && (rw.epi.n + 31) / 32 <= LANE_EPI_MAX) {
-            nq = (int)((rw.epi.n + 31) / 32);
-            for (int q = 0; q < nq; q++) {
-                char *j = xfmt("gtc_j%d", q), *oc[2] = {rc[0], j};
-                if ((int64_t)(q + 1) * 32 > rw.epi.n)
-                    ex_line(x, "const int %s = lane + %d < %lld ? lane + %d : %lld;", j, 32 * q, (long long)rw.epi.n, 32 * q,
-                            (long long)rw.epi.n - 1);
-                else
-                    ex_line(x, "const int %s = lane + %d;", j, 32 * q);
-                for (int k = 0; k < rw.neo; k++) ex_prefetch(x, rw.eo[k], oc);
-                free(j);
-            }
-        }
-    }
+    const int nq = lanes ? lane_row_begin(x, &rw, rc, ec) : 0;
     if (rw.has_pro) {
         const EmitGemm *p = &rw.pro;
         ex_line(x, "gtc_row_skinny<%s, %lld>(A1, %lldLL, %lldLL, B1, %lldLL, %lldLL, %s, %lld, %lld, gtc_rp[wr]);",
