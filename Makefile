@@ -27,7 +27,7 @@ COMPILER_SRCS += compiler/pass_autodiff.c compiler/optim.c
 RT_CORE_SRCS := runtime/core/error.c runtime/core/tensor.c runtime/core/ops.c runtime/core/npy.c \
                 runtime/core/exec.c runtime/core/kcache.c
 RT_CPU_SRCS := runtime/cpu/cpu_backend.c runtime/cpu/cpu_elementwise.c runtime/cpu/cpu_reduce.c \
-               runtime/cpu/cpu_matmul.c
+               runtime/cpu/cpu_matmul.c runtime/cpu/cpu_plan.c
 PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cudaarray_ops.c \
                 runtime/php/cudaarray_convert.c \
                 runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/compiler.c
@@ -41,7 +41,9 @@ UNIT_TESTS += test_php_frontend
 PHP_EXT_SRCS += runtime/php/gtc_api.c
 # Cuda\Fusion (the JIT): tracing in gtc.so, planning with libgtc's passes (compiler/plan_build.c
 # builds the RtPlan in memory).
-PHP_EXT_SRCS += runtime/php/fusion.c runtime/php/fusion_trace.c runtime/php/fusion_cc.c
+PHP_EXT_SRCS += runtime/php/fusion.c runtime/php/fusion_trace.c runtime/php/plan_class.c
+# The backend table (runtime/backends.c): a row for CUDA only where its objects are linked.
+PHP_EXT_SRCS += runtime/backends.c
 COMPILER_SRCS += compiler/plan_build.c
 
 LIBGTC := $(BUILD)/libgtc.a
@@ -68,8 +70,10 @@ ifeq ($(SAN_FLAGS),)
 GTC_EXT_CUDA := $(CUDA_OBJS) $(CUDA_LIBS)
 $(GTC_EXT): $(CUDA_OBJS)
 BUILD_FIRST := $(CUDA_OBJS)
+$(BUILD)/obj/runtime/backends.o: CFLAGS += -DGTC_HAVE_CUDA
 endif
 endif
+
 
 .PHONY: test-gpu ref runtime rt-unit all test demo golden golden-update asan clean deps unit errors phpt hostile
 .DEFAULT_GOAL := all

@@ -1,30 +1,19 @@
 /* runtime/core/exec.c: the plan executor shared by compiled model extensions (AOT) and the JIT.
  * It checks inputs, creates (or, for donated outputs, reuses) output tensors, fills the argument
- * block (plan.h) and runs the steps: C functions on the CPU backend, one CUDA Graph on the GPU.
+ * block (plan.h) and hands it to the backend's plan operations (RtBackend.plan: C functions on
+ * the CPU, one CUDA Graph on the GPU); it knows no backend by name.
  * The arena is allocated once per executor, so steady-state runs allocate only fresh outputs. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan.h"
-#include "../cuda/rt_graph.h"
-#include "../cuda/rt_plan_jit.h"
-
-/* Bound weakly: a build without the CUDA backend (CPU-only, sanitizers) still links. */
-#pragma weak rt_cuda_graph_new
-#pragma weak rt_cuda_graph_launch
-#pragma weak rt_cuda_graph_free
-#pragma weak rt_plan_kernels_get
-#pragma weak rt_plan_kernels_table
-#pragma weak rt_plan_kernels_source
-#pragma weak rt_plan_kernels_release
 
 struct RtExec {
     const RtPlan *plan;
     const RtBackend *b;
     RtTensor *arena;
-    RtCudaGraph *graph;
-    RtPlanKernels *kernels; /* GPU: the cubin's kernels or their NVRTC build (rt_plan_jit.h) */
-    bool gpu;
+    void *kernels; /* b->plan->kernels_get: the plan's code on this backend */
+    void *state;   /* the backend's per-executor state (the CUDA Graph) */
     long replays;
     size_t nbytes;
     unsigned char args[RT_PLAN_MAX_ARGS_BYTES];
@@ -45,10 +34,16 @@ RtExec *rt_exec_new(const RtPlan *plan, const RtBackend *b) {
                  plan->graph);
         return NULL;
     }
-    bool gpu = strcmp(b->name, "cpu") != 0;
-    if (gpu && ((!plan->cuda && !plan->cuda_source) || !rt_cuda_graph_new || !rt_plan_kernels_get)) {
-        /* plan->cuda NULL with a source: the JIT's plan, compiled by rt_plan_kernels_get */
-        rt_error(RT_ERUNTIME, "plan %s has no CUDA code for the %s backend", plan->graph, b->name);
+    if (!b->plan) {
+        rt_error(RT_EUNSUPPORTED, "the %s backend cannot run compiled plans", b->name);
+        return NULL;
+    }
+    /* The arena as bytes in rows of 4 KiB: one dimension of 2^31 or more would fail the tensor
+     * limits, and a plan's arena may be larger than that (it is a sum of tensors). */
+    int64_t n = plan->arena_bytes > 0 ? plan->arena_bytes : 1, row = 4096;
+    if (n > IR_MAX_BYTES) {
+        rt_error(RT_EOOM, "plan %s needs an arena of %lld bytes, more than one allocation may hold "
+                 "(2^40 bytes)", plan->graph, (long long)n);
         return NULL;
     }
     RtExec *e = calloc(1, sizeof *e);
@@ -58,26 +53,15 @@ RtExec *rt_exec_new(const RtPlan *plan, const RtBackend *b) {
     }
     e->plan = plan;
     e->b = b;
-    e->gpu = gpu;
     e->nbytes = args_bytes(plan);
-    if (gpu && !(e->kernels = rt_plan_kernels_get(plan))) {
-        free(e);
-        return NULL;
-    }
-    /* The arena as bytes in rows of 4 KiB: one dimension of 2^31 or more would fail the tensor
-     * limits, and a plan's arena may be larger than that (it is a sum of tensors). */
-    int64_t n = plan->arena_bytes > 0 ? plan->arena_bytes : 1, row = 4096;
-    if (n > IR_MAX_BYTES) {
-        rt_error(RT_EOOM, "plan %s needs an arena of %lld bytes, more than one allocation may hold "
-                 "(2^40 bytes)", plan->graph, (long long)n);
-        if (e->kernels) rt_plan_kernels_release(e->kernels);
+    if (!(e->kernels = b->plan->kernels_get(plan))) {
         free(e);
         return NULL;
     }
     int64_t shape[2] = {(n + row - 1) / row, n < row ? n : row};
     e->arena = rt_empty(b, DT_BOOL, 2, shape);
     if (!e->arena) {
-        if (e->kernels) rt_plan_kernels_release(e->kernels);
+        b->plan->kernels_release(e->kernels);
         free(e);
         return NULL;
     }
@@ -86,20 +70,18 @@ RtExec *rt_exec_new(const RtPlan *plan, const RtBackend *b) {
 
 void rt_exec_free(RtExec *e) {
     if (!e) return;
-    if (e->graph && rt_cuda_graph_free) rt_cuda_graph_free(e->graph);
-    if (e->kernels) rt_plan_kernels_release(e->kernels); /* after the graph that uses them */
+    if (e->state) e->b->plan->state_free(e->state);
+    e->b->plan->kernels_release(e->kernels); /* after the state (graph) that uses them */
     rt_release(e->arena);
     free(e);
 }
 
 long rt_exec_replays(const RtExec *e) { return e->replays; }
-const char *rt_exec_backend_name(const RtExec *e) { return e->gpu ? "cuda-graph" : "cpu"; }
-const char *rt_exec_kernel_source(const RtExec *e) {
-    return e->kernels ? rt_plan_kernels_source(e->kernels) : "cpu";
-}
+const char *rt_exec_backend_name(const RtExec *e) { return e->b->plan->runner; }
+const char *rt_exec_kernel_source(const RtExec *e) { return e->b->plan->kernels_source(e->kernels); }
 
-static int check_input(const RtExec *e, int i, RtTensor *t) {
-    const RtPlanIO *io = &e->plan->inputs[i];
+static int check_input(const RtPlan *p, const RtBackend *b, int i, RtTensor *t) {
+    const RtPlanIO *io = &p->inputs[i];
     TensorType want = {.dtype = io->dtype, .rank = io->rank}, got;
     memcpy(want.dims, io->dims, sizeof want.dims);
     char ws[256], gs[256];
@@ -109,11 +91,17 @@ static int check_input(const RtExec *e, int i, RtTensor *t) {
         return rt_error(RT_EINVAL, "input \"%s\": expected %s %s, got %s %s", io->name,
                         ir_dtype_name(want.dtype), ir_shape_str(&want, ws, sizeof ws),
                         ir_dtype_name(got.dtype), ir_shape_str(&got, gs, sizeof gs));
-    if (io->scalar < 0 && t->storage->backend != e->b)
+    if (io->scalar < 0 && t->storage->backend != b)
         return rt_error(RT_EINVAL, "input \"%s\" lives on %s; this model runs on %s", io->name,
-                        t->storage->backend->name, e->b->name);
+                        t->storage->backend->name, b->name);
     if (io->scalar < 0 && !rt_is_contiguous(t))
         return rt_error(RT_EINVAL, "input \"%s\" is a strided view; pass a contiguous array", io->name);
+    return 0;
+}
+
+int rt_exec_check_inputs(const RtPlan *p, const RtBackend *b, RtTensor *const *in) {
+    for (int i = 0; i < p->ninputs; i++)
+        if ((p->inputs[i].scalar < 0 || in[i]) && check_input(p, b, i, in[i])) return -1;
     return 0;
 }
 
@@ -128,7 +116,7 @@ int rt_exec_run(RtExec *e, RtTensor *const *in, const double *scalars, RtTensor 
             ptr[i] = NULL;
             continue;
         }
-        if (check_input(e, i, in[i])) return -1;
+        if (check_input(p, e->b, i, in[i])) return -1;
         if (io->scalar >= 0) {
             double v;
             RtTensor *c = rt_cast(in[i], DT_FLOAT64);
@@ -159,14 +147,7 @@ int rt_exec_run(RtExec *e, RtTensor *const *in, const double *scalars, RtTensor 
         ptr[p->ninputs + j] = rt_data(out[j]);
     }
     ptr[p->ninputs + p->noutputs] = rt_data(e->arena);
-    int rc = 0;
-    if (e->gpu) {
-        if (!e->graph) e->graph = rt_cuda_graph_new(p, rt_plan_kernels_table(e->kernels), e->args, e->nbytes);
-        rc = e->graph ? rt_cuda_graph_launch(e->graph, e->args, e->nbytes) : -1;
-    } else {
-        for (int s = 0; s < p->nsteps; s++) p->cpu[s](e->args);
-    }
-    if (rc) {
+    if (e->b->plan->run(&e->state, p, e->kernels, e->args, e->nbytes)) {
         for (int j = 0; j < p->noutputs; j++) rt_release(out[j]), out[j] = NULL;
         return -1;
     }

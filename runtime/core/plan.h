@@ -61,7 +61,7 @@ typedef struct {
 
 typedef void (*RtCpuKernel)(const void *args);
 
-typedef struct {
+struct RtPlan {
     int abi;                   /* RT_PLAN_ABI */
     const char *graph;         /* graph name, e.g. "mlp_train_step" */
     const char *class_name;    /* "MlpTrainStep" */
@@ -76,7 +76,29 @@ typedef struct {
     const void *const *cuda;   /* one __global__ function (or cudaKernel_t) per step; NULL: no GPU code */
     const char *cuda_source;   /* kernels.cu, for getSource() and the NVRTC fallback */
     const char *cpu_source;    /* kernels_cpu.c, for getSource() */
-} RtPlan;
+};
+typedef struct RtPlan RtPlan;
+
+/* How a backend runs plans (RtBackend.plan). The executor (exec.c) calls only these, so the
+ * core knows no backend: the CPU's are in runtime/cpu/cpu_plan.c, CUDA's in
+ * runtime/cuda/cuda_graph.cu. */
+struct RtPlanOps {
+    const char *runner; /* what getStats()['backend'] says: "cpu", "cuda-graph" */
+    /* The plan's kernels on this backend, shared by the executors of one plan (a reference
+     * given back with kernels_release): the plan's own code (plan->cpu, plan->cuda), or code
+     * built now from its source (plan->cpu_source with the C compiler, plan->cuda_source with
+     * NVRTC), through the kernel cache. NULL after rt_error: RT_EUNSUPPORTED when the backend
+     * has neither code nor a way to build it (no C compiler), RT_ECOMPILE when building failed. */
+    void *(*kernels_get)(const RtPlan *p);
+    /* Where they came from: "cpu" or "cubin" (the plan's own), "cc"/"nvrtc" (built in this
+     * process), "cc-cache"/"nvrtc-cache" (from the disk cache). */
+    const char *(*kernels_source)(const void *k);
+    void (*kernels_release)(void *k);
+    /* Runs every step once with one argument block (above). *state is the executor's (NULL on
+     * the first run: CUDA builds its graph there), freed with state_free. 0, or -1 after rt_error. */
+    int (*run)(void **state, const RtPlan *p, void *k, const void *args, size_t nbytes);
+    void (*state_free)(void *state);
+};
 
 /* Executes a plan. Inputs in plan order; outputs are created (or, when donated, are the input
  * tensors themselves, returned retained). One executor per plan instance; it owns the arena and,
@@ -89,6 +111,9 @@ void rt_exec_free(RtExec *e);
  * rt_error(RT_EINVAL, "input \"x\": ...") with no state changed. `scalars` holds the values of
  * rank-0 inputs (NULL entries in `in`). Fills out[0..noutputs). */
 int rt_exec_run(RtExec *e, RtTensor *const *in, const double *scalars, RtTensor **out);
+/* rt_exec_run's checks alone (dtype, shape, device, contiguity of each tensor input), for a
+ * caller that runs the plan some other way (the JIT's op-by-op fallback). 0, or -1 after rt_error. */
+int rt_exec_check_inputs(const RtPlan *p, const RtBackend *b, RtTensor *const *in);
 /* Replays so far, and whether the GPU graph is in use. */
 long rt_exec_replays(const RtExec *e);
 const char *rt_exec_backend_name(const RtExec *e); /* "cuda-graph" or "cpu" */

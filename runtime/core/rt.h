@@ -14,7 +14,9 @@
 
 /* ---- errors: the last error of the process (PHP runs one request per thread) -------------- */
 
-typedef enum { RT_OK = 0, RT_EINVAL, RT_ERUNTIME, RT_EOOM, RT_ECOMPILE } RtStatus;
+/* RT_EUNSUPPORTED: the backend has no way to do what was asked (a plan with no kernels for it
+ * and no compiler to build them); callers may fall back (the JIT evaluates op by op). */
+typedef enum { RT_OK = 0, RT_EINVAL, RT_ERUNTIME, RT_EOOM, RT_ECOMPILE, RT_EUNSUPPORTED } RtStatus;
 
 /* Records an error and returns -1 (so `return rt_error(...)` reads naturally). */
 int rt_error(RtStatus st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -25,6 +27,8 @@ void rt_clear_error(void);
 /* ---- storage, tensors, backends ----------------------------------------------------------- */
 
 typedef struct RtBackend RtBackend;
+typedef struct RtPlanOps RtPlanOps;     /* plan.h: how a backend runs a plan */
+typedef struct RtModuleOps RtModuleOps; /* module.h: user kernels compiled at run time */
 
 typedef struct {
     int refcount;
@@ -62,9 +66,27 @@ struct RtBackend {
     /* out[..., m, n] = a[..., m, k] @ b[..., k, n]; batch axes already broadcast to out's */
     int (*matmul)(RtTensor *out, const RtTensor *a, const RtTensor *b);
     void (*synchronize)(void);
+    /* true: work is queued and finishes later (a GPU stream); false: done when the call returns */
+    bool async;
+    /* ---- devices: all NULL on a backend with nothing to set up (the CPU) ---- */
+    int (*device_count)(void);                        /* visible devices; 0 without a driver */
+    int (*init)(int device, char *err, size_t errn);  /* 0, or -1 with the reason in err */
+    bool (*ready)(void);                              /* after a successful init */
+    int (*device_index)(void);                        /* the selected device, -1 before init */
+    const char *(*device_name)(void);                 /* "NVIDIA H200" */
+    void (*shutdown)(void);
+    int (*mem_info)(size_t *free_bytes, size_t *total_bytes); /* the driver's view */
+    void (*mem_stats)(size_t *in_use, size_t *cached, size_t *mallocs); /* the allocator's */
+    const RtPlanOps *plan;      /* runs compiled plans (plan.h); every backend has one */
+    const RtModuleOps *modules; /* user kernels from source (module.h); NULL: not offered */
 };
 
 extern const RtBackend rt_cpu_backend;
+/* Every backend this build has, in order of preference for "auto" (the last one that has a
+ * device wins over the CPU), NULL-terminated: runtime/backends.c, one row per backend. */
+extern const RtBackend *const rt_backends[];
+/* The backend named `name` ("cpu", "cuda"), or NULL when this build has none of that name. */
+const RtBackend *rt_backend_find(const char *name);
 /* The default backend for new tensors (cpu unless a GPU backend was selected). */
 const RtBackend *rt_default_backend(void);
 void rt_set_default_backend(const RtBackend *b);

@@ -7,6 +7,11 @@
 
 #define CPU_MAX_OPS 4
 
+/* cpu_plan.c: the plan operations of the CPU backend (RtBackend.plan), and the C compiler the
+ * JIT's CPU kernels are built with: $GTC_JIT_CC, default "cc" (also part of the cache key). */
+extern const RtPlanOps rt_cpu_plan_ops;
+const char *rt_cpu_plan_cc(void);
+
 /* Address of element 0 of a view: storage data + offset (in elements). */
 static inline char *cpu_data(const RtTensor *t) {
     return (char *)t->storage->data + t->offset * (int64_t)ir_dtype_size(t->dtype);

@@ -207,4 +207,5 @@ const RtBackend rt_cpu_backend = {
     .reduce = cpu_reduce,
     .matmul = cpu_matmul,
     .synchronize = cpu_synchronize,
+    .plan = &rt_cpu_plan_ops,
 };

@@ -364,6 +364,10 @@ extern "C" {
 const RtBackend rt_cuda_backend = {
     "cuda",         backend_alloc,    backend_free, cuda_upload, cuda_download,   cuda_copy,
     cuda_fill,      cuda_elementwise, cuda_reduce,  cuda_matmul, cuda_synchronize,
+    true, // async: kernels are queued on the context's stream
+    rt_cuda_device_count, rt_cuda_init, rt_cuda_ready, rt_cuda_device, rt_cuda_device_name,
+    rt_cuda_shutdown, rt_cuda_mem_info, rt_cuda_mem_stats,
+    &rt_cuda_plan_ops, &rt_cuda_module_ops,
 };
 
 int rt_cuda_device_count(void) {

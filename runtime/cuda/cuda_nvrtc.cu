@@ -347,4 +347,10 @@ int rt_nvrtc_version(int *major, int *minor) {
     return nvrtcVersion(major, minor) == NVRTC_SUCCESS ? 0 : -1;
 }
 
+const RtModuleOps rt_cuda_module_ops = {
+    rt_module_compile,     rt_module_free,        rt_module_log,     rt_module_ptx,
+    rt_module_kernel_count, rt_module_kernel_name, rt_module_find,   rt_module_param_count,
+    rt_module_param,       rt_kernel_limits,      rt_module_launch,  rt_nvrtc_version,
+};
+
 }  // extern "C"

@@ -6,6 +6,7 @@
 // Executors share one entry per (plan, device) in a small reference-counted list, so a second
 // model object in the same process neither recompiles nor reloads.
 #include "cuda_internal.cuh"
+#include "rt_graph.h"
 #include "rt_plan_jit.h"
 
 #include "../core/kcache.h"
@@ -254,3 +255,26 @@ extern "C" void rt_plan_kernels_release(RtPlanKernels *k) {
     unload(k);
     free(k);
 }
+
+// ---- the plan operations of the CUDA backend (RtBackend.plan, runtime/core/plan.h) -------------
+// The kernels above, replayed as one CUDA Graph (cuda_graph.cu) built on the first run.
+
+static void *plan_kernels_get(const RtPlan *p) {
+    if (!p->cuda && !p->cuda_source) { // a model compiled with --cpu-only
+        rt_error(RT_EUNSUPPORTED, "plan %s has no CUDA code for the cuda backend", p->graph);
+        return nullptr;
+    }
+    return rt_plan_kernels_get(p);
+}
+static const char *plan_kernels_source(const void *k) { return ((const RtPlanKernels *)k)->source; }
+static void plan_kernels_release(void *k) { rt_plan_kernels_release((RtPlanKernels *)k); }
+
+static int plan_run(void **state, const RtPlan *p, void *k, const void *args, size_t nbytes) {
+    if (!*state) *state = rt_cuda_graph_new(p, rt_plan_kernels_table((RtPlanKernels *)k), args, nbytes);
+    return *state ? rt_cuda_graph_launch((RtCudaGraph *)*state, args, nbytes) : -1;
+}
+static void plan_state_free(void *state) { rt_cuda_graph_free((RtCudaGraph *)state); }
+
+extern "C" const RtPlanOps rt_cuda_plan_ops = {
+    "cuda-graph", plan_kernels_get, plan_kernels_source, plan_kernels_release, plan_run, plan_state_free,
+};

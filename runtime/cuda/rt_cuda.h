@@ -17,6 +17,9 @@ extern "C" {
 #include "../core/rt.h"
 
 extern const RtBackend rt_cuda_backend;
+/* Its plan operations (cuda_plan_jit.cu: one CUDA Graph) and user kernels (cuda_nvrtc.cu). */
+extern const RtPlanOps rt_cuda_plan_ops;
+extern const RtModuleOps rt_cuda_module_ops;
 
 /* Selects CUDA device `device` (0 = first visible) and sets up the context. Returns 0, or -1
  * with a reason in err ("no CUDA device is available (cudaGetDeviceCount: cudaErrorNoDevice

@@ -17,18 +17,7 @@
 extern "C" {
 #endif
 
-#include "../core/rt.h"
-
-typedef struct RtModule RtModule;
-
-/* A kernel parameter as the PTX declares it: integers (.u/.s/.b 8..64 bits; pointers are
- * 64-bit integers), floats, or anything else (structs, arrays, half) that callers cannot fill. */
-typedef enum { RT_PARAM_INT, RT_PARAM_FLOAT, RT_PARAM_OTHER } RtParamKind;
-
-typedef struct {
-    RtParamKind kind;
-    int bytes; /* 1, 2, 4 or 8 for INT; 4 or 8 for FLOAT; 0 for OTHER */
-} RtParam;
+#include "../core/module.h"
 
 /* Compiles `src` (diagnostics name it `name`) for the current device with NVRTC's options
  * opts[0..nopts) after the architecture option (the caller has vetted them), instantiating and
@@ -55,13 +44,6 @@ int rt_module_find(const RtModule *m, const char *name);
 int rt_module_param_count(const RtModule *m, int k);
 RtParam rt_module_param(const RtModule *m, int k, int i);
 
-/* The device's launch limits, for validating a configuration before CUDA sees it. */
-typedef struct {
-    int max_threads_per_block;
-    int max_block[3];
-    int max_grid[3];
-    int max_shared_optin; /* dynamic shared memory a kernel may opt into, in bytes */
-} RtLaunchLimits;
 int rt_kernel_limits(RtLaunchLimits *out);
 
 /* Launches kernel k on the context's stream; args[i] points at parameter i's bytes. Shared

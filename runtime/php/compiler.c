@@ -6,27 +6,14 @@
 
 #include "zend_exceptions.h"
 
-#include "../cuda/rt_kernel.h"
-
-/* The CUDA objects are optional (see gtc_module.c): bind weakly, check before use. */
-#pragma weak rt_module_compile
-#pragma weak rt_module_free
-#pragma weak rt_module_log
-#pragma weak rt_module_ptx
-#pragma weak rt_module_kernel_count
-#pragma weak rt_module_kernel_name
-#pragma weak rt_module_find
-#pragma weak rt_module_param_count
-#pragma weak rt_module_param
-#pragma weak rt_module_launch
-#pragma weak rt_kernel_limits
-#pragma weak rt_nvrtc_version
+#include "../core/module.h"
 
 zend_class_entry *php_gtc_ce_Compiler;
 static zend_object_handlers compiler_handlers;
 
 typedef struct {
     RtModule *m;
+    const RtModuleOps *ops; /* the backend's that compiled m */
     zend_object std;
 } php_gtc_compiler;
 
@@ -44,15 +31,15 @@ static zend_object *compiler_create(zend_class_entry *ce) {
 
 static void compiler_free(zend_object *obj) {
     php_gtc_compiler *c = compiler_from_obj(obj);
-    if (c->m && rt_module_free) rt_module_free(c->m);
+    if (c->m) c->ops->free(c->m);
     c->m = NULL;
     zend_object_std_dtor(obj);
 }
 
-static RtModule *this_module(zval *this_zv) {
-    RtModule *m = compiler_from_obj(Z_OBJ_P(this_zv))->m;
-    if (!m) zend_throw_error(NULL, "Cuda\\Compiler object is not initialized");
-    return m;
+static php_gtc_compiler *this_compiler(zval *this_zv) {
+    php_gtc_compiler *c = compiler_from_obj(Z_OBJ_P(this_zv));
+    if (!c->m) zend_throw_error(NULL, "Cuda\\Compiler object is not initialized");
+    return c->m ? c : NULL;
 }
 
 void php_gtc_compiler_minit(zend_class_entry *ce) {
@@ -65,7 +52,8 @@ void php_gtc_compiler_minit(zend_class_entry *ce) {
 
 const char *php_gtc_nvrtc_version(char *buf, size_t n) {
     int major = 0, minor = 0;
-    if (!rt_nvrtc_version || rt_nvrtc_version(&major, &minor) != 0) return NULL;
+    const RtBackend *b = rt_backend_find("cuda");
+    if (!b || !b->modules || b->modules->compiler_version(&major, &minor) != 0) return NULL;
     snprintf(buf, n, "%d.%d", major, minor);
     return buf;
 }
@@ -179,13 +167,14 @@ PHP_METHOD(Cuda_Compiler, __construct) {
     int nnames = names ? string_list(names, 3, false, &exprs) : 0;
     if (nnames < 0) goto done;
     char why[300];
-    if (php_gtc_cuda_require(why, sizeof why) != 0 || !rt_module_compile) {
+    const RtBackend *dev = php_gtc_device_backend(why, sizeof why);
+    if (!dev || !dev->modules) {
         php_gtc_throw(RT_ERUNTIME, "%s; Cuda\\Compiler needs one",
-                      rt_module_compile ? why : "no CUDA device is available (gtc.so was built without the CUDA backend)");
+                      dev ? "the device's backend compiles no kernels" : why);
         goto done;
     }
     char *log = NULL;
-    RtModule *m = rt_module_compile(ZSTR_VAL(source), "kernel.cu", opts, nopts, exprs, nnames, &log);
+    RtModule *m = dev->modules->compile(ZSTR_VAL(source), "kernel.cu", opts, nopts, exprs, nnames, &log);
     if (!m) {
         if (rt_status() == RT_ECOMPILE) throw_compilation(log);
         else php_gtc_throw_rt();
@@ -193,6 +182,7 @@ PHP_METHOD(Cuda_Compiler, __construct) {
         goto done;
     }
     c->m = m;
+    c->ops = dev->modules;
 done:
     if (opts) efree(opts);
     if (exprs) efree(exprs);
@@ -231,9 +221,9 @@ static bool parse_dims(HashTable *ht, zend_long one, uint32_t arg, unsigned out[
     return true;
 }
 
-static bool check_limits(const unsigned grid[3], const unsigned block[3], zend_long shared) {
+static bool check_limits(const RtModuleOps *o, const unsigned grid[3], const unsigned block[3], zend_long shared) {
     RtLaunchLimits l;
-    if (rt_kernel_limits(&l) != 0) {
+    if (o->limits(&l) != 0) {
         php_gtc_throw_rt();
         return false;
     }
@@ -379,18 +369,20 @@ PHP_METHOD(Cuda_Compiler, launch) {
         Z_PARAM_LONG(shared)
     ZEND_PARSE_PARAMETERS_END();
     if (!php_gtc_trace_forbid("Cuda\\Compiler::launch (custom kernel launches)")) RETURN_THROWS();
-    RtModule *m = this_module(ZEND_THIS);
-    if (!m) RETURN_THROWS();
+    php_gtc_compiler *c = this_compiler(ZEND_THIS);
+    if (!c) RETURN_THROWS();
+    RtModule *m = c->m;
+    const RtModuleOps *o = c->ops;
     unsigned grid[3], block[3];
     if (!parse_dims(grid_ht, grid_l, 2, grid) || !parse_dims(block_ht, block_l, 3, block)) RETURN_THROWS();
-    if (!check_limits(grid, block, shared)) RETURN_THROWS();
-    int k = rt_module_find(m, ZSTR_VAL(kernel));
+    if (!check_limits(o, grid, block, shared)) RETURN_THROWS();
+    int k = o->find(m, ZSTR_VAL(kernel));
     if (k < 0) {
         php_gtc_throw_rt();
         RETURN_THROWS();
     }
-    const char *kname = rt_module_kernel_name(m, k);
-    int np = rt_module_param_count(m, k);
+    const char *kname = o->kernel_name(m, k);
+    int np = o->param_count(m, k);
     uint32_t na = zend_hash_num_elements(args);
     if (na && !zend_array_is_list(args)) {
         zend_argument_value_error(4, "must be a list");
@@ -410,14 +402,14 @@ PHP_METHOD(Cuda_Compiler, launch) {
     ZEND_HASH_FOREACH_VAL(args, z) {
         memset(&slots[i], 0, sizeof slots[i]);
         ptrs[i] = &slots[i];
-        if (!convert_arg(z, rt_module_param(m, k, i), i + 1, kname, &slots[i])) {
+        if (!convert_arg(z, o->param(m, k, i), i + 1, kname, &slots[i])) {
             ok = false;
             break;
         }
         i++;
     }
     ZEND_HASH_FOREACH_END();
-    if (ok && rt_module_launch(m, k, grid, block, (size_t)shared, np ? ptrs : NULL) != 0) {
+    if (ok && o->launch(m, k, grid, block, (size_t)shared, np ? ptrs : NULL) != 0) {
         php_gtc_throw_rt();
         ok = false;
     }
@@ -430,23 +422,29 @@ PHP_METHOD(Cuda_Compiler, launch) {
 
 PHP_METHOD(Cuda_Compiler, kernels) {
     ZEND_PARSE_PARAMETERS_NONE();
-    RtModule *m = this_module(ZEND_THIS);
-    if (!m) RETURN_THROWS();
-    int n = rt_module_kernel_count(m);
+    php_gtc_compiler *c = this_compiler(ZEND_THIS);
+    if (!c) RETURN_THROWS();
+    RtModule *m = c->m;
+    const RtModuleOps *o = c->ops;
+    int n = o->kernel_count(m);
     array_init_size(return_value, (uint32_t)n);
-    for (int i = 0; i < n; i++) add_next_index_string(return_value, rt_module_kernel_name(m, i));
+    for (int i = 0; i < n; i++) add_next_index_string(return_value, o->kernel_name(m, i));
 }
 
 PHP_METHOD(Cuda_Compiler, getLog) {
     ZEND_PARSE_PARAMETERS_NONE();
-    RtModule *m = this_module(ZEND_THIS);
-    if (!m) RETURN_THROWS();
-    RETURN_STRING(rt_module_log(m));
+    php_gtc_compiler *c = this_compiler(ZEND_THIS);
+    if (!c) RETURN_THROWS();
+    RtModule *m = c->m;
+    const RtModuleOps *o = c->ops;
+    RETURN_STRING(o->log(m));
 }
 
 PHP_METHOD(Cuda_Compiler, getPtx) {
     ZEND_PARSE_PARAMETERS_NONE();
-    RtModule *m = this_module(ZEND_THIS);
-    if (!m) RETURN_THROWS();
-    RETURN_STRING(rt_module_ptx(m));
+    php_gtc_compiler *c = this_compiler(ZEND_THIS);
+    if (!c) RETURN_THROWS();
+    RtModule *m = c->m;
+    const RtModuleOps *o = c->ops;
+    RETURN_STRING(o->ptx(m));
 }

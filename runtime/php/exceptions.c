@@ -38,3 +38,11 @@ void php_gtc_throw_rt(void) {
     zend_throw_exception(ce_for_status(st), msg && *msg ? msg : "runtime error", 0);
     rt_clear_error();
 }
+
+/* A PHP string that names an input or a graph must not hold a NUL byte: read as a C string it
+ * would silently end there ("x\0y" would name input x). false after throwing. */
+bool php_gtc_no_nul(const zend_string *s, const char *what) {
+    if (strlen(ZSTR_VAL(s)) == ZSTR_LEN(s)) return true;
+    php_gtc_throw(RT_EINVAL, "%s \"%.64s\\0...\" holds a NUL byte; names are [A-Za-z_][A-Za-z0-9_]*", what, ZSTR_VAL(s));
+    return false;
+}

@@ -29,15 +29,4 @@ Graph *fusion_trace_end(void);
  * donations (output => input), and verifies the graph. The caller owns it; NULL after throwing. */
 Graph *fusion_trace_closure(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable *inputs, const char *name,
                             HashTable *donate, const RtBackend *b, zval *shape);
-/* A name from PHP must not hold a NUL byte (read as a C string it would end there); false after
- * throwing an error that names `what`. */
-bool fusion_no_nul(const zend_string *s, const char *what);
-
-/* fusion_cc.c: compiles kernels_cpu.c `src` with the system C compiler (or reuses the cached
- * library) and dlopens it; *how is "cc" or "cc-cache". NULL with *how "eager" when no compiler
- * could be run; NULL after rt_error when it failed or the result did not load (nothing cached). */
-void *php_gtc_fusion_cpu_kernels(const char *src, const char **how);
-/* The C compiler the CPU kernels are built with: $GTC_JIT_CC, default "cc". */
-const char *php_gtc_fusion_cc(void);
-
 #endif

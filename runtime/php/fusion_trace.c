@@ -245,14 +245,6 @@ static bool input_type(const char *name, zval *spec, TensorType *t) {
     return false;
 }
 
-/* A PHP string that names an input or the graph must not hold a NUL byte: read as a C string it
- * would silently end there ("x\0y" would name input x). false after throwing. */
-bool fusion_no_nul(const zend_string *s, const char *what) {
-    if (strlen(ZSTR_VAL(s)) == ZSTR_LEN(s)) return true;
-    php_gtc_throw(RT_EINVAL, "%s \"%.64s\\0...\" holds a NUL byte; names are [A-Za-z_][A-Za-z0-9_]*", what, ZSTR_VAL(s));
-    return false;
-}
-
 /* A key path as an output name: parts joined by '_', other characters replaced. */
 static char *output_name(const char *path, const Graph *g) {
     char base[IR_MAX_NAME];
@@ -335,7 +327,7 @@ static bool add_donations(Graph *g, HashTable *donate) {
             php_gtc_throw(RT_EINVAL, "donate must map output key paths to input names");
             return false;
         }
-        if (!fusion_no_nul(Z_STR_P(val), "donate: input name")) return false;
+        if (!php_gtc_no_nul(Z_STR_P(val), "donate: input name")) return false;
         char *oname = output_name(ZSTR_VAL(key), &(Graph){.noutputs = 0});
         int j = -1;
         for (int k = 0; k < g->noutputs && j < 0; k++)
@@ -384,7 +376,7 @@ Graph *fusion_trace_closure(zend_fcall_info *fci, zend_fcall_info_cache *fcc, Ha
     zval *spec;
     ZEND_HASH_FOREACH_KEY_VAL(inputs, idx, key, spec) {
         char iname[IR_MAX_NAME + 32];
-        if (key && !fusion_no_nul(key, "input name")) {
+        if (key && !php_gtc_no_nul(key, "input name")) {
             ok = false;
             break;
         }

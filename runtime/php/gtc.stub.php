@@ -297,8 +297,9 @@ final class Fusion
 
 /**
  * A compiled trace: run() takes the inputs by position or name and returns the outputs with the
- * traced function's keys; getPlan(), getStats() and getSource() are a model extension's (getStats
- * adds 'cache': 'memory' or 'miss'; 'kernels': nvrtc, nvrtc-cache, cc, cc-cache or eager).
+ * traced function's keys; getPlan(), getStats(), getSource(), inputs() and outputs() are a model
+ * extension's, one implementation (getStats adds 'cache': 'memory' or 'miss'; 'kernels': nvrtc,
+ * nvrtc-cache, cc, cc-cache or eager; getSource adds 'graph').
  *
  * @strict-properties
  * @not-serializable
@@ -316,6 +317,12 @@ final class FusionGraph
     public function getStats(): array {}
 
     public function getSource(): array {}
+
+    /** name => ['dtype' => ..., 'shape' => [...]], in run()'s positional order. */
+    public function inputs(): array {}
+
+    /** name => ['dtype' => ..., 'shape' => [...], 'inPlaceOf' => input name or null]. */
+    public function outputs(): array {}
 }
 
 /**

@@ -273,6 +273,10 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Cuda_FusionGraph_getSource arginfo_class_Cuda_CudaArray_getShape
 
+#define arginfo_class_Cuda_FusionGraph_inputs arginfo_class_Cuda_CudaArray_getShape
+
+#define arginfo_class_Cuda_FusionGraph_outputs arginfo_class_Cuda_CudaArray_getShape
+
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_TYPE_MASK_EX(arginfo_class_Cuda_FusionExecution_wait, 0, 0, Cuda\\CudaArray, MAY_BE_ARRAY)
 ZEND_END_ARG_INFO()
 
@@ -366,6 +370,8 @@ ZEND_METHOD(Cuda_FusionGraph, runAsync);
 ZEND_METHOD(Cuda_FusionGraph, getPlan);
 ZEND_METHOD(Cuda_FusionGraph, getStats);
 ZEND_METHOD(Cuda_FusionGraph, getSource);
+ZEND_METHOD(Cuda_FusionGraph, inputs);
+ZEND_METHOD(Cuda_FusionGraph, outputs);
 ZEND_METHOD(Cuda_FusionExecution, __construct);
 ZEND_METHOD(Cuda_FusionExecution, wait);
 ZEND_METHOD(Cuda_FusionExecution, isFinished);
@@ -496,6 +502,8 @@ static const zend_function_entry class_Cuda_FusionGraph_methods[] = {
 	ZEND_ME(Cuda_FusionGraph, getPlan, arginfo_class_Cuda_FusionGraph_getPlan, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_FusionGraph, getStats, arginfo_class_Cuda_FusionGraph_getStats, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_FusionGraph, getSource, arginfo_class_Cuda_FusionGraph_getSource, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_FusionGraph, inputs, arginfo_class_Cuda_FusionGraph_inputs, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_FusionGraph, outputs, arginfo_class_Cuda_FusionGraph_outputs, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 

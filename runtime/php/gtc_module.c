@@ -7,24 +7,13 @@
 #include "zend_exceptions.h"
 
 #include "gtc_arginfo.h"
+#include "plan_class.h"
 
-#include "../cuda/rt_cuda.h"
-
-/* The CUDA backend is optional: gtc.so links its objects only where CUDA is installed. Weak
- * references resolve to NULL in a CPU-only build, so one source serves both. */
-#pragma weak rt_cuda_backend
-#pragma weak rt_cuda_init
-#pragma weak rt_cuda_device_count
-#pragma weak rt_cuda_device
-#pragma weak rt_cuda_device_name
-#pragma weak rt_cuda_shutdown
-#pragma weak rt_cuda_ready
-#pragma weak rt_cuda_mem_stats
-#pragma weak rt_cuda_mem_info
-
-static bool cuda_linked(void) {
-    return &rt_cuda_backend != NULL && rt_cuda_init != NULL && rt_cuda_device_count != NULL &&
-           rt_cuda_device != NULL && rt_cuda_device_name != NULL;
+/* The backends come from the build's table (runtime/backends.c): a build without CUDA simply
+ * has no "cuda" row, and every device question goes through the row's functions. */
+static const RtBackend *cuda_backend(void) {
+    const RtBackend *b = rt_backend_find("cuda");
+    return b && b->device_count && b->init ? b : NULL;
 }
 
 ZEND_DECLARE_MODULE_GLOBALS(gtc)
@@ -93,20 +82,20 @@ static const char *requested_device(const char **source) {
 static int cuda_start(int index, char *err, size_t n) {
     static int tried = -1, rc = -1;
     static char reason[256];
-    if (!cuda_linked()) {
+    const RtBackend *cu = cuda_backend();
+    if (!cu) {
         snprintf(err, n, "no CUDA device is available (gtc.so was built without the CUDA backend)");
         return -1;
     }
     if (tried < 0) {
         tried = index;
-        rc = rt_cuda_device_count() > 0 ? rt_cuda_init(index, reason, sizeof reason)
-                                        : (snprintf(reason, sizeof reason,
-                                                    "no CUDA device is available"), -1);
+        rc = cu->device_count() > 0 ? cu->init(index, reason, sizeof reason)
+                                    : (snprintf(reason, sizeof reason, "no CUDA device is available"), -1);
     } else if (rc == 0 && index != tried) {
         snprintf(err, n, "device %d was selected first (one CUDA device per process)", tried);
         return -1;
     } else if (rc != 0 && index != tried) {
-        rc = rt_cuda_init(index, reason, sizeof reason), tried = index;
+        rc = cu->init(index, reason, sizeof reason), tried = index;
     }
     if (rc) snprintf(err, n, "%s", reason);
     return rc;
@@ -124,9 +113,9 @@ static const RtBackend *resolve_backend(char *why, size_t n) {
     if (!strcmp(dev, "cpu")) return &rt_cpu_backend;
     if (!strcmp(dev, "auto")) {
         static int auto_cuda = -1; /* decided once: probing the driver is not free */
-        if (auto_cuda < 0) auto_cuda = cuda_linked() && rt_cuda_device_count() > 0 &&
+        if (auto_cuda < 0) auto_cuda = cuda_backend() && cuda_backend()->device_count() > 0 &&
                                        cuda_start(0, err, sizeof err) == 0;
-        return auto_cuda ? &rt_cuda_backend : &rt_cpu_backend;
+        return auto_cuda ? cuda_backend() : &rt_cpu_backend;
     }
     int index = dev[4] == ':' ? atoi(dev + 5) : 0;
     if (cuda_start(index, err, sizeof err) != 0) {
@@ -136,20 +125,21 @@ static const RtBackend *resolve_backend(char *why, size_t n) {
             snprintf(why, n, "%s=%s but no CUDA device is available: %s", source, dev, err);
         return NULL;
     }
-    return &rt_cuda_backend;
+    return cuda_backend();
 }
 
-int php_gtc_cuda_require(char *why, size_t n) {
-    if (cuda_linked() && rt_cuda_ready != NULL && rt_cuda_ready()) return 0;
+const RtBackend *php_gtc_device_backend(char *why, size_t n) {
+    const RtBackend *cu = cuda_backend();
+    if (cu && cu->ready && cu->ready()) return cu;
     const char *source, *dev = requested_device(&source);
     int index = !strncmp(dev, "cuda:", 5) && device_name_ok(dev) ? atoi(dev + 5) : 0;
-    return cuda_start(index, why, n);
+    return cuda_start(index, why, n) == 0 ? cu : NULL;
 }
 
 const char *php_gtc_device_name(const RtTensor *t, char *buf, size_t n) {
     const RtBackend *b = t->storage ? t->storage->backend : NULL;
-    if (cuda_linked() && b == &rt_cuda_backend) {
-        snprintf(buf, n, "cuda:%d", rt_cuda_device());
+    if (b && b->device_index) {
+        snprintf(buf, n, "%s:%d", b->name, b->device_index());
         return buf;
     }
     return b && b->name ? b->name : "cpu";
@@ -164,6 +154,13 @@ const RtBackend *php_gtc_backend(void) {
     }
     if (rt_default_backend() != b) rt_set_default_backend(b);
     return b;
+}
+
+/* The backend that holds a device and has set it up, or NULL (asking initialises nothing). */
+static const RtBackend *ready_device_backend(void) {
+    for (int i = 0; rt_backends[i]; i++)
+        if (rt_backends[i]->ready && rt_backends[i]->ready()) return rt_backends[i];
+    return NULL;
 }
 
 static PHP_GINIT_FUNCTION(gtc) {
@@ -199,8 +196,9 @@ static PHP_MSHUTDOWN_FUNCTION(gtc) {
     (void)type;
     UNREGISTER_INI_ENTRIES();
     php_gtc_fusion_mshutdown();
-    if (cuda_linked() && rt_cuda_ready != NULL && rt_cuda_shutdown != NULL && rt_cuda_ready())
-        rt_cuda_shutdown();
+    php_gtc_plan_class_mshutdown();
+    const RtBackend *dev = ready_device_backend();
+    if (dev && dev->shutdown) dev->shutdown();
     return SUCCESS;
 }
 
@@ -223,10 +221,11 @@ ZEND_METHOD(Cuda_CudaArray, memoryInfo) {
     add_assoc_long(return_value, "peak", (zend_long)rt_memory_peak());
     add_assoc_long(return_value, "limit", (zend_long)rt_memory_limit());
     size_t in_use = 0, cached = 0, fr = 0, tot = 0;
-    bool cuda = cuda_linked() && rt_cuda_ready && rt_cuda_ready() && rt_cuda_mem_stats && rt_cuda_mem_info;
+    const RtBackend *dev = ready_device_backend();
+    bool cuda = dev && dev->mem_stats && dev->mem_info;
     if (cuda) {
-        rt_cuda_mem_stats(&in_use, &cached, NULL);
-        if (rt_cuda_mem_info(&fr, &tot) != 0) {
+        dev->mem_stats(&in_use, &cached, NULL);
+        if (dev->mem_info(&fr, &tot) != 0) {
             rt_clear_error();
             fr = tot = 0;
         }
@@ -257,13 +256,13 @@ static PHP_MINFO_FUNCTION(gtc) {
     php_info_print_table_start();
     php_info_print_table_row(2, "gtc support", "enabled");
     php_info_print_table_row(2, "Version", PHP_GTC_VERSION);
-    if (b && cuda_linked() && b == &rt_cuda_backend) {
-        snprintf(buf, sizeof buf, "cuda:%d (%s)", rt_cuda_device(), rt_cuda_device_name());
+    if (b && b->device_index && b->device_name) {
+        snprintf(buf, sizeof buf, "%s:%d (%s)", b->name, b->device_index(), b->device_name());
         php_info_print_table_row(2, "Backend", buf);
     } else {
         php_info_print_table_row(2, "Backend", b ? b->name : why);
     }
-    php_info_print_table_row(2, "CUDA backend", cuda_linked() ? "built in" : "not built");
+    php_info_print_table_row(2, "CUDA backend", cuda_backend() ? "built in" : "not built");
     const char *nvrtc = php_gtc_nvrtc_version(buf, sizeof buf);
     php_info_print_table_row(2, "NVRTC", nvrtc ? nvrtc : "not available");
     size_t limit = rt_memory_limit();

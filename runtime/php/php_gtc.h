@@ -70,16 +70,19 @@ void php_gtc_hostarray_minit(zend_class_entry *ce);
 void php_gtc_throw(RtStatus st, const char *fmt, ...) ZEND_ATTRIBUTE_FORMAT(printf, 2, 3);
 /* Throws the runtime's last error (rt_status/rt_message) and clears it. */
 void php_gtc_throw_rt(void);
+/* A name from PHP must not hold a NUL byte (read as a C string it would end there); false after
+ * throwing Cuda\InvalidArgumentException naming `what` ("input name"). */
+bool php_gtc_no_nul(const zend_string *s, const char *what);
 
 /* ---- gtc_module.c ---- */
 /* The backend new tensors go to (gtc.device, GTC_DEVICE); NULL after throwing. */
 const RtBackend *php_gtc_backend(void);
 /* "cpu" or "cuda:N" for the tensor's storage (buf holds the text when needed). */
 const char *php_gtc_device_name(const RtTensor *t, char *buf, size_t n);
-/* Initialises the CUDA backend for kernels that need a GPU whatever the default backend is
- * (gtc.device / GTC_DEVICE cuda:N picks device N, anything else device 0). 0, or -1 with the
+/* The CUDA backend, set up, for work that needs a GPU whatever the default backend is (custom
+ * kernels): gtc.device / GTC_DEVICE cuda:N picks device N, anything else device 0. NULL with the
  * reason in why ("no CUDA device is available ..."); throws nothing. */
-int php_gtc_cuda_require(char *why, size_t n);
+const RtBackend *php_gtc_device_backend(char *why, size_t n);
 
 /* ---- compiler.c ---- */
 void php_gtc_compiler_minit(zend_class_entry *ce);

@@ -159,10 +159,10 @@ Cuda\InvalidArgumentException: input "x": expected float32 [2,2], got float32 [1
 Cuda\InvalidArgumentException: input "x": expected float32 [2,2], got float64 [2,2]
 Cuda\InvalidArgumentException: input "x": expected float32 [2,2], got int32 [2,2]
 Cuda\InvalidArgumentException: input "s" is missing
-Cuda\InvalidArgumentException: Cuda\FusionGraph::run() takes 2 inputs, 3 given
-Cuda\InvalidArgumentException: input "s" (float32 scalar) must be a Cuda\CudaArray or a number, string given
+Cuda\InvalidArgumentException: Cuda\FusionGraph::run() takes 2 inputs (x, s), 3 given
+Cuda\InvalidArgumentException: input "s" (float32 scalar) must be an int, a float or a Cuda\CudaArray, string given
 Cuda\InvalidArgumentException: input "x" is given twice (by position and by name)
-Cuda\InvalidArgumentException: unknown input "nope"
+Cuda\InvalidArgumentException: unknown input "nope"; Cuda\FusionGraph's inputs are x, s
 Cuda\InvalidArgumentException: input "x" (float32) must be a Cuda\CudaArray, array given
   [[2.0,4.0],[6.0,8.0]]
 Error: Call to private Cuda\FusionGraph::__construct() from global scope

@@ -102,7 +102,7 @@ output keys are returned as given; the graph names them with identifiers (a NUL 
   ["a____system__touch_PWNED","b","__","out","out_0"]
 named run() inputs:
 Cuda\InvalidArgumentException: input name "x\0..." holds a NUL byte; names are [A-Za-z_][A-Za-z0-9_]*
-Cuda\InvalidArgumentException: unknown input "x"); system("touch PWNED"
+Cuda\InvalidArgumentException: unknown input "x"); system("touch PWNED"; Cuda\FusionGraph's inputs are x
 donate names:
 Cuda\InvalidArgumentException: donate: input name "w\0..." holds a NUL byte; names are [A-Za-z_][A-Za-z0-9_]*
 Cuda\InvalidArgumentException: donate: input "w"); system("touch PWNED" does not exist

@@ -1,9 +1,15 @@
-/* runtime/php/fusion_cc.c: the JIT's CPU kernels: kernels_cpu.c compiled by the system C
- * compiler ($GTC_JIT_CC, default cc; run with fork/execvp, no shell) into the kernel cache
- * directory (runtime/core/kcache.h) and dlopen'd; a cached library is reused across processes. */
-#include "fusion.h"
-
+/* runtime/cpu/cpu_plan.c: how the CPU backend runs a plan (RtBackend.plan, runtime/core/plan.h):
+ * its steps' C functions called in order. A model extension brings them compiled (plan->cpu);
+ * the JIT's plan brings only kernels_cpu.c (plan->cpu_source), which is compiled here by the
+ * system C compiler ($GTC_JIT_CC, default cc; run with fork/execvp, no shell) into the kernel
+ * cache directory (runtime/core/kcache.h) and dlopen'd; a cached library is reused across
+ * processes. The kernels of one plan are shared by its executors, like the GPU's. */
 #include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,11 +17,13 @@
 #include <unistd.h>
 
 #include "../core/kcache.h"
+#include "../core/plan.h"
+#include "cpu.h"
 
 /* ---- the C compiler for the CPU kernels --------------------------------------------------------- */
 
 static int rmtree_file(const char *dir, const char *name) {
-    char p[PATH_MAX];
+    char p[PATH_MAX + 256];
     snprintf(p, sizeof p, "%s/%s", dir, name);
     return unlink(p);
 }
@@ -51,18 +59,18 @@ static char *read_small_file(const char *path) {
     return buf;
 }
 
-const char *php_gtc_fusion_cc(void) {
+const char *rt_cpu_plan_cc(void) {
     const char *cc = getenv("GTC_JIT_CC");
     return cc && *cc ? cc : "cc";
 }
 
 /* kernels_cpu.c as a loaded library: from the cache directory when a valid one is there
- * ("cc-cache"), else compiled now ("cc"). NULL with *how = "eager" when there is no C compiler;
- * NULL after rt_error (RT_ECOMPILE with the compiler's output) when it fails. Only a library
- * that loaded and has the kernel table is moved into the cache: a failed or broken build leaves
- * nothing there (its temporary directory is removed). */
-void *php_gtc_fusion_cpu_kernels(const char *src, const char **how) {
-    const char *cc = php_gtc_fusion_cc();
+ * ("cc-cache"), else compiled now ("cc"). NULL after rt_error: RT_EUNSUPPORTED when there is no
+ * C compiler, RT_ECOMPILE with the compiler's output when it fails. Only a library that loaded
+ * and has the kernel table is moved into the cache: a failed or broken build leaves nothing
+ * there (its temporary directory is removed). */
+static void *build_kernels(const char *src, const char **how) {
+    const char *cc = rt_cpu_plan_cc();
     uint64_t key = rt_kcache_key(src, "cpu-so", cc, GTC_VERSION);
     char dir[PATH_MAX], final[PATH_MAX + 32], work[PATH_MAX + 32];
     bool cached = rt_kcache_dir(dir, sizeof dir) == 0;
@@ -103,7 +111,7 @@ void *php_gtc_fusion_cpu_kernels(const char *src, const char **how) {
     char *argv[] = {(char *)cc, "-O2", "-shared", "-fPIC", "-o", sopath, cpath, "-lm", NULL};
     int rc = run_program(argv, logpath);
     if (rc == 127) {
-        *how = "eager";
+        rt_error(RT_EUNSUPPORTED, "no C compiler could be run for the CPU kernels (%s)", cc);
         goto done;
     }
     if (rc != 0) {
@@ -134,3 +142,89 @@ done:
     return h;
 }
 
+
+/* ---- the plan operations ------------------------------------------------------------------------ */
+
+typedef struct CpuKernels {
+    struct CpuKernels *next;
+    const RtPlan *plan;
+    int refs;
+    const RtCpuKernel *table;
+    void *dl;           /* the library built from plan->cpu_source, or NULL */
+    const char *source; /* cpu, cc, cc-cache */
+} CpuKernels;
+
+static CpuKernels *g_kernels;
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *cpu_kernels_get(const RtPlan *p) {
+    pthread_mutex_lock(&g_lock);
+    CpuKernels *k;
+    for (k = g_kernels; k; k = k->next)
+        if (k->plan == p) {
+            k->refs++;
+            pthread_mutex_unlock(&g_lock);
+            return k;
+        }
+    if (!(k = calloc(1, sizeof *k))) {
+        pthread_mutex_unlock(&g_lock);
+        rt_error(RT_EOOM, "out of host memory");
+        return NULL;
+    }
+    k->plan = p;
+    k->refs = 1;
+    if (p->cpu) {
+        k->table = p->cpu;
+        k->source = "cpu";
+    } else if (p->cpu_source) {
+        k->dl = build_kernels(p->cpu_source, &k->source);
+        if (k->dl) k->table = (const RtCpuKernel *)dlsym(k->dl, "gtc_cpu_kernels");
+    } else {
+        rt_error(RT_EUNSUPPORTED, "plan %s has no code for the cpu backend", p->graph);
+    }
+    if (!k->table) {
+        if (k->dl) dlclose(k->dl);
+        free(k);
+        pthread_mutex_unlock(&g_lock);
+        return NULL;
+    }
+    k->next = g_kernels;
+    g_kernels = k;
+    pthread_mutex_unlock(&g_lock);
+    return k;
+}
+
+static const char *cpu_kernels_source(const void *k) { return ((const CpuKernels *)k)->source; }
+
+static void cpu_kernels_release(void *kv) {
+    CpuKernels *k = kv;
+    pthread_mutex_lock(&g_lock);
+    if (--k->refs == 0) {
+        for (CpuKernels **pp = &g_kernels; *pp; pp = &(*pp)->next)
+            if (*pp == k) {
+                *pp = k->next;
+                break;
+            }
+        if (k->dl) dlclose(k->dl);
+        free(k);
+    }
+    pthread_mutex_unlock(&g_lock);
+}
+
+static int cpu_plan_run(void **state, const RtPlan *p, void *kv, const void *args, size_t nbytes) {
+    (void)state, (void)nbytes;
+    const CpuKernels *k = kv;
+    for (int s = 0; s < p->nsteps; s++) k->table[s](args);
+    return 0;
+}
+
+static void cpu_plan_state_free(void *state) { (void)state; }
+
+const RtPlanOps rt_cpu_plan_ops = {
+    .runner = "cpu",
+    .kernels_get = cpu_kernels_get,
+    .kernels_source = cpu_kernels_source,
+    .kernels_release = cpu_kernels_release,
+    .run = cpu_plan_run,
+    .state_free = cpu_plan_state_free,
+};

@@ -1,0 +1,69 @@
+/* runtime/php/plan_class.h: the one PHP class implementation behind every plan: the methods
+ * run/getPlan/getStats/getSource/inputs/outputs of Cuda\FusionGraph (the JIT, fusion.c) and of
+ * every class a compiled model extension registers (templates/ext.c.in, through
+ * php_gtc_plan_class_register). Argument binding, input checks, the executor's life cycle and
+ * the plan's description to PHP are here once; a host (the JIT) adds to it through hooks. */
+#ifndef PHP_GTC_PLAN_CLASS_H
+#define PHP_GTC_PLAN_CLASS_H
+
+#include "php_gtc.h"
+
+#include "../core/plan.h"
+
+typedef struct php_gtc_plan_obj php_gtc_plan_obj;
+
+/* What a host adds to the common class; every member may be NULL. */
+typedef struct {
+    /* Runs the plan without an executor (o->exec NULL: the JIT's op-by-op fallback); inputs
+     * already bound and checked. 0, or -1 after rt_error. */
+    int (*run_fallback)(php_gtc_plan_obj *o, RtTensor *const *in, const double *scalars, RtTensor **out);
+    /* run()'s value from the outputs (zvals in plan order, borrowed); NULL: name => output */
+    void (*result)(php_gtc_plan_obj *o, zval *outs, zval *rv);
+    /* getStats()['kernels'] when there is no executor; extra getStats() and getSource() keys */
+    const char *(*kernels)(php_gtc_plan_obj *o);
+    void (*stats)(php_gtc_plan_obj *o, zval *rv);
+    void (*source)(php_gtc_plan_obj *o, zval *rv);
+    void (*free)(php_gtc_plan_obj *o);
+} php_gtc_plan_host;
+
+struct php_gtc_plan_obj {
+    const RtPlan *plan;             /* NULL: an object PHP made without the host (throws) */
+    const php_gtc_plan_host *host;  /* NULL for compiled models */
+    void *host_data;                /* the host's (the JIT's compiled-plan entry) */
+    zval host_value;                /* the host's (the JIT: the closure's result structure) */
+    const RtBackend *backend;       /* of exec; pinned: every run uses it (the JIT's tensors) */
+    bool pinned;
+    bool cached;                    /* the JIT: the plan came from the process's cache */
+    RtExec *exec;
+    long fallback_runs;
+    zend_object std;
+};
+
+static inline php_gtc_plan_obj *php_gtc_plan_from_obj(zend_object *obj) {
+    return (php_gtc_plan_obj *)((char *)obj - XtOffsetOf(php_gtc_plan_obj, std));
+}
+
+/* Sets up class ce (create/free handlers) as a plan class; the JIT calls it for FusionGraph. */
+void php_gtc_plan_class_init(zend_class_entry *ce);
+
+/* Runs o with positional args and named ones into rv; false after throwing. */
+bool php_gtc_plan_run(php_gtc_plan_obj *o, zval *args, uint32_t argc, HashTable *named, zval *rv);
+
+/* The methods' bodies, shared by Cuda\FusionGraph's ZEND_METHODs and the model classes. */
+void php_gtc_plan_method_run(INTERNAL_FUNCTION_PARAMETERS);
+void php_gtc_plan_method_getPlan(INTERNAL_FUNCTION_PARAMETERS);
+void php_gtc_plan_method_getStats(INTERNAL_FUNCTION_PARAMETERS);
+void php_gtc_plan_method_getSource(INTERNAL_FUNCTION_PARAMETERS);
+void php_gtc_plan_method_inputs(INTERNAL_FUNCTION_PARAMETERS);
+void php_gtc_plan_method_outputs(INTERNAL_FUNCTION_PARAMETERS);
+
+/* ---- for model extensions (php_gtc.h's API) ----
+ * Registers the final class plan->class_name, whose objects run `plan` (a model's static plan
+ * table: it must outlive the class). Called from the model's MINIT; fetched by name from gtc.so
+ * (dlsym), so a model binds no other symbol. Returns 0, or -1 after a E_CORE_WARNING that says
+ * why (an API or plan ABI mismatch, a class of that name already defined). */
+typedef int (*php_gtc_plan_class_register_fn)(const RtPlan *plan, int api_version, const char *module);
+int php_gtc_plan_class_register(const RtPlan *plan, int api_version, const char *module);
+void php_gtc_plan_class_mshutdown(void);
+
+#endif
