@@ -100,19 +100,16 @@ $(GTC_EXT): $(PHP_EXT_OBJS) $(GTC_EXT_COMPILER_OBJS) $(LIBGTCRT)
 	$(CC) -shared $(LDFLAGS_BASE) -o $@ $(PHP_EXT_OBJS) $(GTC_EXT_COMPILER_OBJS) -Wl,--whole-archive $(LIBGTCRT) \
 	  -Wl,--no-whole-archive $(GTC_EXT_CUDA) -lopenblas -lcjson -lm -ldl
 
-# templates/ext.c.in becomes a C string literal for compiler/emit_ext.c (no trigraphs: ? → \?).
-$(BUILD)/gen/ext_template.inc: templates/ext.c.in
-	@mkdir -p $(dir $@)
-	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@.tmp && mv $@.tmp $@
+# Generated include files (scripts/gen-inc.sh, shared with runtime/php/config.m4's PIE build):
+# templates/ext.c.in as a C string literal for compiler/emit_ext.c, and the texts the kernel
+# generators copy into generated code (ir/scalar.h, templates/kernels_*) for emit_plan.c.
+GEN_INC := scripts/gen-inc.sh
+$(BUILD)/gen/ext_template.inc: $(GEN_INC) $(shell sh $(GEN_INC) --inputs ext_template.inc)
+	sh $(GEN_INC) ext_template.inc $@
 $(BUILD)/obj/compiler/emit_ext.o: $(BUILD)/gen/ext_template.inc
 $(BUILD)/obj/compiler/emit_ext.o: CFLAGS += -I$(BUILD)/gen
-# The texts the kernel generators copy into generated code, as C string literals for emit_plan.c.
-EMIT_TEXTS := ir/scalar.h templates/kernels_types.cuh templates/kernels_prelude.cuh templates/kernels_cpu_prelude.h
-$(BUILD)/gen/emit_text.inc: $(EMIT_TEXTS)
-	@mkdir -p $(dir $@)
-	for f in $(EMIT_TEXTS); do echo "static const char text_$$(basename $$f | tr . _)[] ="; \
-	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $$f; echo ";"; \
-	done > $@.tmp && mv $@.tmp $@
+$(BUILD)/gen/emit_text.inc: $(GEN_INC) $(shell sh $(GEN_INC) --inputs emit_text.inc)
+	sh $(GEN_INC) emit_text.inc $@
 $(BUILD)/obj/compiler/emit_plan.o: $(BUILD)/gen/emit_text.inc
 $(BUILD)/obj/compiler/emit_plan.o: CFLAGS += -I$(BUILD)/gen
 
