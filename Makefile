@@ -3,6 +3,7 @@
 #   make test       install missing dependencies, build, run every suite that needs no GPU
 #   make demo       build everything and run the main job
 #   make asan       the unit, error, hostile-input and .phpt suites under AddressSanitizer + UBSan
+#   make pie        gtc.so built the PIE way (phpize, runtime/php/config.m4) and its .phpt suite
 #   make golden / golden-update    diff / rewrite the golden files
 
 BUILD ?= build
@@ -156,6 +157,13 @@ emit-numeric: $(EMIT_NUMERIC)
 phpt: $(GTC_EXT)
 	bash tests/php/run.sh $(GTC_EXT)
 
+# gtc.so built the PIE way (runtime/php/config.m4: phpize && ./configure && make, CPU only) in a
+# temporary copy of the tree, loaded with every symbol bound, the .phpt suite and a Cuda\Fusion
+# smoke check against it (tests/pie/run.sh; its last line says PASS or FAIL).
+.PHONY: pie
+pie:
+	JOBS=$(JOBS) PHP=$(PHP) bash tests/pie/run.sh
+
 errors: $(GTC)
 	bash tests/errors/run.sh $(GTC)
 
@@ -181,6 +189,7 @@ test: $(DEPS_STAMP)
 	$(MAKE) golden
 	$(MAKE) ref
 	$(MAKE) phpt
+	$(MAKE) pie
 	$(MAKE) e2e
 	$(MAKE) train-test
 	$(MAKE) asan
