@@ -3,6 +3,7 @@
 #   make test       install missing dependencies, build, run every suite that needs no GPU
 #   make demo       build everything and run the main job
 #   make asan       the unit, error, hostile-input and .phpt suites under AddressSanitizer + UBSan
+#   make pie        gtc.so built the PIE way (phpize, runtime/php/config.m4) and its .phpt suite
 #   make golden / golden-update    diff / rewrite the golden files
 
 BUILD ?= build
@@ -104,19 +105,16 @@ $(GTC_EXT): $(PHP_EXT_OBJS) $(GTC_EXT_COMPILER_OBJS) $(LIBGTCRT)
 	$(CC) -shared $(LDFLAGS_BASE) -o $@ $(PHP_EXT_OBJS) $(GTC_EXT_COMPILER_OBJS) -Wl,--whole-archive $(LIBGTCRT) \
 	  -Wl,--no-whole-archive $(GTC_EXT_CUDA) -lopenblas -lcjson -lm -ldl
 
-# templates/ext.c.in becomes a C string literal for compiler/emit_ext.c (no trigraphs: ? → \?).
-$(BUILD)/gen/ext_template.inc: templates/ext.c.in
-	@mkdir -p $(dir $@)
-	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@.tmp && mv $@.tmp $@
+# Generated include files (scripts/gen-inc.sh, shared with runtime/php/config.m4's PIE build):
+# templates/ext.c.in as a C string literal for compiler/emit_ext.c, and the texts the kernel
+# generators copy into generated code (ir/scalar.h, templates/kernels_*) for emit_plan.c.
+GEN_INC := scripts/gen-inc.sh
+$(BUILD)/gen/ext_template.inc: $(GEN_INC) $(shell sh $(GEN_INC) --inputs ext_template.inc)
+	sh $(GEN_INC) ext_template.inc $@
 $(BUILD)/obj/compiler/emit_ext.o: $(BUILD)/gen/ext_template.inc
 $(BUILD)/obj/compiler/emit_ext.o: CFLAGS += -I$(BUILD)/gen
-# The texts the kernel generators copy into generated code, as C string literals for emit_plan.c.
-EMIT_TEXTS := ir/scalar.h templates/kernels_types.cuh templates/kernels_prelude.cuh templates/kernels_cpu_prelude.h
-$(BUILD)/gen/emit_text.inc: $(EMIT_TEXTS)
-	@mkdir -p $(dir $@)
-	for f in $(EMIT_TEXTS); do echo "static const char text_$$(basename $$f | tr . _)[] ="; \
-	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $$f; echo ";"; \
-	done > $@.tmp && mv $@.tmp $@
+$(BUILD)/gen/emit_text.inc: $(GEN_INC) $(shell sh $(GEN_INC) --inputs emit_text.inc)
+	sh $(GEN_INC) emit_text.inc $@
 $(BUILD)/obj/compiler/emit_plan.o: $(BUILD)/gen/emit_text.inc
 $(BUILD)/obj/compiler/emit_plan.o: CFLAGS += -I$(BUILD)/gen
 
@@ -163,6 +161,13 @@ emit-numeric: $(EMIT_NUMERIC)
 phpt: $(GTC_EXT)
 	bash tests/php/run.sh $(GTC_EXT)
 
+# gtc.so built the PIE way (runtime/php/config.m4: phpize && ./configure && make, CPU only) in a
+# temporary copy of the tree, loaded with every symbol bound, the .phpt suite and a Cuda\Fusion
+# smoke check against it (tests/pie/run.sh; its last line says PASS or FAIL).
+.PHONY: pie
+pie:
+	JOBS=$(JOBS) PHP=$(PHP) bash tests/pie/run.sh
+
 errors: $(GTC)
 	bash tests/errors/run.sh $(GTC)
 
@@ -188,6 +193,7 @@ test: $(DEPS_STAMP)
 	$(MAKE) golden
 	$(MAKE) ref
 	$(MAKE) phpt
+	$(MAKE) pie
 	$(MAKE) e2e
 	$(MAKE) train-test
 	$(MAKE) asan
