@@ -31,7 +31,7 @@ RT_CPU_SRCS := runtime/cpu/cpu_backend.c runtime/cpu/cpu_elementwise.c runtime/c
                runtime/cpu/cpu_matmul.c runtime/cpu/cpu_plan.c
 PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cudaarray_ops.c \
                 runtime/php/cudaarray_convert.c \
-                runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/compiler.c
+                runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/kernel_compiler.c
 GTC_MAIN := compiler/main.c
 UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit
 RT_UNIT_TESTS := test_tensor test_cpu_ops test_kcache
@@ -128,6 +128,12 @@ $(UNIT_BINS): $(BUILD)/tests/%: tests/unit/%.c $(LIBGTC)
 $(RT_UNIT_BINS): $(BUILD)/tests/%: tests/unit/%.c $(LIBGTCRT)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(LIBGTCRT) $(LDFLAGS_BASE) -lcmocka -lopenblas -lcjson -lm
+
+# The executor and the backend table as a CPU-only build has it (runtime/backends.c, no CUDA row).
+RT_UNIT_BINS += $(BUILD)/tests/test_exec
+$(BUILD)/tests/test_exec: tests/unit/test_exec.c runtime/backends.c $(LIBGTCRT)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MF $@.d -o $@ $< runtime/backends.c $(LIBGTCRT) $(LDFLAGS_BASE) -lcmocka -lopenblas -lcjson -lm
 
 # Dependencies: installed by scripts/install-deps.sh, re-run when the script changes.
 $(DEPS_STAMP): scripts/install-deps.sh

@@ -15,39 +15,39 @@ static struct {
     NodeId *ids;     /* their nodes */
     int n, cap;
     int counter;
-} T;
+} g_trace;
 
 bool php_gtc_is_placeholder(const RtTensor *t) { return t && t->storage == &g_placeholder; }
-bool php_gtc_tracing(void) { return T.active; }
+bool php_gtc_tracing(void) { return g_trace.active; }
 
 bool php_gtc_check_data(const RtTensor *t) {
     if (!php_gtc_is_placeholder(t)) return true;
     php_gtc_throw(RT_ERUNTIME, "placeholder tensors have no data %s",
-                  T.active ? "during tracing" : "(this one is left over from a finished trace)");
+                  g_trace.active ? "during tracing" : "(this one is left over from a finished trace)");
     return false;
 }
 
 bool php_gtc_trace_forbid(const char *what) {
-    if (!T.active) return true;
+    if (!g_trace.active) return true;
     php_gtc_throw(RT_ERUNTIME, "%s: not supported while Cuda\\Fusion is tracing", what);
     return false;
 }
 
 int fusion_trace_begin(const char *name, const RtBackend *b) {
-    if (T.active) return rt_error(RT_ERUNTIME, "nested capture: Cuda\\Fusion is already tracing a function");
-    memset(&T, 0, sizeof T);
-    T.g = graph_new(name);
-    T.active = true;
+    if (g_trace.active) return rt_error(RT_ERUNTIME, "nested capture: Cuda\\Fusion is already tracing a function");
+    memset(&g_trace, 0, sizeof g_trace);
+    g_trace.g = graph_new(name);
+    g_trace.active = true;
     g_placeholder.backend = b;
     return 0;
 }
 
-Graph *fusion_trace_graph(void) { return T.active ? T.g : NULL; }
+Graph *fusion_trace_graph(void) { return g_trace.active ? g_trace.g : NULL; }
 
 NodeId fusion_trace_node(const RtTensor *t) {
-    if (!T.active) return -1;
-    for (int i = T.n - 1; i >= 0; i--)
-        if (T.held[i] == t) return T.ids[i];
+    if (!g_trace.active) return -1;
+    for (int i = g_trace.n - 1; i >= 0; i--)
+        if (g_trace.held[i] == t) return g_trace.ids[i];
     return -1;
 }
 
@@ -64,17 +64,17 @@ static RtTensor *placeholder(const TensorType *t, NodeId id) {
     rt_contiguous_strides(t->rank, p->shape, p->strides);
     p->storage = &g_placeholder;
     g_placeholder.refcount++;
-    if (T.n == T.cap) {
-        T.cap = T.cap ? 2 * T.cap : 32;
+    if (g_trace.n == g_trace.cap) {
+        g_trace.cap = g_trace.cap ? 2 * g_trace.cap : 32;
         /* malloc, not emalloc: a trace cut short by a fatal error is dropped at the next RINIT */
-        RtTensor **held = realloc(T.held, (size_t)T.cap * sizeof *held);
-        if (held) T.held = held;
-        NodeId *ids = realloc(T.ids, (size_t)T.cap * sizeof *ids);
-        if (ids) T.ids = ids;
+        RtTensor **held = realloc(g_trace.held, (size_t)g_trace.cap * sizeof *held);
+        if (held) g_trace.held = held;
+        NodeId *ids = realloc(g_trace.ids, (size_t)g_trace.cap * sizeof *ids);
+        if (ids) g_trace.ids = ids;
         if (!held || !ids) abort();
     }
-    T.held[T.n] = p;
-    T.ids[T.n++] = id;
+    g_trace.held[g_trace.n] = p;
+    g_trace.ids[g_trace.n++] = id;
     return p;
 }
 
@@ -85,7 +85,7 @@ RtTensor *fusion_trace_input(const char *name, const TensorType *t) {
                  name, IR_MAX_NAME);
         return NULL;
     }
-    if (graph_find(T.g, name) >= 0) {
+    if (graph_find(g_trace.g, name) >= 0) {
         rt_error(RT_EINVAL, "input \"%s\" is given twice", name);
         return NULL;
     }
@@ -93,15 +93,15 @@ RtTensor *fusion_trace_input(const char *name, const TensorType *t) {
         rt_error(RT_EINVAL, "input \"%s\": %s", name, err);
         return NULL;
     }
-    NodeId id = graph_add(T.g, name, OP_INPUT);
+    NodeId id = graph_add(g_trace.g, name, OP_INPUT);
     if (id < 0) {
         rt_error(RT_EINVAL, "the traced graph has too many nodes");
         return NULL;
     }
-    Node *nd = &T.g->nodes[id];
+    Node *nd = &g_trace.g->nodes[id];
     nd->type = *t;
     nd->type.weak = false;
-    nd->input_index = T.g->ninputs++;
+    nd->input_index = g_trace.g->ninputs++;
     snprintf(nd->loc, sizeof nd->loc, "inputs[%d]", nd->input_index);
     return placeholder(t, id);
 }
@@ -128,7 +128,7 @@ static RtTensor *record(Op op, const RtOperand *in, int nin, const Attrs *a) {
                 return NULL;
             }
             ops[i] = (Operand){.id = id};
-            tin[i] = T.g->nodes[id].type;
+            tin[i] = g_trace.g->nodes[id].type;
         } else {
             ops[i] = (Operand){.id = -1, .value = in[i].value};
             tin[i] = graph_operand_type(NULL, &ops[i]);
@@ -157,14 +157,14 @@ static RtTensor *record(Op op, const RtOperand *in, int nin, const Attrs *a) {
             }
         }
     char name[32];
-    do snprintf(name, sizeof name, "t%d", T.counter++);
-    while (graph_find(T.g, name) >= 0);
-    NodeId id = graph_add(T.g, name, op);
+    do snprintf(name, sizeof name, "t%d", g_trace.counter++);
+    while (graph_find(g_trace.g, name) >= 0);
+    NodeId id = graph_add(g_trace.g, name, op);
     if (id < 0) {
         rt_error(RT_EINVAL, "the traced graph has too many nodes");
         return NULL;
     }
-    Node *nd = &T.g->nodes[id];
+    Node *nd = &g_trace.g->nodes[id];
     nd->ninputs = nin;
     memcpy(nd->in, ops, (size_t)nin * sizeof *ops);
     nd->attrs = *a;
@@ -177,7 +177,7 @@ RtTensor *php_gtc_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
     bool traced = false;
     for (int i = 0; i < nin; i++) traced |= php_gtc_is_placeholder(in[i].t);
     if (!traced) return rt_apply(op, in, nin, a);
-    if (!T.active) {
+    if (!g_trace.active) {
         rt_error(RT_ERUNTIME, "placeholder tensors have no data outside tracing");
         return NULL;
     }
@@ -185,18 +185,18 @@ RtTensor *php_gtc_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
 }
 
 Graph *fusion_trace_end(void) {
-    if (!T.active) return NULL;
-    Graph *g = T.g;
-    for (int i = 0; i < T.n; i++) rt_release(T.held[i]);
-    free(T.held);
-    free(T.ids);
-    memset(&T, 0, sizeof T);
+    if (!g_trace.active) return NULL;
+    Graph *g = g_trace.g;
+    for (int i = 0; i < g_trace.n; i++) rt_release(g_trace.held[i]);
+    free(g_trace.held);
+    free(g_trace.ids);
+    memset(&g_trace, 0, sizeof g_trace);
     return g;
 }
 
 void php_gtc_fusion_rinit(void) {
     /* a fatal error (a bailout) inside a traced function never returned to Fusion::compile */
-    if (T.active) graph_free(fusion_trace_end());
+    if (g_trace.active) graph_free(fusion_trace_end());
 }
 
 /* ---- calling a closure on placeholders ----------------------------------------------------------------------- */

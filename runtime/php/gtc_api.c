@@ -1,7 +1,7 @@
-/* runtime/php/gtc_api.c: the C API that other PHP extensions — the per-model extensions that
- * `gtc compile` generates — call into gtc.so for: wrapping tensors in Cuda\CudaArray objects,
- * reading them back, and throwing the runtime's errors. PHP loads extensions RTLD_GLOBAL, so
- * these (and libgtcrt, linked whole into gtc.so) resolve in a model loaded after gtc.so. */
+/* runtime/php/gtc_api.c: small entry points for code outside gtc.so's PHP classes: the API
+ * version (models compiled before version 2 check it and stop with a message), wrapping tensors
+ * in Cuda\CudaArray objects and reading them back. A model extension of today calls only
+ * php_gtc_plan_class_register (plan_class.h), fetched by name. */
 #include "php_gtc.h"
 
 int php_gtc_api_version(void) { return PHP_GTC_API_VERSION; }

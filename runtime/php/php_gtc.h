@@ -84,7 +84,7 @@ const char *php_gtc_device_name(const RtTensor *t, char *buf, size_t n);
  * reason in why ("no CUDA device is available ..."); throws nothing. */
 const RtBackend *php_gtc_device_backend(char *why, size_t n);
 
-/* ---- compiler.c ---- */
+/* ---- kernel_compiler.c: Cuda\Compiler (user kernels, the device backend's modules) ---- */
 void php_gtc_compiler_minit(zend_class_entry *ce);
 /* NVRTC's version as "major.minor" in buf, or NULL when NVRTC is not linked. */
 const char *php_gtc_nvrtc_version(char *buf, size_t n);
@@ -143,10 +143,10 @@ void php_gtc_fusion_mshutdown(void);
     if (!php_gtc_check_data(var)) RETURN_THROWS()
 
 /* ---- gtc_api.c: the API other extensions call (generated model extensions) ----
- * Exported from gtc.so together with everything else declared here and libgtcrt (rt.h,
- * plan.h); a model extension binds them weakly and checks php_gtc_api_version() at MINIT, so
- * loading it without gtc.so (or before it) fails with a message instead of a crash. */
-#define PHP_GTC_API_VERSION 1
+ * A model's ext.c (templates/ext.c.in) fetches php_gtc_plan_class_register (plan_class.h) from
+ * the loaded gtc module by name and passes PHP_GTC_API_VERSION and its plan's RT_PLAN_ABI; a
+ * mismatch stops it with a message. 2: the model's class is gtc.so's plan class. */
+#define PHP_GTC_API_VERSION 2
 int php_gtc_api_version(void);
 /* A new Cuda\CudaArray object owning t (the caller's reference is taken over); NULL t throws
  * the runtime's error (php_gtc_throw_rt) and returns NULL. */

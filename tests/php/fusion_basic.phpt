@@ -25,6 +25,8 @@ var_dump(in_array($s['kernels'], ['cc', 'cc-cache', 'eager', 'nvrtc', 'nvrtc-cac
 echo implode(',', array_keys($s)), "\n";
 echo implode(',', array_keys($g->getSource())), "\n";
 var_dump(str_contains($g->getSource()['cuda'], 'gtc_k0'), str_contains($g->getSource()['cpu'], 'gtc_cpu_kernels'));
+// inputs() and outputs(): a compiled model's, from the same implementation
+echo json_encode($g->inputs()), "\n", json_encode($g->outputs()), "\n";
 
 // fresh random inputs, several replays: the closure never runs again
 for ($seed = 1; $seed <= 3; $seed++) {
@@ -84,6 +86,8 @@ nodes,steps,fusedKernels,gemms,reductions,graphNodes,arenaBytes,backend,replays,
 cuda,cpu,graph
 bool(true)
 bool(true)
+{"a":{"dtype":"float32","shape":[64,48]},"b":{"dtype":"float32","shape":[64,48]},"c":{"dtype":"float32","shape":[48]}}
+{"out":{"dtype":"float32","shape":[64,48],"inPlaceOf":null}}
 seed 1: max |fused - eager| <= 1e-6: true
 seed 2: max |fused - eager| <= 1e-6: true
 seed 3: max |fused - eager| <= 1e-6: true

@@ -1,5 +1,7 @@
-/* runtime/php/compiler.c: Cuda\Compiler: user CUDA C++ compiled with NVRTC for the current GPU
- * (runtime/cuda/rt_kernel.h) and launched by name with CudaArray and scalar arguments; also
+/* runtime/php/kernel_compiler.c: Cuda\Compiler (user kernels, not gtc's graph compiler): CUDA
+ * C++ compiled for the current GPU by the device backend's modules (RtBackend.modules,
+ * runtime/core/module.h: NVRTC, runtime/cuda/rt_kernel.h) and launched by name with CudaArray
+ * and scalar arguments; also
  * Cuda\CompilationException::getLog(). Options are vetted here against an allow-list before
  * NVRTC sees them; kernel arguments convert by the parameter types the PTX declares. */
 #include "php_gtc.h"
