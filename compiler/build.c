@@ -421,7 +421,7 @@ int build_compile(const BuildOptions *o) {
     Diag d;
     diag_init(&d, o->input);
     g = frontend_load(o->input, &d);
-    if (!g || pipeline_run(g, &d, NULL) != 0) {
+    if (!g || pipeline_run(g, NULL, &d, NULL) != 0) {
         fprintf(stderr, "%s\n", d.msg);
         goto done;
     }

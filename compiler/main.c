@@ -81,7 +81,7 @@ static Graph *load_and_run(const char *file, const char *after) {
     if (!g) return NULL;
     Diag d;
     diag_init(&d, file);
-    if (pipeline_run(g, &d, after)) {
+    if (pipeline_run(g, NULL, &d, after)) {
         fprintf(stderr, "%s\n", d.msg);
         graph_free(g);
         return NULL;

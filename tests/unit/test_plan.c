@@ -34,7 +34,7 @@ static Plan *plan_text(const char *body) {
     diag_init(&d, "t.json");
     g = ir_read_json(text, strlen(text), &d);
     if (!g) fail_msg("graph does not load: %s", d.msg);
-    if (pipeline_run(g, &d, NULL)) fail_msg("pipeline failed: %s", d.msg);
+    if (pipeline_run(g, NULL, &d, NULL)) fail_msg("pipeline failed: %s", d.msg);
     assert_non_null(g->plan);
     return g->plan;
 }
@@ -44,7 +44,7 @@ static Plan *plan_file(const char *path) {
     diag_init(&d, path);
     g = ir_read_json_file(path, &d);
     if (!g) fail_msg("%s", d.msg);
-    if (pipeline_run(g, &d, NULL)) fail_msg("pipeline failed: %s", d.msg);
+    if (pipeline_run(g, NULL, &d, NULL)) fail_msg("pipeline failed: %s", d.msg);
     return g->plan;
 }
 
@@ -466,22 +466,24 @@ TEST(pipeline_run__stop_after_fuse__plan_not_scheduled) {
     Diag d;
     diag_init(&d, "t.json");
     g = ir_read_json(text, strlen(text), &d);
-    assert_int_equal(pipeline_run(g, &d, "fuse"), 0);
+    assert_int_equal(pipeline_run(g, NULL, &d, "fuse"), 0);
     assert_false(g->plan->scheduled);
     assert_false(g->plan->placed);
-    assert_int_equal(pipeline_run(g, &d, "nonesuch"), -1);
+    assert_int_equal(pipeline_run(g, NULL, &d, "nonesuch"), -1);
     assert_string_equal(d.msg, "t.json: unknown pass \"nonesuch\"");
 }
 
-TEST(pipeline_pass_name__table__five_passes_in_order) {
-    assert_int_equal(pipeline_npasses(), 5);
+TEST(pipeline_pass_name__table__six_passes_in_order) {
+    assert_int_equal(pipeline_npasses(), 6);
     assert_string_equal(pipeline_pass_name(0), "autodiff");
     assert_string_equal(pipeline_pass_name(1), "simplify");
     assert_string_equal(pipeline_pass_name(2), "fuse");
     assert_string_equal(pipeline_pass_name(3), "schedule");
     assert_string_equal(pipeline_pass_name(4), "memplan");
-    assert_null(pipeline_pass_name(5));
+    assert_string_equal(pipeline_pass_name(5), "lower");
+    assert_null(pipeline_pass_name(6));
     assert_int_equal(pipeline_find("memplan"), 4);
+    assert_int_equal(pipeline_find("lower"), 5);
 }
 
 TEST(plan_print__three_formats__deterministic) {
@@ -524,7 +526,7 @@ int main(void) {
         cmocka_unit_test_teardown(pipeline_run__train_step__at_most_12_steps, teardown),
         cmocka_unit_test_teardown(pipeline_run__digits_step__at_most_12_steps, teardown),
         cmocka_unit_test_teardown(pipeline_run__stop_after_fuse__plan_not_scheduled, teardown),
-        cmocka_unit_test(pipeline_pass_name__table__five_passes_in_order),
+        cmocka_unit_test(pipeline_pass_name__table__six_passes_in_order),
         cmocka_unit_test_teardown(plan_print__three_formats__deterministic, teardown),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
