@@ -61,7 +61,7 @@ int target_parse(const char *s, Target *t, char *err, size_t errn) {
     if (digits < 2 || digits > 3 || *p) goto bad;
     int k = find(cc);
     if (k < 0) {
-        int o = snprintf(err, errn, "unknown architecture '%.32s' (known:", s);
+        int o = snprintf(err, errn, "'%.32s' is not an architecture gtc knows (known:", s);
         for (int i = 0; i < NKNOWN && o >= 0 && (size_t)o < errn; i++)
             o += snprintf(err + o, errn - (size_t)o, " sm_%d", known[i].cc);
         if (o >= 0 && (size_t)o < errn) snprintf(err + o, errn - (size_t)o, ")");

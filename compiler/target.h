@@ -23,7 +23,7 @@ typedef struct {
 const Target *target_default(void);
 /* Fills t for an architecture name: "sm_90", "sm_90a", "sm_80", ... (the table in target.c; a
  * representative part's SM count for each). 0, or -1 with a one-line reason in err ("'foo' is
- * not an SM architecture such as sm_90", "unknown architecture 'sm_42' (known: ...)"). */
+ * not an SM architecture such as sm_90", 'sm_42' is not an architecture gtc knows (known: ...)"). */
 int target_parse(const char *s, Target *t, char *err, size_t errn);
 /* Fills t from what the device reports (the JIT: cudaDevAttrMultiProcessorCount, compute
  * capability, cudaDevAttrMaxSharedMemoryPerBlockOptin, ...MaxSharedMemoryPerMultiprocessor); FP64
