@@ -411,9 +411,10 @@ int build_compile(const BuildOptions *o) {
     Args link = {0};
     bool build_ok = false;
     const char *arch = o->arch ? o->arch : "sm_90";
-    char suffix;
-    if (parse_arch(arch, &suffix) < 0) {
-        fail("--arch '%s' is not an SM architecture such as sm_90 or sm_90a", arch);
+    char terr[512];
+    Target target;
+    if (target_parse(arch, &target, terr, sizeof terr)) { /* stricter than parse_arch (compile_cu) */
+        fail("%s %s", o->arch_opt ? o->arch_opt : "--arch", terr);
         return 2;
     }
     if (check_output(o->output)) return 1;
@@ -421,7 +422,7 @@ int build_compile(const BuildOptions *o) {
     Diag d;
     diag_init(&d, o->input);
     g = frontend_load(o->input, &d);
-    if (!g || pipeline_run(g, &d, NULL) != 0) {
+    if (!g || pipeline_run(g, &target, &d, NULL) != 0) {
         fprintf(stderr, "%s\n", d.msg);
         goto done;
     }
@@ -536,7 +537,8 @@ void build_usage(FILE *f) {
             "  php -d extension=gtc.so -d extension=OUT.so script.php\n"
             "  -o OUT.so        the extension to write (its directory must exist)\n"
             "  --emit-dir DIR   keep the generated sources (kernels.cu, kernels_cpu.c, plan.c, ext.c)\n"
-            "  --arch sm_NN     the GPU architecture: cubin for it plus PTX (default sm_90)\n"
+            "  --arch sm_NN     the GPU architecture: cubin for it plus PTX, and the target the\n"
+            "                   plan is lowered for (default sm_90; --target is the same option)\n"
             "  --nvcc PATH      the CUDA compiler (default: $CUDA_HOME/bin/nvcc, then PATH)\n"
             "  --cc PATH        the C compiler (default: cc from PATH)\n"
             "  --cpu-only       no CUDA code: the model runs on gtc.so's CPU backend only\n"
@@ -588,9 +590,11 @@ int build_main(int argc, char **argv) {
         } else if (!missing && (v = opt_value(argc, argv, &i, "--emit-dir", &missing))) {
             if (o.emit_dir) goto twice;
             o.emit_dir = v;
-        } else if (!missing && (v = opt_value(argc, argv, &i, "--arch", &missing))) {
+        } else if (!missing && ((v = opt_value(argc, argv, &i, "--arch", &missing)) ||
+                                (!missing && (v = opt_value(argc, argv, &i, "--target", &missing))))) {
             if (o.arch) goto twice;
             o.arch = v;
+            o.arch_opt = strncmp(a, "--target", 8) == 0 ? "--target" : "--arch";
         } else if (!missing && (v = opt_value(argc, argv, &i, "--nvcc", &missing))) {
             if (o.nvcc) goto twice;
             o.nvcc = v;

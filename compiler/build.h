@@ -11,7 +11,9 @@ typedef struct {
     const char *input;    /* the graph file */
     const char *output;   /* OUT.so: ends in .so, its directory exists */
     const char *emit_dir; /* keep the generated sources here; NULL: a temporary directory */
-    const char *arch;     /* "sm_90" (default): cubin for it plus PTX for compute_XX */
+    const char *arch;     /* "sm_90" (default): cubin for it plus PTX for compute_XX, and the
+                           * Target the plan is lowered for (compiler/target.h) */
+    const char *arch_opt; /* the option that named it: "--arch" or "--target" (messages) */
     const char *nvcc;     /* NULL: $CUDA_HOME/bin/nvcc, then PATH */
     const char *cc;       /* NULL: cc from PATH */
     bool cpu_only;        /* no CUDA code: the model runs on gtc.so's CPU backend only */

@@ -1,4 +1,4 @@
-/* compiler/emit.h: the code generators over a placed plan (g->plan after memplan): kernels.cu
+/* compiler/emit.h: the code generators over a lowered plan (g->plan after lower): kernels.cu
  * (one CUDA kernel per step), kernels_cpu.c (one C function per step) and plan.c (the RtPlan
  * table of runtime/core/plan.h that ties them together), plus the pieces they share: a string
  * builder, the C-string escaper, literals, and the expression emitter that turns a node at given
@@ -18,8 +18,8 @@
 
 /* ---- public API ------------------------------------------------------------------------------ */
 
-/* Writes DIR/kernels.cu, DIR/kernels_cpu.c and DIR/plan.c for g, whose plan must be placed
- * (pipeline_run to memplan). DIR must exist. source_name (the input file's base name) appears
+/* Writes DIR/kernels.cu, DIR/kernels_cpu.c and DIR/plan.c for g, whose plan must be lowered
+ * (pipeline_run through lower). DIR must exist. source_name (the input file's base name) appears
  * only escaped. 0, or -1 with the first error in d (nothing is left half-written on error). */
 int emit_all(const Graph *g, const char *dir, const char *source_name, Diag *d);
 /* Writes text to DIR/NAME through a fresh temporary file renamed over it (a symbolic link at
@@ -32,16 +32,9 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d);
 char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda_src,
                        const char *cpu_src, Diag *d);
 
-/* A step's CUDA launch configuration, from static shapes (smem: dynamic shared memory, the
- * tiled GEMM's K-step pipeline; own_sm: RtPlanStep.own_sm, set for the tiled GEMM). */
-typedef struct {
-    unsigned grid[3], block[3], smem, own_sm;
-} EmitLaunch;
-int emit_launch(const Graph *g, int step, EmitLaunch *out, Diag *d);
-
 /* The arena the generated code needs: the planner's, plus (appended, 256-aligned) the scratch
- * that CPU GEMM steps use when their result has no buffer of its own. scratch_off is -1 when
- * no step needs scratch. */
+ * that CPU GEMM steps use when their result has no buffer of its own, as pass_lower placed it
+ * (Plan.scratch_off). scratch_off is -1 when no step needs scratch. */
 int64_t emit_arena_bytes(const Graph *g, int64_t *scratch_off, int64_t *scratch_bytes);
 
 /* ---- shared internals -------------------------------------------------------------------------- */
@@ -201,7 +194,7 @@ void emit_row_free(EmitRow *ri);
 int emit_scalar_slot(const Graph *g, int input_index);
 /* Whether a step needs 64-bit index arithmetic. */
 bool emit_step_idx64(const Graph *g, const Step *st);
-/* Checks that the plan is placed and that every step is one the generators handle. */
+/* Checks that the plan is placed and lowered and that every step is one the generators handle. */
 int emit_check_plan(const Graph *g, Diag *d);
 /* Embedded texts (generated into the build from ir/scalar.h and templates/ by the Makefile). */
 const char *emit_text_scalar_h(void);

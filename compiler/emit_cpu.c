@@ -8,8 +8,6 @@
 
 #include "emit.h"
 
-#define ARENA_ALIGN 256
-
 static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
 
 /* Opens one `for` per axis of size other than 1 (coordinate "0" there); returns loops opened. */
@@ -265,38 +263,12 @@ static void cpu_row(Ex *x) {
     emit_row_free(&rw);
 }
 
-/* Where a CPU GEMM writes its product: the matmul's own buffer, else an output of the step of the
- * same size and dtype that nothing else aliases (the epilogue reads each element before it
- * overwrites it), else (-1) the arena's scratch region. */
-static NodeId gemm_target(const Graph *g, const Step *st) {
-    const Plan *p = g->plan;
-    const Node *mm = N(g, st->root);
-    for (int pass = 0; pass < 2; pass++)
-        for (int k = 0; k < st->nouts; k++) {
-            NodeId o = st->outs[k];
-            const BufRef *b = &p->buf[o];
-            if ((pass == 0) != (o == st->root)) continue;
-            bool fresh = b->kind == BUF_ARENA || (b->kind == BUF_OUTPUT && p->output_alias && p->output_alias[b->index] < 0);
-            if (fresh && N(g, o)->type.dtype == mm->type.dtype && ir_numel(&N(g, o)->type) == ir_numel(&mm->type))
-                return o;
-        }
-    return -1;
-}
-
+/* The arena the generated code needs (pass_lower appends the CPU GEMMs' scratch to memplan's). */
 int64_t emit_arena_bytes(const Graph *g, int64_t *scratch_off, int64_t *scratch_bytes) {
     const Plan *p = g->plan;
-    int64_t need = 0;
-    for (int s = 0; s < p->nsteps; s++) {
-        const Step *st = &p->steps[s];
-        if (st->kind != STEP_GEMM || gemm_target(g, st) >= 0) continue;
-        const Node *mm = N(g, st->root);
-        int64_t b = ir_numel(&mm->type) * (int64_t)ir_dtype_size(mm->type.dtype);
-        if (b > need) need = b;
-    }
-    int64_t off = (p->arena_bytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
-    if (scratch_off) *scratch_off = need ? off : -1;
-    if (scratch_bytes) *scratch_bytes = need;
-    return need ? off + need : p->arena_bytes;
+    if (scratch_off) *scratch_off = p->scratch_off;
+    if (scratch_bytes) *scratch_bytes = p->scratch_bytes;
+    return p->scratch_off >= 0 ? p->scratch_off + p->scratch_bytes : p->arena_bytes;
 }
 
 /* GEMM: cblas into the target (batch by batch), then a loop applying the epilogue. */
@@ -309,7 +281,7 @@ static void cpu_gemm(Ex *x) {
     const Node *mm = N(x->g, gm.mm);
     const char *T = emit_ctype(mm->type.dtype);
     bool f32 = mm->type.dtype == DT_FLOAT32;
-    NodeId tgt = gemm_target(x->g, x->st);
+    NodeId tgt = x->st->lower.cpu_gemm_out; /* pass_lower: a buffer of the step's, else scratch */
     char *dst;
     if (tgt >= 0) {
         char *addr = ex_addr(x, tgt);
@@ -317,9 +289,7 @@ static void cpu_gemm(Ex *x) {
         dst = xfmt("%s", addr);
         free(addr);
     } else {
-        int64_t off;
-        emit_arena_bytes(x->g, &off, NULL);
-        dst = xfmt("((%s *)(%sp[%d] + %lld))", T, x->args, x->g->ninputs + x->g->noutputs, (long long)off);
+        dst = xfmt("((%s *)(%sp[%d] + %lld))", T, x->args, x->g->ninputs + x->g->noutputs, (long long)x->p->scratch_off);
     }
     ex_line(x, "%s *const C = %s;", T, dst);
     free(dst);

@@ -1,10 +1,11 @@
 /* compiler/emit_cuda.c: kernels.cu, the plan's steps as CUDA kernels (one per step) over the
- * argument block passed by value, and their launch configurations from static shapes:
- *   ELEMWISE / COPY  grid-stride loop, 256 threads, at most 4 blocks per SM of an H100/H200
+ * argument block passed by value, in the form and launch configuration pass_lower chose
+ * (Step.lower, compiler/pass_lower.c):
+ *   ELEMWISE / COPY  a grid-stride loop
  *   REDUCE           one block per output element, threads stride over the reduced elements;
- *                    over leading axes only: 8 outputs per block, 32 slices each (coalesced)
+ *                    or 8 outputs per block, 32 slices each (coalesced)
  *   ROW              one block per row, each reduction a block reduction every thread then
- *                    reads; short rows: a warp, or a thread, per row
+ *                    reads; or a warp, or a thread, per row
  *   GEMM             the GEMMs of templates/kernels_prelude.cuh (tiled with sliced K, skinny,
  *                    small K) with the step's epilogue as a lambda
  * The text compiles with nvcc (-std=c++17) and with NVRTC (the host-side table is guarded). */
@@ -12,10 +13,6 @@
 #include <string.h>
 
 #include "emit.h"
-
-#define EW_BLOCK 256
-#define EW_MAX_GRID (4 * 132)
-#define MAX_GRID_X (1 << 30)
 
 static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
 
@@ -26,179 +23,12 @@ static bool same_dims(const TensorType *a, const TensorType *b) {
     return true;
 }
 
-static unsigned clamp_grid(int64_t n, int64_t max) { return (unsigned)(n < 1 ? 1 : n > max ? max : n); }
-
-static unsigned reduce_block(int64_t count) {
-    int64_t b = 32;
-    while (b < count && b < 256) b *= 2;
-    return (unsigned)b;
-}
-
-/* A GEMM's kernel shape. N <= SKINNY_N: the skinny kernels (a warp per row of C when A's K axis
- * is contiguous; 8 rows per block with the threads' slices striding over K when A is read
- * transposed). K <= SMALLK_K: a thread per element of C (an outer product: memory-bound, like an
- * elementwise step). Otherwise the tiled kernel: the largest tile that still gives GEMM_MIN_BLOCKS
- * blocks (about one per SM of an H100/H200), its threads split into KS groups that each
- * multiply a K slice with TM x 4 register micro-tiles (templates/kernels_prelude.cuh). */
-#define SKINNY_N 8
-#define SMALLK_K 8
-#define GEMM_MIN_BLOCKS 100
-#define SPLIT_MIN_K 64 /* a cluster split leaves each block at least this much of K */
-typedef enum { GEMM_TILED, GEMM_SKINNY, GEMM_SKINNY_T, GEMM_SMALLK } GemmKind;
-typedef struct {
-    GemmKind kind;
-    int bm, bn, tm, ks, bk, split, threads;
-} GemmTile;
-
-static GemmTile gemm_tile(const EmitGemm *gm) {
-    /* {bm, bn, tm, ks, bk, split}, in order of preference: (bm / tm) x (bn / 4) x ks threads.
-     * Measured on the H200 (bench/README.md, bench/gemm_variants.cu) for the training step's
-     * 512x256x480 products: 32x32 tm8 ks8 bk64 at 7.3 us beats 32x32 tm4 (7.7-9.3), 512 threads
-     * (7.7-8.0), 32x16 (8.3) and a split over clusters of 4 blocks of 64x64 tiles, whose partial
-     * tiles are summed through distributed shared memory (11.5); the template keeps the cluster
-     * split (split > 1), but no shape picks it. */
-    static const int tiles[][6] = {{64, 64, 4, 1, 16, 1}, {64, 32, 4, 2, 16, 1}, {32, 64, 4, 2, 16, 1},
-                                   {32, 32, 8, 8, 64, 1}, {32, 16, 4, 8, 32, 1}, {16, 32, 4, 8, 32, 1},
-                                   {16, 16, 4, 16, 64, 1}};
-    GemmTile t = {GEMM_TILED, 0, 0, 0, 0, 0, 1, 256};
-    if (gm->n <= SKINNY_N) {
-        t.kind = gm->sam == 1 && gm->sak != 1 ? GEMM_SKINNY_T : GEMM_SKINNY;
-        return t;
-    }
-    if (gm->k <= SMALLK_K && gm->m * gm->n < ((int64_t)1 << 31)) {
-        t.kind = GEMM_SMALLK;
-        return t;
-    }
-    int n = (int)(sizeof tiles / sizeof *tiles);
-    for (int i = 0; i < n; i++) {
-        const int *c = tiles[i];
-        if (c[5] > 1 && gm->k < (int64_t)SPLIT_MIN_K * c[5]) continue;
-        /* of two tiles of one area and split, the one whose long side follows C's */
-        if (i + 1 < n && c[0] != c[1] && c[0] * c[1] == tiles[i + 1][0] * tiles[i + 1][1] && c[5] == tiles[i + 1][5] &&
-            (c[0] > c[1]) != (gm->m >= gm->n))
-            continue;
-        t.bm = c[0], t.bn = c[1], t.tm = c[2], t.ks = c[3], t.bk = c[4], t.split = c[5];
-        t.threads = c[0] / c[2] * (c[1] / 4) * c[3];
-        int64_t blocks = (gm->m + t.bm - 1) / t.bm * ((gm->n + t.bn - 1) / t.bn) * gm->batch * t.split;
-        if (blocks >= GEMM_MIN_BLOCKS) break;
-    }
-    return t;
-}
-
-/* The tiled GEMM's dynamic shared memory in bytes: GtcGemmSmem<...>::BYTES of
- * templates/kernels_prelude.cuh, the same formula (the kernel traps when launched with less). */
-#define GEMM_PIPE (96 * 1024)
-static unsigned gemm_smem(const GemmTile *t, bool ak, bool bk1, int64_t elem) {
-    const int64_t ra = ak ? t->bm : t->bk, sa = (ak ? t->bk : t->bm) + 4;
-    const int64_t rb = bk1 ? t->bn : t->bk, sb = (bk1 ? t->bk : t->bn) + 4;
-    const int64_t stage = (ra * sa + rb * sb) * elem, ns0 = GEMM_PIPE / stage, nst = ns0 > 4 ? 4 : ns0;
-    const int64_t pipe = nst * stage, red = (int64_t)t->ks * t->bm * t->bn * elem;
-    return (unsigned)(pipe > red ? pipe : red);
-}
-
-/* The cluster size of a step's kernel (1: no cluster). */
-static int step_cluster(const Graph *g, const Step *st) {
-    EmitGemm gm;
-    Diag d;
-    diag_init(&d, NULL);
-    if (st->kind != STEP_GEMM || emit_gemm_info(g, st, &gm, &d)) return 1;
-    GemmTile t = gemm_tile(&gm);
-    return t.kind == GEMM_TILED ? t.split : 1;
-}
-
-/* ROW steps with rows this short run a warp per row (8 rows per block, no shared memory); rows
- * of at most THREAD_ROW_MAX elements, a thread per row (ROW_THREADS rows per block). */
-#define WARP_ROW_MAX 128
-#define THREAD_ROW_MAX 8
-#define ROW_THREADS 64
+/* The reduction forms of block_reduction: a block, a warp or a thread per output (or row), or a
+ * block's 32 slices of each of 8 columns; from the step's lowering (compiler/pass_lower.c). */
 typedef enum { RED_BLOCK, RED_WARP, RED_THREAD, RED_COLS } RedMode;
 
-#define ROW_MM_WARPS 4 /* rows (warps) per block of a row step with matmuls: 128 blocks for 512 rows */
-
-static RedMode row_mode(const EmitRow *rw) {
-    if (rw->has_pro || rw->has_epi) return RED_WARP;
-    return rw->len <= THREAD_ROW_MAX ? RED_THREAD : rw->len <= WARP_ROW_MAX ? RED_WARP : RED_BLOCK;
-}
-
-/* Rows per block in warp mode. */
-static int row_warps(const EmitRow *rw) { return rw->has_pro || rw->has_epi ? ROW_MM_WARPS : 8; }
-
-/* REDUCE steps that reduce leading axes only and keep at least COLS_MIN outputs take 8 outputs
- * (consecutive in memory when the input is) per 256-thread block: coalesced reads, no strided
- * walk per output (a bias gradient: the sum over a batch's rows). */
-#define COLS_MIN 8
-static int64_t reduce_cols(const Graph *g, const EmitRed *ri) {
-    const TensorType *S = &N(g, ri->x)->type;
-    int r = 0;
-    while (r < S->rank && (ri->mask & (1u << r))) r++;
-    if (ri->arg || r == 0 || r == S->rank || (ri->mask >> r)) return 0;
-    int64_t nout = 1;
-    for (int i = r; i < S->rank; i++) nout *= S->dims[i];
-    return nout >= COLS_MIN ? nout : 0;
-}
-
-static int64_t ew_numel(const Graph *g, const Step *st) {
-    int64_t n = 0;
-    if (st->kind == STEP_COPY) return ir_numel(&N(g, g->outputs[st->copy_output].value)->type);
-    for (int k = 0; k < st->nouts; k++) {
-        int64_t m = ir_numel(&N(g, st->outs[k])->type);
-        if (m > n) n = m;
-    }
-    return n;
-}
-
-int emit_launch(const Graph *g, int step, EmitLaunch *out, Diag *d) {
-    const Step *st = &g->plan->steps[step];
-    memset(out, 0, sizeof *out);
-    out->grid[1] = out->grid[2] = out->block[1] = out->block[2] = 1;
-    switch (st->kind) {
-    case STEP_ELEMWISE: case STEP_COPY: {
-        int64_t n = ew_numel(g, st);
-        out->block[0] = EW_BLOCK;
-        out->grid[0] = clamp_grid((n + EW_BLOCK - 1) / EW_BLOCK, EW_MAX_GRID);
-        return 0;
-    }
-    case STEP_REDUCE: {
-        EmitRed ri;
-        if (emit_red_info(g, st->root, &ri, d)) return -1;
-        int64_t cols = reduce_cols(g, &ri);
-        out->block[0] = cols ? 256 : reduce_block(ri.count);
-        out->grid[0] = clamp_grid(cols ? (cols + 7) / 8 : ir_numel(&N(g, st->root)->type), MAX_GRID_X);
-        return 0;
-    }
-    case STEP_ROW: {
-        EmitRow rw;
-        if (emit_row_info(g, st, &rw, d)) return -1;
-        RedMode md = row_mode(&rw);
-        int w = row_warps(&rw);
-        out->block[0] = md == RED_THREAD ? ROW_THREADS : md == RED_WARP ? 32u * (unsigned)w : reduce_block(rw.len);
-        out->grid[0] = clamp_grid(md == RED_THREAD ? (rw.rows + ROW_THREADS - 1) / ROW_THREADS
-                                  : md == RED_WARP ? (rw.rows + w - 1) / w : rw.rows, MAX_GRID_X);
-        emit_row_free(&rw);
-        return 0;
-    }
-    case STEP_GEMM: {
-        EmitGemm gm;
-        if (emit_gemm_info(g, st, &gm, d)) return -1;
-        GemmTile t = gemm_tile(&gm);
-        int64_t gx, gy = 1;
-        if (t.kind == GEMM_SMALLK) gx = clamp_grid((gm.m * gm.n + EW_BLOCK - 1) / EW_BLOCK, EW_MAX_GRID);
-        else if (t.kind != GEMM_TILED) gx = (gm.m + 7) / 8;
-        else gx = (gm.m + t.bm - 1) / t.bm * t.split, gy = (gm.n + t.bn - 1) / t.bn;
-        if (gx >= ((int64_t)1 << 31) || gy > 65535 || gm.batch > 65535) {
-            diag_node(d, N(g, st->root), "matmul of %lld x %lld (batch %lld) exceeds the CUDA grid", (long long)gm.m,
-                      (long long)gm.n, (long long)gm.batch);
-            return -1;
-        }
-        out->block[0] = (unsigned)t.threads;
-        out->own_sm = t.kind == GEMM_TILED;
-        if (t.kind == GEMM_TILED)
-            out->smem = gemm_smem(&t, gm.sak == 1, gm.sbk == 1, (int64_t)ir_dtype_size(N(g, gm.mm)->type.dtype));
-        out->grid[0] = clamp_grid(gx, gx), out->grid[1] = clamp_grid(gy, gy), out->grid[2] = clamp_grid(gm.batch, gm.batch);
-        return 0;
-    }
-    }
-    return 0;
+static RedMode row_mode(const Step *st) {
+    return st->lower.form == LOWER_ROW_THREAD ? RED_THREAD : st->lower.form == LOWER_ROW_WARP ? RED_WARP : RED_BLOCK;
 }
 
 /* Coordinates from a flat index (ex_split marks them used: an expression may ignore some). */
@@ -342,7 +172,7 @@ static void cuda_reduce(Ex *x) {
             return;
         }
     char *oc[IR_MAX_RANK] = {0}, *xc[IR_MAX_RANK] = {0}, *nout = ex_const(x, ir_numel(O)), *guard = NULL;
-    bool cols = reduce_cols(x->g, &ri) != 0;
+    bool cols = x->st->lower.form == LOWER_RED_COLS;
     if (cols) {
         ex_line(x, "for (%s o0 = (%s)blockIdx.x * 8; o0 < %s; o0 += (%s)gridDim.x * 8) {", x->idx, x->idx, nout, x->idx);
         ex_line(x, "    const %s o = o0 + (threadIdx.x & 7);", x->idx);
@@ -512,9 +342,9 @@ static void cuda_row(Ex *x) {
     }
     const Step *st = x->st;
     const TensorType *S = &N(x->g, rw.x)->type;
-    RedMode md = row_mode(&rw);
+    RedMode md = row_mode(st);
     bool warp = md == RED_WARP;
-    int w = row_warps(&rw);
+    int w = st->lower.warps;
     char *rc[IR_MAX_RANK] = {0}, *nrows = ex_const(x, rw.rows);
     if ((rw.has_pro && !row_mm_ptrs(x, &rw.pro, "A1", "B1")) || (rw.has_epi && !row_mm_ptrs(x, &rw.epi, NULL, "B2"))) {
         free(nrows), emit_row_free(&rw);
@@ -636,7 +466,7 @@ static void cuda_gemm(Ex *x) {
     }
     const Node *mm = N(x->g, gm.mm);
     const char *T = emit_ctype(mm->type.dtype);
-    GemmTile tile = gemm_tile(&gm);
+    const StepLower *tile = &x->st->lower;
     char *bc[IR_MAX_RANK] = {0};
     Str oa = {0}, ob = {0};
     if (gm.nb) {
@@ -655,17 +485,17 @@ static void cuda_gemm(Ex *x) {
     ex_line(x, "const %s *A = %s%s;", T, pa, oa.s ? oa.s : "");
     ex_line(x, "const %s *B = %s%s;", T, pb, ob.s ? ob.s : "");
     free(pa), free(pb), str_free(&oa), str_free(&ob);
-    if (tile.kind == GEMM_SMALLK)
+    if (tile->form == LOWER_GEMM_SMALLK)
         ex_line(x, "gtc_gemm_smallk<%s, %lld>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %lld, %lld, %lld,", T,
                 (long long)(gm.k > 0 ? gm.k : 1), (long long)gm.sam, (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn,
                 (long long)gm.m, (long long)gm.n, (long long)gm.k);
-    else if (tile.kind != GEMM_TILED)
+    else if (tile->form != LOWER_GEMM_TILED)
         ex_line(x, "gtc_gemm_skinny%s<%s, %lld>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %lld, %lld, %lld,",
-                tile.kind == GEMM_SKINNY_T ? "_t" : "", T, (long long)(gm.n > 0 ? gm.n : 1), (long long)gm.sam,
+                tile->form == LOWER_GEMM_SKINNY_T ? "_t" : "", T, (long long)(gm.n > 0 ? gm.n : 1), (long long)gm.sam,
                 (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn, (long long)gm.m, (long long)gm.n, (long long)gm.k);
     else
-        ex_line(x, "gtc_gemm<%s, %d, %d, %d, %d, %d, %d, %s, %s>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %lld, %lld, %lld,", T,
-                tile.bm, tile.bn, tile.tm, tile.ks, tile.bk, tile.split, gm.sak == 1 ? "true" : "false",
+        ex_line(x, "gtc_gemm<%s, %d, %d, %d, %d, %d, %s, %s>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %lld, %lld, %lld,", T,
+                tile->bm, tile->bn, tile->tm, tile->ks, tile->bk, gm.sak == 1 ? "true" : "false",
                 gm.sbk == 1 ? "true" : "false",
                 (long long)gm.sam, (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn, (long long)gm.m, (long long)gm.n,
                 (long long)gm.k);
@@ -707,24 +537,15 @@ char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
             nscalars ? nscalars : 1);
     for (int s = 0; s < p->nsteps; s++) {
         const Step *st = &p->steps[s];
-        EmitLaunch l;
-        if (emit_launch(g, s, &l, d)) {
-            str_free(&b);
-            return NULL;
-        }
+        const StepLower *l = &st->lower;
         str_add(&b, "\n/* step %d: %s", s, plan_step_kind_name(st->kind));
         for (int k = 0; k < st->nnodes; k++) {
             str_cat(&b, k ? ", " : ": ");
             str_add(&b, "%s ", ir_ops[N(g, st->nodes[k])->op].name);
             emit_comment_text(&b, N(g, st->nodes[k])->name);
         }
-        str_add(&b, "; grid %u x %u x %u, block %u */\n", l.grid[0], l.grid[1], l.grid[2], l.block[0]);
-        int cl = step_cluster(g, st);
-        if (cl > 1)
-            str_add(&b, "extern \"C\" __global__ void __launch_bounds__(%u) GTC_CLUSTER_DIMS(%d, 1, 1) gtc_k%d(struct gtc_args a) {\n",
-                    l.block[0], cl, s);
-        else
-            str_add(&b, "extern \"C\" __global__ void __launch_bounds__(%u) gtc_k%d(struct gtc_args a) {\n", l.block[0], s);
+        str_add(&b, "; grid %u x %u x %u, block %u */\n", l->grid[0], l->grid[1], l->grid[2], l->block[0]);
+        str_add(&b, "extern \"C\" __global__ void __launch_bounds__(%u) gtc_k%d(struct gtc_args a) {\n", l->block[0], s);
         str_cat(&b, "    gtc_wait_prior_steps();\n");
         Ex x;
         ex_init(&x, g, EMIT_CUDA, s, &b, d);

@@ -317,8 +317,8 @@ int emit_row_info(const Graph *g, const Step *st, EmitRow *ri, Diag *d) {
 
 int emit_check_plan(const Graph *g, Diag *d) {
     const Plan *p = g->plan;
-    if (!p || !p->scheduled || !p->placed) {
-        diag_at(d, NULL, "internal: code generation needs a placed plan (run the passes through memplan)");
+    if (!p || !p->scheduled || !p->placed || !p->lowered) {
+        diag_at(d, NULL, "internal: code generation needs a lowered plan (run the passes through lower)");
         return -1;
     }
     if (!g->name || !ir_is_identifier(g->name)) {

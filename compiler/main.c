@@ -8,6 +8,9 @@
 #include "frontend.h"
 #include "pipeline.h"
 
+/* The target every command lowers for (--target / --arch, any command but compile). */
+static Target g_target;
+
 /* A command gets its FILE and the value of its one option (NULL when not given). */
 typedef int (*CmdFn)(const char *file, const char *opt);
 
@@ -81,7 +84,7 @@ static Graph *load_and_run(const char *file, const char *after) {
     if (!g) return NULL;
     Diag d;
     diag_init(&d, file);
-    if (pipeline_run(g, &d, after)) {
+    if (pipeline_run(g, &g_target, &d, after)) {
         fprintf(stderr, "%s\n", d.msg);
         graph_free(g);
         return NULL;
@@ -181,6 +184,30 @@ int main(int argc, char **argv) {
         if (a == argc) argc = w - 1;
     }
     if (strcmp(argv[1], "compile") == 0) return build_main(argc - 1, argv + 1); /* its own options */
+    /* --target NAME / --arch NAME (any other command): the GPU to lower for */
+    g_target = *target_default();
+    bool target_given = false;
+    for (int a = 2, w = 2; a <= argc; a++) {
+        const char *opt = a < argc ? (strncmp(argv[a], "--target", 8) == 0 ? "--target"
+                                      : strncmp(argv[a], "--arch", 6) == 0 ? "--arch" : NULL) : NULL;
+        size_t n = opt ? strlen(opt) : 0;
+        if (opt && (argv[a][n] == '=' || (!argv[a][n] && a + 1 < argc))) {
+            const char *v = argv[a][n] == '=' ? argv[a] + n + 1 : argv[++a];
+            char err[512];
+            if (target_given) {
+                fprintf(stderr, "gtc %s: --target / --arch given twice\n", argv[1]);
+                return 2;
+            }
+            if (target_parse(v, &g_target, err, sizeof err)) {
+                fprintf(stderr, "gtc %s: %s %s\n", argv[1], opt, err);
+                return 2;
+            }
+            target_given = true;
+            continue;
+        }
+        argv[w++] = argv[a];
+        if (a == argc) argc = w - 1;
+    }
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
         if (strcmp(argv[1], commands[i].name) != 0) continue;
         const char *file = NULL, *opt = NULL, *o = commands[i].opt;

@@ -9,8 +9,6 @@
 
 #include "plan.h"
 
-#define ARENA_ALIGN 256
-
 typedef struct {
     int64_t off, size;
 } Block;

@@ -5,17 +5,20 @@
 #include "pipeline.h"
 
 typedef int (*PassFn)(Graph *, Diag *);
+typedef int (*TargetPassFn)(Graph *, const Target *, Diag *);
 
 static const struct {
     const char *name;
-    PassFn fn;
-    bool plan; /* g->plan exists once this pass has run */
+    PassFn fn;           /* a pass over the graph alone, or */
+    TargetPassFn tfn;    /* one that needs the target as well */
+    bool plan;           /* g->plan exists once this pass has run */
 } passes[] = {
-    {"autodiff", pass_autodiff, false},
-    {"simplify", pass_simplify, false},
-    {"fuse", pass_fuse, true},
-    {"schedule", pass_schedule, true},
-    {"memplan", pass_memplan, true},
+    {"autodiff", pass_autodiff, NULL, false},
+    {"simplify", pass_simplify, NULL, false},
+    {"fuse", pass_fuse, NULL, true},
+    {"schedule", pass_schedule, NULL, true},
+    {"memplan", pass_memplan, NULL, true},
+    {"lower", NULL, pass_lower, true},
 };
 
 #define NPASSES ((int)(sizeof passes / sizeof *passes))
@@ -35,13 +38,14 @@ bool pipeline_builds_plan(const char *name) {
     return i >= 0 && passes[i].plan;
 }
 
-int pipeline_run(Graph *g, Diag *d, const char *stop_after) {
+int pipeline_run(Graph *g, const Target *t, Diag *d, const char *stop_after) {
     int last = stop_after ? pipeline_find(stop_after) : NPASSES - 1;
     if (last < 0) {
         diag_at(d, NULL, "unknown pass \"%.64s\"", stop_after);
         return -1;
     }
+    if (!t) t = target_default();
     for (int i = 0; i <= last; i++)
-        if (passes[i].fn(g, d)) return -1;
+        if (passes[i].fn ? passes[i].fn(g, d) : passes[i].tfn(g, t, d)) return -1;
     return 0;
 }

@@ -21,6 +21,7 @@ Plan *plan_new(int nnodes) {
     p->buf = xcalloc((size_t)nnodes, sizeof *p->buf);
     p->why = xcalloc((size_t)nnodes, sizeof *p->why);
     for (int i = 0; i < nnodes; i++) p->step_of[i] = -1;
+    p->scratch_off = -1;
     return p;
 }
 
@@ -69,6 +70,7 @@ Step *plan_add_step(Plan *p, StepKind kind, NodeId root) {
     s->gemm_in[0] = s->gemm_in[1] = -1;
     s->row_pro.mm = s->row_epi.mm = -1;
     s->copy_output = -1;
+    s->lower.cpu_gemm_out = -1;
     return s;
 }
 
@@ -221,6 +223,51 @@ static char *headline(const Graph *g, const Step *s, char *out, size_t n) {
     return out;
 }
 
+/* The kernel form pass_lower chose, in words: "tiled gemm 32x32 tm8 ks8 bk64". */
+static char *form_str(const StepLower *l, char *out, size_t n) {
+    static const char *const names[] = {"-", "grid-stride", "block per output", "8 columns per block", "warp per row",
+                                        "thread per row", "tiled gemm", "skinny gemm", "skinny gemm (A transposed)",
+                                        "small-K gemm"};
+    if (l->form == LOWER_GEMM_TILED)
+        snprintf(out, n, "%s %dx%d tm%d ks%d bk%d", names[l->form], l->bm, l->bn, l->tm, l->ks, l->bk);
+    else if (l->form == LOWER_ROW_WARP)
+        snprintf(out, n, "%s (%d per block)", names[l->form], l->warps);
+    else
+        snprintf(out, n, "%s", (unsigned)l->form < sizeof names / sizeof *names ? names[l->form] : "?");
+    return out;
+}
+
+static const char *form_key(LowerForm f) {
+    static const char *const keys[] = {"none", "grid", "red_block", "red_cols", "row_warp", "row_thread",
+                                       "gemm_tiled", "gemm_skinny", "gemm_skinny_t", "gemm_smallk"};
+    return (unsigned)f < sizeof keys / sizeof *keys ? keys[f] : "?";
+}
+
+/* The lowering lines of step i (text): its kernel and launch, then its edges and argument slots. */
+static void print_lower_text(const Graph *g, int i, FILE *f) {
+    const Plan *p = g->plan;
+    const StepLower *l = &p->steps[i].lower;
+    char a[256];
+    fprintf(f, "  kernel: %s; grid %u x %u x %u, block %u, shared memory %u bytes%s", form_str(l, a, sizeof a), l->grid[0],
+            l->grid[1], l->grid[2], l->block[0], l->smem, l->own_sm ? ", own SM" : "");
+    if (p->steps[i].kind == STEP_GEMM)
+        fprintf(f, "; CPU product in %s", l->cpu_gemm_out >= 0 ? g->nodes[l->cpu_gemm_out].name : "scratch");
+    fputs("\n  after: ", f);
+    int n = 0;
+    for (int k = 0; k < 64 && k < i; k++)
+        if ((l->after >> k) & 1) fprintf(f, "%ss%d", n++ ? ", " : "", k);
+    if (!n) fputs(p->nsteps > 64 ? "(in order: over 64 steps)" : "-", f);
+    const int np = g->ninputs + g->noutputs + 1;
+    fputs("; uses:", f);
+    for (int k = 0; k < 64; k++)
+        if ((l->uses >> k) & 1) {
+            if (k == 63) fputs(" p63+", f);
+            else if (k < np) fprintf(f, " p%d", k);
+            else fprintf(f, " s%d", k - np);
+        }
+    fputc('\n', f);
+}
+
 /* ---- text --------------------------------------------------------------------------------- */
 
 static void print_text(const Graph *g, FILE *f) {
@@ -228,6 +275,10 @@ static void print_text(const Graph *g, FILE *f) {
     char a[512], b[512], c[512];
     fprintf(f, "plan %s: %d step%s%s%s\n", g->name, p->nsteps, p->nsteps == 1 ? "" : "s", p->scheduled ? "" : " (not scheduled)",
             p->placed ? "" : " (buffers not placed)");
+    if (p->lowered) {
+        target_describe(&p->target, a, sizeof a);
+        fprintf(f, "target: %s\n", a);
+    }
     for (int i = 0; i < p->nsteps; i++) {
         const Step *s = &p->steps[i];
         fprintf(f, "step %d: %s\n  ops: ", i, headline(g, s, a, sizeof a));
@@ -252,7 +303,9 @@ static void print_text(const Graph *g, FILE *f) {
         } else if (!s->nouts) {
             fputs("-", f);
         }
-        fprintf(f, "\n  why: %s\n", s->reason);
+        fputc('\n', f);
+        if (p->lowered) print_lower_text(g, i, f);
+        fprintf(f, "  why: %s\n", s->reason);
     }
     int w = 4;
     for (int i = 0; i < g->nnodes && i < p->nnodes; i++) {
@@ -267,6 +320,9 @@ static void print_text(const Graph *g, FILE *f) {
                 buf_str(g, &p->buf[i], b, sizeof b), p->why[i] ? p->why[i] : "");
     }
     step_index_free(&x);
+    if (p->lowered && p->scratch_off >= 0)
+        fprintf(f, "scratch: arena [%lld,%lld) for the CPU GEMMs whose product has no buffer of its own\n",
+                (long long)p->scratch_off, (long long)(p->scratch_off + p->scratch_bytes));
     Totals t = totals(g);
     fprintf(f, "totals: steps %d (gemm %d, row %d, reduce %d, elementwise %d, copy %d), fused kernels %d, "
                "gemms %d, reductions %d, ops %d, arena %lld bytes\n",
@@ -305,6 +361,44 @@ static cJSON *json_values(const Graph *g, const Plan *p, const NodeId *ids, int 
     return a;
 }
 
+static cJSON *json_uvec(const unsigned v[3]) {
+    cJSON *a = cJSON_CreateArray();
+    for (int k = 0; k < 3; k++) cJSON_AddItemToArray(a, cJSON_CreateNumber(v[k]));
+    return a;
+}
+
+/* Step i's lowering: kernel form, tile, launch, shared memory, own_sm, edges, argument slots. */
+static cJSON *json_lower(const Graph *g, int i) {
+    const Plan *p = g->plan;
+    const StepLower *l = &p->steps[i].lower;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "form", form_key(l->form));
+    if (l->form == LOWER_GEMM_TILED) {
+        cJSON *t = cJSON_AddObjectToObject(o, "tile");
+        cJSON_AddNumberToObject(t, "bm", l->bm);
+        cJSON_AddNumberToObject(t, "bn", l->bn);
+        cJSON_AddNumberToObject(t, "tm", l->tm);
+        cJSON_AddNumberToObject(t, "ks", l->ks);
+        cJSON_AddNumberToObject(t, "bk", l->bk);
+    }
+    if (l->form == LOWER_ROW_WARP) cJSON_AddNumberToObject(o, "rows_per_block", l->warps);
+    cJSON_AddItemToObject(o, "grid", json_uvec(l->grid));
+    cJSON_AddItemToObject(o, "block", json_uvec(l->block));
+    cJSON_AddNumberToObject(o, "smem", l->smem);
+    cJSON_AddBoolToObject(o, "own_sm", l->own_sm);
+    if (p->steps[i].kind == STEP_GEMM) {
+        if (l->cpu_gemm_out >= 0) cJSON_AddStringToObject(o, "cpu_product", g->nodes[l->cpu_gemm_out].name);
+        else cJSON_AddStringToObject(o, "cpu_product", "scratch");
+    }
+    cJSON *after = cJSON_AddArrayToObject(o, "after");
+    for (int k = 0; k < 64 && k < i; k++)
+        if ((l->after >> k) & 1) cJSON_AddItemToArray(after, cJSON_CreateNumber(k));
+    cJSON *uses = cJSON_AddArrayToObject(o, "uses");
+    for (int k = 0; k < 64; k++)
+        if ((l->uses >> k) & 1) cJSON_AddItemToArray(uses, cJSON_CreateNumber(k));
+    return o;
+}
+
 static void print_json(const Graph *g, FILE *f) {
     const Plan *p = g->plan;
     char a[512];
@@ -314,6 +408,19 @@ static void print_json(const Graph *g, FILE *f) {
     cJSON_AddStringToObject(j, "graph", g->name);
     cJSON_AddBoolToObject(j, "scheduled", p->scheduled);
     cJSON_AddBoolToObject(j, "placed", p->placed);
+    cJSON_AddBoolToObject(j, "lowered", p->lowered);
+    if (p->lowered) {
+        const Target *t = &p->target;
+        cJSON *to = cJSON_AddObjectToObject(j, "target");
+        cJSON_AddStringToObject(to, "name", t->name);
+        cJSON_AddNumberToObject(to, "cc_major", t->cc_major);
+        cJSON_AddNumberToObject(to, "cc_minor", t->cc_minor);
+        cJSON_AddNumberToObject(to, "sms", t->sms);
+        cJSON_AddNumberToObject(to, "smem_per_block", t->smem_block);
+        cJSON_AddNumberToObject(to, "smem_per_sm", t->smem_sm);
+        cJSON_AddNumberToObject(to, "fp64_ratio", t->fp64_ratio);
+        cJSON_AddNumberToObject(to, "tensor_core_gen", t->tensor_gen);
+    }
     cJSON *steps = cJSON_AddArrayToObject(j, "steps");
     for (int i = 0; i < p->nsteps; i++) {
         const Step *s = &p->steps[i];
@@ -342,6 +449,7 @@ static void print_json(const Graph *g, FILE *f) {
             cJSON_AddBoolToObject(m, "trans_b", rm[k]->trans[1]);
         }
         if (s->kind == STEP_COPY) cJSON_AddNumberToObject(o, "copy_output", s->copy_output);
+        if (p->lowered) cJSON_AddItemToObject(o, "lower", json_lower(g, i));
         cJSON_AddStringToObject(o, "reason", s->reason);
         cJSON_AddItemToArray(steps, o);
     }
@@ -380,6 +488,11 @@ static void print_json(const Graph *g, FILE *f) {
     cJSON_AddNumberToObject(to, "reductions", t.reductions);
     cJSON_AddNumberToObject(to, "ops", t.ops);
     cJSON_AddNumberToObject(to, "arena_bytes", (double)p->arena_bytes);
+    if (p->lowered && p->scratch_off >= 0) {
+        cJSON *sc = cJSON_AddObjectToObject(j, "scratch");
+        cJSON_AddNumberToObject(sc, "offset", (double)p->scratch_off);
+        cJSON_AddNumberToObject(sc, "bytes", (double)p->scratch_bytes);
+    }
     char *text = cJSON_Print(j);
     if (!text) abort();
     fprintf(f, "%s\n", text);

@@ -1,7 +1,8 @@
 /* compiler/plan.h: the fusion plan built over a verified graph: which nodes run together as one
- * step, which values live in memory and where, in what order the steps run, and why. Built by
- * the passes fuse → schedule → memplan (compiler/pipeline.c), printed by plan_print. The code
- * generators and the runtime's plan table are made from it.
+ * step, which values live in memory and where, in what order the steps run, how each step's
+ * kernel is launched, and why. Built by the passes fuse → schedule → memplan → lower
+ * (compiler/pipeline.c), printed by plan_print. The code generators and the runtime's plan
+ * table are made from it.
  *
  * Ownership: a Plan belongs to its Graph (g->plan), freed by plan_free / graph_free. Every array
  * and string in it is owned by the plan. */
@@ -9,6 +10,7 @@
 #define GTC_PLAN_H
 
 #include "../ir/ir.h"
+#include "target.h"
 
 typedef enum {
     STEP_ELEMWISE, /* one thread per element of `root`'s shape; fused elementwise + views */
@@ -34,6 +36,8 @@ typedef enum {
     BUF_SCALAR     /* a rank-0 input passed by value: `index` is its input position */
 } BufKind;
 
+#define ARENA_ALIGN 256 /* every arena placement, and the CPU GEMMs' scratch after them */
+
 typedef struct {
     BufKind kind;
     int index;
@@ -49,6 +53,36 @@ typedef struct {
     NodeId in[2];       /* A and B after folding transposes (the epilogue's A is a step member) */
     bool trans[2];      /* whether A / B are read transposed */
 } StepMatmul;
+
+/* The form of a step's CUDA kernel, decided by pass_lower (compiler/pass_lower.c). */
+typedef enum {
+    LOWER_NONE,         /* not lowered (pass_lower has not run) */
+    LOWER_GRID,         /* ELEMWISE, COPY: a grid-stride loop, a thread per element */
+    LOWER_RED_BLOCK,    /* REDUCE: a block per output element; ROW: a block per row */
+    LOWER_RED_COLS,     /* REDUCE over leading axes only: 8 outputs per block, 32 slices each */
+    LOWER_ROW_WARP,     /* ROW: a warp per row, `warps` rows per block */
+    LOWER_ROW_THREAD,   /* ROW: a thread per row */
+    LOWER_GEMM_TILED,   /* GEMM: the tiled kernel, tile bm x bn (see gtc_gemm in the prelude) */
+    LOWER_GEMM_SKINNY,  /* GEMM, N <= 8: a warp per row of C */
+    LOWER_GEMM_SKINNY_T,/* GEMM, N <= 8, A read transposed: 8 rows per block */
+    LOWER_GEMM_SMALLK   /* GEMM, K <= 8: a thread per element of C */
+} LowerForm;
+
+/* What pass_lower decided for one step; the code generators, plan_build and (through RtPlanStep)
+ * the executor only read it. */
+typedef struct {
+    LowerForm form;
+    int bm, bn, tm, ks, bk;     /* LOWER_GEMM_TILED: tile, micro-tile rows, K slices, K step */
+    int warps;                  /* LOWER_ROW_WARP: rows (warps) per block */
+    unsigned grid[3], block[3]; /* the CUDA launch configuration */
+    unsigned smem;              /* dynamic shared memory, bytes (the tiled GEMM's K pipeline) */
+    bool own_sm;                /* RtPlanStep.own_sm: one block per SM (the tiled GEMM) */
+    NodeId cpu_gemm_out;        /* STEP_GEMM on the CPU: the buffer cblas writes the product into
+                                 * (-1: the arena's scratch, Plan.scratch_off) */
+    uint64_t after;             /* the steps this one waits for, edges implied by others left out
+                                 * (bit i: step i; 0 for every step of a plan over 64 steps) */
+    uint64_t uses;              /* RtPlanStep.uses: the argument-block slots its kernel uses */
+} StepLower;
 
 typedef struct {
     StepKind kind;
@@ -66,6 +100,7 @@ typedef struct {
     int copy_output;    /* STEP_COPY: the graph output it writes (ins[0], through the view
                          * nodes in `nodes`, if any); -1 for other kinds */
     char reason[512];   /* why these nodes fused (and why the group ends where it does) */
+    StepLower lower;    /* pass_lower's decisions */
 } Step;
 
 typedef struct Plan {
@@ -79,6 +114,11 @@ typedef struct Plan {
     int64_t arena_bytes;
     bool scheduled;     /* pass_schedule has ordered the steps */
     bool placed;        /* pass_memplan has assigned buffers */
+    bool lowered;       /* pass_lower has decided every step's StepLower */
+    Target target;      /* the target it was lowered for */
+    int64_t scratch_off, scratch_bytes; /* the CPU GEMMs' scratch appended to the arena, 256-aligned
+                                         * (offset -1: none); the generated code's arena is
+                                         * scratch_off + scratch_bytes when there is one */
 } Plan;
 
 /* An empty plan for a graph of nnodes nodes (per-node arrays cleared: step_of -1, BUF_NONE). */
@@ -109,5 +149,7 @@ int simplify_count(const char *kind); /* fold identity bridge compose cse dead *
 int pass_fuse(Graph *g, Diag *d);     /* groups nodes into steps; creates g->plan */
 int pass_schedule(Graph *g, Diag *d); /* orders steps: dependencies, donated buffers last */
 int pass_memplan(Graph *g, Diag *d);  /* buffers: inputs, outputs, arena offsets */
+/* launch configurations, GEMM tiles, shared memory, CPU GEMM scratch, dependency edges */
+int pass_lower(Graph *g, const Target *t, Diag *d);
 
 #endif

@@ -14,7 +14,7 @@
 
 #include "../runtime/core/plan.h"
 
-/* g must be placed (pipeline_run to memplan). cuda_src and cpu_src are copied. NULL with the
+/* g must be lowered (pipeline_run through lower). cuda_src and cpu_src are copied. NULL with the
  * error in d. */
 RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src, const char *cpu_src, Diag *d);
 void plan_build_free(RtPlan *p);

@@ -20,7 +20,8 @@
 
 #include "rt.h"
 
-#define RT_PLAN_ABI 4 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm */
+#define RT_PLAN_ABI 5 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
+                       * 5: .after holds only the edges no others imply (was: every conflict) */
 #define RT_PLAN_MAX_ARGS_BYTES 4096 /* CUDA's kernel parameter space */
 
 /* The size of a plan's argument block (above); a plan whose block is larger than
@@ -48,8 +49,10 @@ typedef struct {
     const char *writes;  /* the values it writes, e.g. "h1,a1" */
     const char *reason;  /* the planner's reason */
     unsigned grid[3], block[3], smem; /* CUDA launch configuration (fixed shapes) */
-    uint64_t after;      /* bit i: this step must wait for step i (it reads what i writes, or
-                          * writes what i reads or writes). Plans of over 64 steps run in order. */
+    uint64_t after;      /* bit i: this step waits for step i (it reads what i writes, or writes
+                          * what i reads or writes), set only where no other edge implies the wait
+                          * (the transitive reduction, compiler/pass_lower.c): the GPU graph's
+                          * edges as they are. Plans of over 64 steps run in order (all 0). */
     uint64_t uses;       /* bit k < 63: the step's kernel uses slot k of the argument block (the
                           * pointers p[0 ..], then the scalars s[0 ..]); bit 63: some slot >= 63.
                           * A GPU run with new pointers updates only the nodes that use them. */

@@ -6,8 +6,10 @@
 // On sm_90 and later, dependent steps are linked with programmatic edges: a step's kernel is
 // launched as soon as the steps it depends on have started all their blocks, and waits for them
 // in gtc_wait_prior_steps() (templates/kernels_prelude.cuh), which hides launch latency along the
-// graph's critical path. Edges that others imply are left out (a kernel with two programmatic
-// in-edges was not launched early). GTC_PROGRAMMATIC_EDGES=0 builds ordinary edges instead. A
+// graph's critical path. The edges are the plan's (RtPlanStep.after), from which the compiler
+// already left out those that others imply (compiler/pass_lower.c: a kernel with two
+// programmatic in-edges was not launched early). GTC_PROGRAMMATIC_EDGES=0 builds ordinary edges
+// instead. A
 // step marked own_sm (the tiled GEMM) gets an SM per block through padded shared memory.
 #include <stdlib.h>
 
@@ -100,7 +102,6 @@ extern "C" RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *const 
     g->nbytes = nbytes;
     g->argp[0] = g->args;
     const bool prog = programmatic_edges();
-    uint64_t anc[64]; /* per step: the steps it follows, directly or not */
     cudaError_t e = cudaGraphCreate(&g->graph, 0);
     for (int i = 0; e == cudaSuccess && i < plan->nsteps; i++) {
         const RtPlanStep *s = &plan->steps[i];
@@ -115,21 +116,15 @@ extern "C" RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *const 
         p->kernelParams = g->argp;
         p->extra = NULL;
         if (e != cudaSuccess) break;
-        /* Edges from the plan's conflicts, so independent steps overlap, less those another
-         * edge implies (a step after 0 and 1, where 1 is after 0, gets the edge from 1 only:
-         * measured on the H200, a kernel with two programmatic in-edges was not launched early,
-         * and waiting for 1 covers 0); over 64 steps: a chain. */
+        /* The plan's edges (already reduced), so independent steps overlap; over 64 steps: a
+         * chain. */
         cudaGraphNode_t deps[64];
         size_t ndeps = 0;
         if (plan->nsteps > 64) {
             if (i) deps[ndeps++] = g->nodes[i - 1];
         } else {
-            uint64_t implied = 0;
-            anc[i] = 0;
             for (int k = 0; k < i; k++)
-                if ((s->after >> k) & 1) implied |= anc[k], anc[i] |= anc[k] | (uint64_t)1 << k;
-            for (int k = 0; k < i; k++)
-                if (((s->after >> k) & 1) && !((implied >> k) & 1)) deps[ndeps++] = g->nodes[k];
+                if ((s->after >> k) & 1) deps[ndeps++] = g->nodes[k];
         }
         e = cudaGraphAddKernelNode(&g->nodes[i], g->graph, prog ? NULL : (ndeps ? deps : NULL), prog ? 0 : ndeps, p);
         if (e != cudaSuccess || !prog) continue;

@@ -81,7 +81,7 @@ static Compiled *compile_graph(Graph *g, char *json, uint64_t h) {
     diag_init(&d, g->name);
     char *cu = NULL, *cpu = NULL;
     RtPlan *plan = NULL;
-    if (pipeline_run(g, &d, NULL) || !(cu = emit_cuda_source(g, g->name, &d)) ||
+    if (pipeline_run(g, NULL, &d, NULL) || !(cu = emit_cuda_source(g, g->name, &d)) ||
         !(cpu = emit_cpu_source(g, g->name, &d)) || !(plan = plan_build(g, g->name, cu, cpu, &d))) {
         php_gtc_throw(RT_ECOMPILE, "cannot compile the traced graph: %s", d.msg);
         free(cu);

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!g) return 0;
     free(ir_write_json(g));
     diag_init(&d, "fuzz.json");
-    if (pipeline_run(g, &d, NULL) == 0) {
+    if (pipeline_run(g, NULL, &d, NULL) == 0) {
         char *cu = emit_cuda_source(g, "fuzz.json", &d);
         char *c = cu ? emit_cpu_source(g, "fuzz.json", &d) : NULL;
         char *pl = c ? emit_plan_source(g, "fuzz.json", cu, c, &d) : NULL;

@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(text);
     if (!g) return 0;
     diag_init(&d, "fuzz.php");
-    if (pipeline_run(g, &d, NULL) == 0) {
+    if (pipeline_run(g, NULL, &d, NULL) == 0) {
         char *cu = emit_cuda_source(g, "fuzz.php", &d);
         char *c = cu ? emit_cpu_source(g, "fuzz.php", &d) : NULL;
         char *pl = c ? emit_plan_source(g, "fuzz.php", cu, c, &d) : NULL;

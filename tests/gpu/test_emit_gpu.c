@@ -53,7 +53,7 @@ static const struct {
 static int nvrtc_check(const char *path, char *msg, size_t n) {
     Diag d;
     Graph *g = h_load(path, &d);
-    if (!g || pipeline_run(g, &d, NULL)) {
+    if (!g || pipeline_run(g, NULL, &d, NULL)) {
         snprintf(msg, n, "%s", d.msg);
         graph_free(g);
         return -1;

@@ -150,7 +150,7 @@ static int h_run_in(const char *path, int steps, const RtBackend *b, const char 
         goto done;
     }
     diag_init(&d, path);
-    if (pipeline_run(g, &d, NULL)) {
+    if (pipeline_run(g, NULL, &d, NULL)) {
         snprintf(res->msg, sizeof res->msg, "pipeline: %.1000s", d.msg);
         goto done;
     }

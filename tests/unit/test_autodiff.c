@@ -468,7 +468,7 @@ TEST(pass__through_the_pipeline__json_round_trip_and_simplify) {
     assert_non_null(back->train);
     assert_int_equal(back->train->momentum * 2, 1);
     diag_init(&rd, "again.json");
-    assert_int_equal(pipeline_run(back, &rd, NULL), 0);
+    assert_int_equal(pipeline_run(back, NULL, &rd, NULL), 0);
     assert_null(back->train);
     graph_free(back);
     graph_free(g);

@@ -33,7 +33,7 @@ static Graph *planned(const char *sq) {
     Graph *g = ir_read_json(text, strlen(text), &d);
     free(text);
     if (!g) fail_msg("unexpected error: %s", d.msg);
-    if (pipeline_run(g, &d, NULL)) fail_msg("pipeline: %s", d.msg);
+    if (pipeline_run(g, NULL, &d, NULL)) fail_msg("pipeline: %s", d.msg);
     return g;
 }
 
@@ -41,7 +41,7 @@ static Graph *planned_file(const char *path) {
     diag_init(&d, path);
     Graph *g = ir_read_json_file(path, &d);
     if (!g) fail_msg("%s: %s", path, d.msg);
-    if (pipeline_run(g, &d, NULL)) fail_msg("pipeline: %s", d.msg);
+    if (pipeline_run(g, NULL, &d, NULL)) fail_msg("pipeline: %s", d.msg);
     return g;
 }
 
@@ -245,7 +245,7 @@ TEST(emit_literal__values__convert_as_scalar_h) {
 
 /* ---- launch configurations, arena, indices ----------------------------------------------------------- */
 
-TEST(emit_launch__each_step_kind__gets_its_configuration) {
+TEST(pass_lower__each_step_kind__gets_its_configuration) {
     Graph *g = planned("{'format':'gtc-graph','version':1,'name':'cfg','inputs':["
                        "{'name':'x','dtype':'float32','shape':[37,50]},{'name':'w','dtype':'float32','shape':[50,300]},"
                        "{'name':'big','dtype':'float32','shape':[1000,1000]}],'nodes':["
@@ -258,8 +258,7 @@ TEST(emit_launch__each_step_kind__gets_its_configuration) {
     const Plan *p = g->plan;
     int seen = 0;
     for (int i = 0; i < p->nsteps; i++) {
-        EmitLaunch l;
-        assert_int_equal(emit_launch(g, i, &l, &d), 0);
+        const StepLower l = p->steps[i].lower;
         switch (p->steps[i].kind) {
         case STEP_ROW: assert_int_equal(l.grid[0], 5), assert_int_equal(l.block[0], 256); seen |= 1; break; /* a warp per row */
         case STEP_REDUCE: assert_int_equal(l.grid[0], 7), assert_int_equal(l.block[0], 256); seen |= 2; break; /* 8 columns a block */
@@ -314,7 +313,7 @@ TEST(emit_all__unplaced_plan__is_an_error) {
     assert_non_null(g);
     char *dir = tmpdir();
     assert_int_equal(emit_all(g, dir, "abc.json", &d), -1);
-    assert_non_null(strstr(d.msg, "placed plan"));
+    assert_non_null(strstr(d.msg, "lowered plan"));
     rmdir_all(dir);
     graph_free(g);
 }
@@ -357,7 +356,7 @@ int main(void) {
         cmocka_unit_test(emit_all__user_names_like_generated_ones__still_compile),
         cmocka_unit_test(emit_cstr__every_unsafe_byte__is_escaped),
         cmocka_unit_test(emit_literal__values__convert_as_scalar_h),
-        cmocka_unit_test(emit_launch__each_step_kind__gets_its_configuration),
+        cmocka_unit_test(pass_lower__each_step_kind__gets_its_configuration),
         cmocka_unit_test(emit_arena_bytes__gemm_into_donated_output__appends_scratch),
         cmocka_unit_test(emit_all__over_2_pow_31_elements__uses_64_bit_indices),
         cmocka_unit_test(emit_all__unplaced_plan__is_an_error),

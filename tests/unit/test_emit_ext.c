@@ -61,7 +61,7 @@ static Graph *load_example(const char *name) {
     diag_init(&d, path);
     Graph *g = ir_read_json_file(path, &d);
     if (!g) fail_msg("%s", d.msg);
-    if (pipeline_run(g, &d, NULL)) fail_msg("%s", d.msg);
+    if (pipeline_run(g, NULL, &d, NULL)) fail_msg("%s", d.msg);
     return g;
 }
 

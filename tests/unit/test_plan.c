@@ -1,5 +1,6 @@
 /* tests/unit/test_plan.c: the fusion planner (pass_fuse), the scheduler (pass_schedule), the
- * memory planner (pass_memplan), the pipeline table and plan_print, on graphs given as JSON. */
+ * memory planner (pass_memplan), lowering (pass_lower) and targets, the pipeline table and
+ * plan_print, on graphs given as JSON. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -34,7 +35,7 @@ static Plan *plan_text(const char *body) {
     diag_init(&d, "t.json");
     g = ir_read_json(text, strlen(text), &d);
     if (!g) fail_msg("graph does not load: %s", d.msg);
-    if (pipeline_run(g, &d, NULL)) fail_msg("pipeline failed: %s", d.msg);
+    if (pipeline_run(g, NULL, &d, NULL)) fail_msg("pipeline failed: %s", d.msg);
     assert_non_null(g->plan);
     return g->plan;
 }
@@ -44,7 +45,7 @@ static Plan *plan_file(const char *path) {
     diag_init(&d, path);
     g = ir_read_json_file(path, &d);
     if (!g) fail_msg("%s", d.msg);
-    if (pipeline_run(g, &d, NULL)) fail_msg("pipeline failed: %s", d.msg);
+    if (pipeline_run(g, NULL, &d, NULL)) fail_msg("pipeline failed: %s", d.msg);
     return g->plan;
 }
 
@@ -466,22 +467,214 @@ TEST(pipeline_run__stop_after_fuse__plan_not_scheduled) {
     Diag d;
     diag_init(&d, "t.json");
     g = ir_read_json(text, strlen(text), &d);
-    assert_int_equal(pipeline_run(g, &d, "fuse"), 0);
+    assert_int_equal(pipeline_run(g, NULL, &d, "fuse"), 0);
     assert_false(g->plan->scheduled);
     assert_false(g->plan->placed);
-    assert_int_equal(pipeline_run(g, &d, "nonesuch"), -1);
+    assert_int_equal(pipeline_run(g, NULL, &d, "nonesuch"), -1);
     assert_string_equal(d.msg, "t.json: unknown pass \"nonesuch\"");
 }
 
-TEST(pipeline_pass_name__table__five_passes_in_order) {
-    assert_int_equal(pipeline_npasses(), 5);
+TEST(pipeline_pass_name__table__six_passes_in_order) {
+    assert_int_equal(pipeline_npasses(), 6);
     assert_string_equal(pipeline_pass_name(0), "autodiff");
     assert_string_equal(pipeline_pass_name(1), "simplify");
     assert_string_equal(pipeline_pass_name(2), "fuse");
     assert_string_equal(pipeline_pass_name(3), "schedule");
     assert_string_equal(pipeline_pass_name(4), "memplan");
-    assert_null(pipeline_pass_name(5));
+    assert_string_equal(pipeline_pass_name(5), "lower");
+    assert_null(pipeline_pass_name(6));
     assert_int_equal(pipeline_find("memplan"), 4);
+    assert_int_equal(pipeline_find("lower"), 5);
+}
+
+/* ---- lowering and targets ------------------------------------------------------------------ */
+
+/* examples/train_step.json lowered for target t (NULL: the default H200). */
+static Plan *plan_file_for(const char *path, const Target *t) {
+    Diag d;
+    diag_init(&d, path);
+    g = ir_read_json_file(path, &d);
+    if (!g) fail_msg("%s", d.msg);
+    if (pipeline_run(g, t, &d, NULL)) fail_msg("pipeline failed: %s", d.msg);
+    return g->plan;
+}
+
+TEST(pass_lower__train_step__launch_tile_smem_and_cpu_product) {
+    Plan *p = plan_file("examples/train_step.json");
+    assert_true(p->lowered);
+    assert_string_equal(p->target.name, "sm_90");
+    const StepLower *z1 = &p->steps[writer(p, "h1")].lower; /* x @ w1 */
+    assert_int_equal(z1->form, LOWER_GEMM_TILED);
+    assert_int_equal(z1->bm, 32), assert_int_equal(z1->bn, 32), assert_int_equal(z1->tm, 8);
+    assert_int_equal(z1->ks, 8), assert_int_equal(z1->bk, 64);
+    assert_int_equal(z1->grid[0], 16), assert_int_equal(z1->grid[1], 8), assert_int_equal(z1->grid[2], 1);
+    assert_int_equal(z1->block[0], 256);
+    assert_int_equal(z1->smem, 71680);
+    assert_true(z1->own_sm);
+    assert_int_equal(z1->cpu_gemm_out, id("h1"));
+    const StepLower *row = &p->steps[writer(p, "dlogits")].lower;
+    assert_int_equal(row->form, LOWER_ROW_WARP);
+    assert_int_equal(row->warps, 4);
+    assert_int_equal(row->grid[0], 128), assert_int_equal(row->block[0], 128);
+    assert_int_equal(row->smem, 0);
+    assert_false(row->own_sm);
+    assert_int_equal(p->steps[6].kind, STEP_REDUCE); /* db1 over [512,256], into b1's update */
+    const StepLower *db1 = &p->steps[6].lower;
+    assert_int_equal(db1->form, LOWER_RED_COLS);
+    assert_int_equal(db1->grid[0], 32);
+    /* dw1's product has no buffer of its own (w1_next is written in place of w1): scratch */
+    assert_int_equal(p->steps[5].kind, STEP_GEMM);
+    const StepLower *dw1 = &p->steps[5].lower;
+    assert_int_equal(dw1->form, LOWER_GEMM_TILED);
+    assert_int_equal(dw1->smem, 73728);
+    assert_int_equal(dw1->cpu_gemm_out, -1);
+    assert_int_equal(p->scratch_off, 1579008);
+    assert_int_equal(p->scratch_off % 256, 0);
+    assert_true(p->scratch_off >= p->arena_bytes);
+    assert_int_equal(p->scratch_bytes, 480 * 256 * 4);
+}
+
+/* The transitive closure of the after masks: bit i of anc[j] when j waits for i, directly or not. */
+static void closure(const Plan *p, uint64_t *anc) {
+    for (int j = 0; j < p->nsteps; j++) {
+        anc[j] = p->steps[j].lower.after;
+        for (int i = 0; i < j; i++)
+            if ((p->steps[j].lower.after >> i) & 1) anc[j] |= anc[i];
+    }
+}
+
+TEST(pass_lower__train_step__edges_reduced) {
+    Plan *p = plan_file("examples/train_step.json");
+    assert_int_equal(p->nsteps, 7);
+    /* step 0 (x @ w1) first, the row step after it, every other step after the row step only
+     * (each also conflicts with step 0, which the row step's edge implies) */
+    assert_int_equal(p->steps[0].lower.after, 0);
+    assert_int_equal(p->steps[1].lower.after, 1);
+    for (int s = 2; s < 7; s++) assert_int_equal(p->steps[s].lower.after, 2);
+    uint64_t anc[64];
+    closure(p, anc);
+    for (int j = 0; j < p->nsteps; j++)
+        for (int i = 0; i < j; i++) { /* no kept edge is implied by another kept edge */
+            if (!((p->steps[j].lower.after >> i) & 1)) continue;
+            for (int k = 0; k < j; k++)
+                if (k != i && ((p->steps[j].lower.after >> k) & 1)) assert_false((anc[k] >> i) & 1);
+        }
+}
+
+TEST(pass_lower__digits_step__edges_reduced_and_reach_every_conflict) {
+    Plan *p = plan_file("examples/digits_step.json");
+    uint64_t anc[64];
+    closure(p, anc);
+    /* the last step (the update of a donated weight) waits for some earlier step, and every step
+     * but the first waits for something */
+    for (int j = 1; j < p->nsteps; j++) assert_true(anc[j] != 0);
+    for (int j = 0; j < p->nsteps; j++)
+        for (int i = 0; i < j; i++) {
+            if (!((p->steps[j].lower.after >> i) & 1)) continue;
+            for (int k = 0; k < j; k++)
+                if (k != i && ((p->steps[j].lower.after >> k) & 1)) assert_false((anc[k] >> i) & 1);
+        }
+}
+
+TEST(pass_lower__smaller_target__larger_tiles_smaller_grids) {
+    Target t;
+    char err[256];
+    assert_int_equal(target_parse("sm_75", &t, err, sizeof err), 0);
+    Plan *p = plan_file_for("examples/train_step.json", &t);
+    assert_string_equal(p->target.name, "sm_75");
+    const StepLower *z1 = &p->steps[writer(p, "h1")].lower;
+    /* 40 SMs: the 64 x 64 tile already gives 32 > 30 blocks */
+    assert_int_equal(z1->bm, 64), assert_int_equal(z1->bn, 64);
+    assert_int_equal(z1->grid[0], 8), assert_int_equal(z1->grid[1], 4);
+    assert_true(z1->smem <= (unsigned)t.smem_block);
+}
+
+TEST(pass_lower__elementwise_grid__four_blocks_per_target_sm) {
+    const char *text = "{\"format\": \"gtc-graph\", \"version\": 1, \"name\": \"t\", "
+                       "\"inputs\": [{\"name\": \"x\", \"dtype\": \"float32\", \"shape\": [1000, 1000]}], "
+                       "\"nodes\": [{\"name\": \"y\", \"op\": \"neg\", \"inputs\": [\"x\"]}], \"outputs\": {\"y\": \"y\"}}";
+    static const struct {
+        const char *arch;
+        unsigned grid;
+    } cases[] = {{"sm_90", 4 * 132}, {"sm_80", 4 * 108}, {"sm_75", 4 * 40}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        Target t;
+        char err[256];
+        Diag d;
+        diag_init(&d, "t.json");
+        assert_int_equal(target_parse(cases[c].arch, &t, err, sizeof err), 0);
+        g = ir_read_json(text, strlen(text), &d);
+        assert_int_equal(pipeline_run(g, &t, &d, NULL), 0);
+        assert_int_equal(g->plan->steps[0].lower.form, LOWER_GRID);
+        assert_int_equal(g->plan->steps[0].lower.grid[0], cases[c].grid);
+        assert_int_equal(g->plan->steps[0].lower.block[0], 256);
+        graph_free(g);
+        g = NULL;
+    }
+}
+
+TEST(pipeline_run__stop_after_memplan__not_lowered) {
+    const char *text = "{\"format\": \"gtc-graph\", \"version\": 1, \"name\": \"t\", " X_IN
+                       "\"nodes\": [{\"name\": \"y\", \"op\": \"neg\", \"inputs\": [\"x\"]}], \"outputs\": {\"y\": \"y\"}}";
+    Diag d;
+    diag_init(&d, "t.json");
+    g = ir_read_json(text, strlen(text), &d);
+    assert_int_equal(pipeline_run(g, NULL, &d, "memplan"), 0);
+    assert_true(g->plan->placed);
+    assert_false(g->plan->lowered);
+    assert_int_equal(g->plan->steps[0].lower.form, LOWER_NONE);
+}
+
+TEST(target_parse__known_names__fields) {
+    Target t;
+    char err[256];
+    assert_int_equal(target_parse("sm_90", &t, err, sizeof err), 0);
+    assert_string_equal(t.name, "sm_90");
+    assert_int_equal(t.cc_major, 9), assert_int_equal(t.cc_minor, 0);
+    assert_int_equal(t.sms, 132);
+    assert_int_equal(t.smem_block, 227 * 1024), assert_int_equal(t.smem_sm, 228 * 1024);
+    assert_int_equal(t.fp64_ratio, 2), assert_int_equal(t.tensor_gen, 4);
+    assert_memory_equal(&t, target_default(), sizeof t);
+    assert_int_equal(target_parse("sm_90a", &t, err, sizeof err), 0);
+    assert_string_equal(t.name, "sm_90a");
+    assert_int_equal(t.sms, 132);
+    assert_int_equal(target_parse("sm_100", &t, err, sizeof err), 0);
+    assert_int_equal(t.cc_major, 10), assert_int_equal(t.cc_minor, 0);
+    assert_int_equal(target_parse("sm_86", &t, err, sizeof err), 0);
+    assert_int_equal(t.cc_major, 8), assert_int_equal(t.cc_minor, 6), assert_int_equal(t.fp64_ratio, 64);
+}
+
+TEST(target_parse__garbage_and_unknown__errors) {
+    static const char *const bad[] = {"", "90", "sm90", "sm_", "sm_9", "sm_9000", "sm_90x", "sm_90aa", "SM_90",
+                                      "compute_90", "sm_90 ", "h200"};
+    Target t;
+    char err[256];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(target_parse(bad[i], &t, err, sizeof err), -1);
+        assert_non_null(strstr(err, "is not an SM architecture such as sm_90 or sm_90a"));
+    }
+    assert_int_equal(target_parse(NULL, &t, err, sizeof err), -1);
+    assert_int_equal(target_parse("sm_42", &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'sm_42' is not an architecture gtc knows (known: sm_60 "));
+    assert_non_null(strstr(err, " sm_90 "));
+    char tiny[8]; /* a short buffer is cut, never overrun */
+    assert_int_equal(target_parse("sm_42", &t, tiny, sizeof tiny), -1);
+    assert_int_equal(strlen(tiny), sizeof tiny - 1);
+}
+
+TEST(target_from_device__figures__kept_rates_from_the_table) {
+    Target t;
+    assert_int_equal(target_from_device(&t, 114, 9, 0, 227 * 1024, 228 * 1024), 0); /* an H100 PCIe */
+    assert_string_equal(t.name, "sm_90");
+    assert_int_equal(t.sms, 114), assert_int_equal(t.fp64_ratio, 2), assert_int_equal(t.tensor_gen, 4);
+    assert_int_equal(target_from_device(&t, 58, 8, 9, 99 * 1024, 100 * 1024), 0); /* an L4 */
+    assert_int_equal(t.sms, 58), assert_int_equal(t.fp64_ratio, 64);
+    assert_int_equal(target_from_device(&t, 10, 9, 5, 1024, 2048), 0); /* unknown 9.5: sm_90's rates */
+    assert_string_equal(t.name, "sm_95");
+    assert_int_equal(t.fp64_ratio, 2), assert_int_equal(t.smem_block, 1024);
+    assert_int_equal(target_from_device(&t, 0, 9, 0, 1024, 1024), -1);
+    assert_int_equal(target_from_device(&t, 1, 9, 0, 0, 1024), -1);
+    assert_int_equal(target_from_device(&t, 1, 0, 0, 1024, 1024), -1);
 }
 
 TEST(plan_print__three_formats__deterministic) {
@@ -490,7 +683,13 @@ TEST(plan_print__three_formats__deterministic) {
         char *a = print((PlanFormat)fmt), *b = print((PlanFormat)fmt);
         assert_string_equal(a, b);
         if (fmt == PLAN_TEXT) assert_non_null(strstr(a, "totals: steps 7 (gemm 3, row 1, reduce 3"));
+        if (fmt == PLAN_TEXT) assert_non_null(strstr(a, "  kernel: tiled gemm 32x32 tm8 ks8 bk64; grid 16 x 8 x 1, block 256, "
+                                                      "shared memory 71680 bytes, own SM; CPU product in h1\n"));
+        if (fmt == PLAN_TEXT) assert_non_null(strstr(a, "\n  after: s1; uses: "));
+        if (fmt == PLAN_TEXT) assert_non_null(strstr(a, "\nscratch: arena [1579008,2070528) "));
         if (fmt == PLAN_JSON) assert_non_null(strstr(a, "\"format\":\t\"gtc-plan\""));
+        if (fmt == PLAN_JSON) assert_non_null(strstr(a, "\"tile\":\t{\n"));
+        if (fmt == PLAN_JSON) assert_non_null(strstr(a, "\"sms\":\t132"));
         if (fmt == PLAN_DOT) assert_true(strncmp(a, "digraph \"mlp_train_step\" {", 26) == 0);
         free(a);
         free(b);
@@ -524,7 +723,16 @@ int main(void) {
         cmocka_unit_test_teardown(pipeline_run__train_step__at_most_12_steps, teardown),
         cmocka_unit_test_teardown(pipeline_run__digits_step__at_most_12_steps, teardown),
         cmocka_unit_test_teardown(pipeline_run__stop_after_fuse__plan_not_scheduled, teardown),
-        cmocka_unit_test(pipeline_pass_name__table__five_passes_in_order),
+        cmocka_unit_test(pipeline_pass_name__table__six_passes_in_order),
+        cmocka_unit_test_teardown(pass_lower__train_step__launch_tile_smem_and_cpu_product, teardown),
+        cmocka_unit_test_teardown(pass_lower__train_step__edges_reduced, teardown),
+        cmocka_unit_test_teardown(pass_lower__digits_step__edges_reduced_and_reach_every_conflict, teardown),
+        cmocka_unit_test_teardown(pass_lower__smaller_target__larger_tiles_smaller_grids, teardown),
+        cmocka_unit_test_teardown(pass_lower__elementwise_grid__four_blocks_per_target_sm, teardown),
+        cmocka_unit_test_teardown(pipeline_run__stop_after_memplan__not_lowered, teardown),
+        cmocka_unit_test(target_parse__known_names__fields),
+        cmocka_unit_test(target_parse__garbage_and_unknown__errors),
+        cmocka_unit_test(target_from_device__figures__kept_rates_from_the_table),
         cmocka_unit_test_teardown(plan_print__three_formats__deterministic, teardown),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

@@ -288,59 +288,9 @@ __device__ __forceinline__ void gtc_wait_prior_steps() {
 #endif
 }
 
-/* Thread block clusters (sm_90): the cluster barrier, this block's rank, and a load from another
- * block's shared memory (distributed shared memory). Before sm_90 (a JIT build for an older GPU)
- * GTC_CLUSTER is 0 and a split GEMM computes its whole K range in every block instead. */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-#define GTC_CLUSTER 0
-#define GTC_CLUSTER_DIMS(x, y, z)
-#else
-#define GTC_CLUSTER 1
-#define GTC_CLUSTER_DIMS(x, y, z) __cluster_dims__(x, y, z)
-#endif
-__device__ __forceinline__ void gtc_cluster_sync() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
-#endif
-}
-template <int S> struct GtcBits;
-template <> struct GtcBits<4> {
-    typedef unsigned t;
-    static __device__ __forceinline__ t ld(unsigned a) {
-        t v = 0;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-        asm volatile("ld.shared::cluster.b32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
-#endif
-        return v;
-    }
-};
-template <> struct GtcBits<8> {
-    typedef unsigned long long t;
-    static __device__ __forceinline__ t ld(unsigned a) {
-        t v = 0;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-        asm volatile("ld.shared::cluster.b64 %0, [%1];" : "=l"(v) : "r"(a) : "memory");
-#endif
-        return v;
-    }
-};
-/* *p in the shared memory of the cluster's block `rank` (p: an address in this block's). */
-template <class T> __device__ __forceinline__ T gtc_ld_dsmem(const T *p, unsigned rank) {
-    unsigned a = gtc_smem_u32(p), r = a;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(rank));
-#endif
-    union {
-        typename GtcBits<sizeof(T)>::t u;
-        T v;
-    } c;
-    c.u = GtcBits<sizeof(T)>::ld(r);
-    return c.v;
-}
-
 /* The tiled GEMM's shared memory: K steps in flight (at most 4, within GTC_GEMM_PIPE bytes), or
  * the groups' partial tiles at the end, whichever is larger. It is dynamic shared memory, so the
- * launch gives the size: compiler/emit_cuda.c (gemm_smem) computes the same number, and the kernel
+ * launch gives the size: compiler/pass_lower.c (gemm_smem) computes the same number, and the kernel
  * traps when launched with less. Four steps in flight instead of the two that fit in static shared
  * memory: the train step's 512x256x480 products 7.3 -> 6.6-7.1 us (H200). */
 #define GTC_GEMM_PIPE (96 * 1024)
@@ -357,25 +307,20 @@ template <class T, int BM, int BN, int TM, int KS, int BK, bool AK, bool BK1> st
 /* Four consecutive elements, read as one 16-byte (float) or two (double) shared-memory loads. */
 template <class T> struct __align__(4 * sizeof(T)) GtcV4 { T v[4]; };
 
-/* C[m, n] = sum_k A[m, k] B[k, n] for one BM x BN tile of C (blockIdx.x: m tiles times SPLIT,
+/* C[m, n] = sum_k A[m, k] B[k, n] for one BM x BN tile of C (blockIdx.x: m tiles,
  * blockIdx.y: n tiles), (BM / TM) x (BN / 4) x KS threads. The threads form KS groups ("sliced
  * K"): each group holds a TM x 4 register micro-tile of the whole tile and multiplies its own
  * BK/KS of every BK-wide K step; the groups' partial tiles are summed through shared memory in
  * group order at the end (deterministic), so a tile as small as 32 x 32 still keeps 8 or 16
- * warps of an SM busy. SPLIT > 1: the kernel is launched in clusters of SPLIT blocks along x
- * (GTC_CLUSTER_DIMS(SPLIT, 1, 1) on the kernel); the cluster's blocks take consecutive K ranges of
- * one tile, and after a cluster barrier block r sums rows [r BM / SPLIT, (r + 1) BM / SPLIT) of the
- * blocks' partial tiles, read from their shared memory in rank order, and runs the epilogue on
- * them: larger tiles (fewer loads from L2) with as many blocks. Tiles of A and B go to shared
- * memory with cp.async in their global layout (AK: A's K axis is contiguous, else its M axis;
- * BK1: B's K axis is contiguous, else its N axis), 16 bytes at a time where the layout, sizes and
- * pointers allow it (else element by element, zero-filling outside M, N, K), NST steps in
- * flight. Each micro-tile step reads 4 K values of A and of B as 16-byte shared loads: rows (or
+ * warps of an SM busy. Tiles of A and B go to shared memory with cp.async in their global layout
+ * (AK: A's K axis is contiguous, else its M axis; BK1: B's K axis is contiguous, else its N
+ * axis), 16 bytes at a time where the layout, sizes and pointers allow it (else element by
+ * element, zero-filling outside M, N, K), NST steps in flight. Each micro-tile step reads 4 K values of A and of B as 16-byte shared loads: rows (or
  * columns) along a contiguous K axis are owned strided, so these reads hit distinct banks; along
  * a contiguous M (N) axis, consecutive. Any M, N, K and strides; strict FP32/FP64 multiply-adds
  * (no TF32). epi(i, j, acc) stores each in-range result; consecutive threads take consecutive j
  * (coalesced stores). */
-template <class T, int BM, int BN, int TM, int KS, int BK, int SPLIT, bool AK, bool BK1, class Epi>
+template <class T, int BM, int BN, int TM, int KS, int BK, bool AK, bool BK1, class Epi>
 __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam, long long sak,
                                          const T *__restrict__ B, long long sbk, long long sbn,
                                          int M, int N, int K, Epi epi) {
@@ -383,7 +328,6 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
     static_assert((NT == 256 || NT == 512) && GM * TM == BM && GN * TN == BN, "the groups' micro-tiles cover the tile");
     static_assert(KG * KS == BK && KG % 4 == 0, "each group takes a multiple of 4 of every K step");
     static_assert(TM % 4 == 0 && (sizeof(T) == 4 || sizeof(T) == 8), "4-wide loads of 4- or 8-byte elements");
-    static_assert(SPLIT >= 1 && SPLIT <= 8 && BM % SPLIT == 0, "a cluster of at most 8 blocks shares out the tile's rows");
     /* shared tiles in the global layout, rows padded by 4 elements (16-byte rows, distinct banks) */
     using L = GtcGemmSmem<T, BM, BN, TM, KS, BK, AK, BK1>;
     constexpr int RA = L::RA, CA = L::CA, SA = L::SA, RB = L::RB, CB = L::CB, SB = L::SB, TILE = L::TILE, NST = L::NST;
@@ -393,14 +337,7 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
     if (dyn < (unsigned)L::BYTES) __trap(); /* launched with less than the tile needs */
     T *const sm = (T *)gtc_dsmem;
     const int tid = threadIdx.x, g = tid / G, l = tid % G, tm = l / GN, tn = l % GN;
-    const int rank = SPLIT > 1 ? (int)(blockIdx.x % SPLIT) : 0, m0 = (int)(blockIdx.x / SPLIT) * BM, n0 = blockIdx.y * BN;
-    /* this block's K range: a multiple of 4 elements per block of a cluster (all of K before sm_90) */
-    int kbeg = 0, kend = K;
-    if (SPLIT > 1 && GTC_CLUSTER) {
-        const int kc = ((K + SPLIT - 1) / SPLIT + 3) / 4 * 4;
-        kbeg = rank * kc < K ? rank * kc : K;
-        kend = kbeg + kc < K ? kbeg + kc : K;
-    }
+    const int m0 = (int)blockIdx.x * BM, n0 = blockIdx.y * BN;
     /* 16-byte copies: the contiguous axis is K (or M / N), its length and the other stride are
      * multiples of VW, and the pointer is 16-byte aligned */
     const bool va = (AK ? sak == 1 && sam % VW == 0 && K % VW == 0 : sam == 1 && sak % VW == 0 && M % VW == 0) &&
@@ -414,14 +351,14 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
 #pragma unroll
     for (int u = 0; u < UA; u++) {
         const int c = tid + NT * u, r = c / (CA / VW), cc = c % (CA / VW) * VW;
-        oa[u] = r * SA + cc, ka[u] = kbeg + (AK ? cc : r), ma[u] = m0 + (AK ? r : cc);
+        oa[u] = r * SA + cc, ka[u] = AK ? cc : r, ma[u] = m0 + (AK ? r : cc);
         pa[u] = A + ma[u] * sam + ka[u] * sak;
         if (c >= CHA) ma[u] = M; /* no slot */
     }
 #pragma unroll
     for (int u = 0; u < UB; u++) {
         const int c = tid + NT * u, r = c / (CB / VW), cc = c % (CB / VW) * VW;
-        ob[u] = r * SB + cc, kb[u] = kbeg + (BK1 ? cc : r), nb[u] = n0 + (BK1 ? r : cc);
+        ob[u] = r * SB + cc, kb[u] = BK1 ? cc : r, nb[u] = n0 + (BK1 ? r : cc);
         pb[u] = B + kb[u] * sbk + nb[u] * sbn;
         if (c >= CHB) nb[u] = N;
     }
@@ -432,12 +369,12 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
             if (CHA % NT && tid + NT * u >= CHA) continue;
             const T *src = pa[u] + k0 * sak;
             if (va) {
-                const bool ok = ma[u] < M && k0 + ka[u] < kend;
+                const bool ok = ma[u] < M && k0 + ka[u] < K;
                 gtc_cp_async<16>(As + oa[u], ok ? src : A, ok);
             } else {
 #pragma unroll
                 for (int v = 0; v < VW; v++) {
-                    const bool ok = ma[u] + (AK ? 0 : v) < M && k0 + ka[u] + (AK ? v : 0) < kend;
+                    const bool ok = ma[u] + (AK ? 0 : v) < M && k0 + ka[u] + (AK ? v : 0) < K;
                     gtc_cp_async<sizeof(T)>(As + oa[u] + v, ok ? src + (AK ? v * sak : v * sam) : A, ok);
                 }
             }
@@ -447,12 +384,12 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
             if (CHB % NT && tid + NT * u >= CHB) continue;
             const T *src = pb[u] + k0 * sbk;
             if (vb) {
-                const bool ok = nb[u] < N && k0 + kb[u] < kend;
+                const bool ok = nb[u] < N && k0 + kb[u] < K;
                 gtc_cp_async<16>(Bs + ob[u], ok ? src : B, ok);
             } else {
 #pragma unroll
                 for (int v = 0; v < VW; v++) {
-                    const bool ok = nb[u] + (BK1 ? 0 : v) < N && k0 + kb[u] + (BK1 ? v : 0) < kend;
+                    const bool ok = nb[u] + (BK1 ? 0 : v) < N && k0 + kb[u] + (BK1 ? v : 0) < K;
                     gtc_cp_async<sizeof(T)>(Bs + ob[u] + v, ok ? src + (BK1 ? v * sbk : v * sbn) : B, ok);
                 }
             }
@@ -463,7 +400,7 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
     for (int i = 0; i < TM; i++)
 #pragma unroll
         for (int j = 0; j < TN; j++) acc[i][j] = T(0);
-    const int KT = (kend - kbeg + BK - 1) / BK;
+    const int KT = (K + BK - 1) / BK;
 #pragma unroll
     for (int s = 0; s < NST - 1; s++) {
         if (s < KT) load(s, s * BK);
@@ -530,39 +467,13 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
             sm[(g * BM + r) * BN + c] = acc[i][j];
         }
     __syncthreads();
-    if (SPLIT == 1) {
 #pragma unroll
-        for (int e = tid; e < BM * BN; e += NT) {
-            const int r = e / BN, c = e % BN, gm = m0 + r, gn = n0 + c;
-            T s = sm[e];
+    for (int e = tid; e < BM * BN; e += NT) {
+        const int r = e / BN, c = e % BN, gm = m0 + r, gn = n0 + c;
+        T s = sm[e];
 #pragma unroll
-            for (int k = 1; k < KS; k++) s = s + sm[k * BM * BN + e];
-            if (gm < M && gn < N) epi(gm, gn, s);
-        }
-    } else {
-        /* this block's partial tile in sm[0, BM BN), then the cluster's sum of it for our rows */
-#pragma unroll
-        for (int e = tid; e < BM * BN; e += NT) {
-            T s = sm[e];
-#pragma unroll
-            for (int k = 1; k < KS; k++) s = s + sm[k * BM * BN + e];
-            sm[e] = s;
-        }
-        if (GTC_CLUSTER) gtc_cluster_sync();
-        else __syncthreads();
-        constexpr int RE = BM / SPLIT * BN;
-#pragma unroll
-        for (int e = rank * RE + tid; e < (rank + 1) * RE; e += NT) {
-            const int r = e / BN, c = e % BN, gm = m0 + r, gn = n0 + c;
-            T s = sm[e];
-            if (GTC_CLUSTER) {
-                s = gtc_ld_dsmem(&sm[e], 0);
-#pragma unroll
-                for (int q = 1; q < SPLIT; q++) s = s + gtc_ld_dsmem(&sm[e], q);
-            }
-            if (gm < M && gn < N) epi(gm, gn, s);
-        }
-        if (GTC_CLUSTER) gtc_cluster_sync(); /* our shared memory stays until every block has read it */
+        for (int k = 1; k < KS; k++) s = s + sm[k * BM * BN + e];
+        if (gm < M && gn < N) epi(gm, gn, s);
     }
 }
 
@@ -717,7 +628,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
     gtc_wait_prior_steps();
     const float *A = ((float *)a.p[0]);
     const float *B = ((float *)a.p[2]);
-    gtc_gemm<float, 32, 32, 8, 8, 64, 1, true, false>(A, 480LL, 1LL, B, 256LL, 1LL, 512, 256, 480,
+    gtc_gemm<float, 32, 32, 8, 8, 64, true, false>(A, 480LL, 1LL, B, 256LL, 1LL, 512, 256, 480,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[3])[j];
@@ -926,7 +837,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k5(struct gtc_args a) {
     gtc_wait_prior_steps();
     const float *A = ((float *)a.p[0]);
     const float *B = ((float *)(a.p[12] + 1054720));
-    gtc_gemm<float, 32, 32, 8, 8, 64, 1, false, false>(A, 1LL, 480LL, B, 256LL, 1LL, 480, 256, 512,
+    gtc_gemm<float, 32, 32, 8, 8, 64, false, false>(A, 1LL, 480LL, B, 256LL, 1LL, 480, 256, 512,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[2])[(j + i * 256)];

@@ -1,0 +1,353 @@
+/* compiler/pass_lower.c: lowering, once, after memplan: for every step the form of its CUDA
+ * kernel and its launch configuration from static shapes and the Target, the GEMM tile and its
+ * shared memory, own_sm, where a CPU GEMM writes its product (and the scratch appended to the
+ * arena for those that have no buffer), the argument-block slots its kernel uses, and the steps
+ * it waits for with the edges others imply left out. Stored in Step.lower and Plan; the code
+ * generators, plan_build (RtPlanStep) and the executor only read them.
+ *   ELEMWISE / COPY  grid-stride loop, 256 threads, at most 4 blocks per SM
+ *   REDUCE           one block per output element, threads stride over the reduced elements;
+ *                    over leading axes only: 8 outputs per block, 32 slices each (coalesced)
+ *   ROW              one block per row; short rows: a warp, or a thread, per row
+ *   GEMM             tiled with sliced K, skinny, or small K (templates/kernels_prelude.cuh) */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+#define EW_BLOCK 256
+#define EW_BLOCKS_PER_SM 4
+#define MAX_GRID_X (1 << 30)
+
+static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
+
+static unsigned clamp_grid(int64_t n, int64_t max) { return (unsigned)(n < 1 ? 1 : n > max ? max : n); }
+
+static unsigned reduce_block(int64_t count) {
+    int64_t b = 32;
+    while (b < count && b < 256) b *= 2;
+    return (unsigned)b;
+}
+
+/* ---- GEMM tiles ---------------------------------------------------------------------------------- */
+
+/* A GEMM's kernel form. N <= SKINNY_N: the skinny kernels (a warp per row of C when A's K axis
+ * is contiguous; 8 rows per block with the threads' slices striding over K when A is read
+ * transposed). K <= SMALLK_K: a thread per element of C (an outer product: memory-bound, like an
+ * elementwise step). Otherwise the tiled kernel: the largest tile that still gives more blocks
+ * than three quarters of the target's SMs (100 on the H200's 132), its threads split into KS
+ * groups that each multiply a K slice with TM x 4 register micro-tiles, and whose shared memory
+ * fits the target. */
+#define SKINNY_N 8
+#define SMALLK_K 8
+
+/* The tiled GEMM's dynamic shared memory in bytes: GtcGemmSmem<...>::BYTES of
+ * templates/kernels_prelude.cuh, the same formula (the kernel traps when launched with less). */
+#define GEMM_PIPE (96 * 1024)
+static unsigned gemm_smem(const StepLower *t, bool ak, bool bk1, int64_t elem) {
+    const int64_t ra = ak ? t->bm : t->bk, sa = (ak ? t->bk : t->bm) + 4;
+    const int64_t rb = bk1 ? t->bn : t->bk, sb = (bk1 ? t->bk : t->bn) + 4;
+    const int64_t stage = (ra * sa + rb * sb) * elem, ns0 = GEMM_PIPE / stage, nst = ns0 > 4 ? 4 : ns0;
+    const int64_t pipe = nst * stage, red = (int64_t)t->ks * t->bm * t->bn * elem;
+    return (unsigned)(pipe > red ? pipe : red);
+}
+
+/* Fills the form and tile of a GEMM step. The tiles {bm, bn, tm, ks, bk}, in order of preference:
+ * (bm / tm) x (bn / 4) x ks threads. Measured on the H200 (bench/README.md,
+ * bench/gemm_variants.cu) for the training step's 512x256x480 products: 32x32 tm8 ks8 bk64 at
+ * 7.3 us beats 32x32 tm4 (7.7-9.3), 512 threads (7.7-8.0), 32x16 (8.3) and a split of K over
+ * clusters of 4 blocks of 64x64 tiles (11.5, since removed). */
+static int gemm_tile(const Target *tg, const EmitGemm *gm, int64_t elem, StepLower *t, const Node *mm, Diag *d) {
+    static const int tiles[][5] = {{64, 64, 4, 1, 16}, {64, 32, 4, 2, 16}, {32, 64, 4, 2, 16}, {32, 32, 8, 8, 64},
+                                   {32, 16, 4, 8, 32}, {16, 32, 4, 8, 32}, {16, 16, 4, 16, 64}};
+    if (gm->n <= SKINNY_N) {
+        t->form = gm->sam == 1 && gm->sak != 1 ? LOWER_GEMM_SKINNY_T : LOWER_GEMM_SKINNY;
+        return 0;
+    }
+    if (gm->k <= SMALLK_K && gm->m * gm->n < ((int64_t)1 << 31)) {
+        t->form = LOWER_GEMM_SMALLK;
+        return 0;
+    }
+    t->form = LOWER_GEMM_TILED;
+    const int64_t min_blocks = (int64_t)tg->sms * 3 / 4 + 1;
+    const int n = (int)(sizeof tiles / sizeof *tiles);
+    bool found = false;
+    for (int i = 0; i < n; i++) {
+        const int *c = tiles[i];
+        /* of two tiles of one area, the one whose long side follows C's */
+        if (i + 1 < n && c[0] != c[1] && c[0] * c[1] == tiles[i + 1][0] * tiles[i + 1][1] &&
+            (c[0] > c[1]) != (gm->m >= gm->n))
+            continue;
+        StepLower cand = *t;
+        cand.bm = c[0], cand.bn = c[1], cand.tm = c[2], cand.ks = c[3], cand.bk = c[4];
+        if (gemm_smem(&cand, gm->sak == 1, gm->sbk == 1, elem) > (unsigned)tg->smem_block) continue;
+        *t = cand;
+        found = true;
+        int64_t blocks = (gm->m + t->bm - 1) / t->bm * ((gm->n + t->bn - 1) / t->bn) * gm->batch;
+        if (blocks >= min_blocks) break;
+    }
+    if (!found) {
+        diag_node(d, mm, "no GEMM tile fits the %d bytes of shared memory per block of %s", tg->smem_block, tg->name);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- ROW and REDUCE forms ---------------------------------------------------------------------- */
+
+/* ROW steps with rows this short run a warp per row (8 rows per block, no shared memory); rows
+ * of at most THREAD_ROW_MAX elements, a thread per row (ROW_THREADS rows per block). A row step
+ * with matmuls runs a warp per row, ROW_MM_WARPS rows per block (128 blocks for 512 rows). */
+#define WARP_ROW_MAX 128
+#define THREAD_ROW_MAX 8
+#define ROW_THREADS 64
+#define ROW_MM_WARPS 4
+
+/* REDUCE steps that reduce leading axes only and keep at least COLS_MIN outputs take 8 outputs
+ * (consecutive in memory when the input is) per 256-thread block: coalesced reads, no strided
+ * walk per output (a bias gradient: the sum over a batch's rows). */
+#define COLS_MIN 8
+static int64_t reduce_cols(const Graph *g, const EmitRed *ri) {
+    const TensorType *S = &N(g, ri->x)->type;
+    int r = 0;
+    while (r < S->rank && (ri->mask & (1u << r))) r++;
+    if (ri->arg || r == 0 || r == S->rank || (ri->mask >> r)) return 0;
+    int64_t nout = 1;
+    for (int i = r; i < S->rank; i++) nout *= S->dims[i];
+    return nout >= COLS_MIN ? nout : 0;
+}
+
+static int64_t ew_numel(const Graph *g, const Step *st) {
+    int64_t n = 0;
+    if (st->kind == STEP_COPY) return ir_numel(&N(g, g->outputs[st->copy_output].value)->type);
+    for (int k = 0; k < st->nouts; k++) {
+        int64_t m = ir_numel(&N(g, st->outs[k])->type);
+        if (m > n) n = m;
+    }
+    return n;
+}
+
+/* The form and launch configuration of one step's CUDA kernel. */
+static int lower_launch(const Graph *g, const Target *tg, const Step *st, StepLower *out, Diag *d) {
+    out->grid[0] = out->block[0] = 1;
+    out->grid[1] = out->grid[2] = out->block[1] = out->block[2] = 1;
+    switch (st->kind) {
+    case STEP_ELEMWISE: case STEP_COPY: {
+        int64_t n = ew_numel(g, st);
+        out->form = LOWER_GRID;
+        out->block[0] = EW_BLOCK;
+        out->grid[0] = clamp_grid((n + EW_BLOCK - 1) / EW_BLOCK, (int64_t)EW_BLOCKS_PER_SM * tg->sms);
+        return 0;
+    }
+    case STEP_REDUCE: {
+        EmitRed ri;
+        if (emit_red_info(g, st->root, &ri, d)) return -1;
+        int64_t cols = reduce_cols(g, &ri);
+        out->form = cols ? LOWER_RED_COLS : LOWER_RED_BLOCK;
+        out->block[0] = cols ? 256 : reduce_block(ri.count);
+        out->grid[0] = clamp_grid(cols ? (cols + 7) / 8 : ir_numel(&N(g, st->root)->type), MAX_GRID_X);
+        return 0;
+    }
+    case STEP_ROW: {
+        EmitRow rw;
+        if (emit_row_info(g, st, &rw, d)) return -1;
+        const bool mm = rw.has_pro || rw.has_epi;
+        if (mm || (rw.len > THREAD_ROW_MAX && rw.len <= WARP_ROW_MAX)) out->form = LOWER_ROW_WARP;
+        else out->form = rw.len <= THREAD_ROW_MAX ? LOWER_ROW_THREAD : LOWER_RED_BLOCK;
+        const int w = mm ? ROW_MM_WARPS : 8;
+        if (out->form == LOWER_ROW_WARP) out->warps = w;
+        out->block[0] = out->form == LOWER_ROW_THREAD ? ROW_THREADS
+                        : out->form == LOWER_ROW_WARP ? 32u * (unsigned)w : reduce_block(rw.len);
+        out->grid[0] = clamp_grid(out->form == LOWER_ROW_THREAD ? (rw.rows + ROW_THREADS - 1) / ROW_THREADS
+                                  : out->form == LOWER_ROW_WARP ? (rw.rows + w - 1) / w : rw.rows, MAX_GRID_X);
+        emit_row_free(&rw);
+        return 0;
+    }
+    case STEP_GEMM: {
+        EmitGemm gm;
+        if (emit_gemm_info(g, st, &gm, d)) return -1;
+        const int64_t elem = (int64_t)ir_dtype_size(N(g, gm.mm)->type.dtype);
+        if (gemm_tile(tg, &gm, elem, out, N(g, st->root), d)) return -1;
+        int64_t gx, gy = 1;
+        unsigned threads = 256;
+        if (out->form == LOWER_GEMM_SMALLK)
+            gx = clamp_grid((gm.m * gm.n + EW_BLOCK - 1) / EW_BLOCK, (int64_t)EW_BLOCKS_PER_SM * tg->sms);
+        else if (out->form != LOWER_GEMM_TILED) gx = (gm.m + 7) / 8;
+        else {
+            gx = (gm.m + out->bm - 1) / out->bm, gy = (gm.n + out->bn - 1) / out->bn;
+            threads = (unsigned)(out->bm / out->tm * (out->bn / 4) * out->ks);
+        }
+        if (gx >= ((int64_t)1 << 31) || gy > 65535 || gm.batch > 65535) {
+            diag_node(d, N(g, st->root), "matmul of %lld x %lld (batch %lld) exceeds the CUDA grid", (long long)gm.m,
+                      (long long)gm.n, (long long)gm.batch);
+            return -1;
+        }
+        out->block[0] = threads;
+        out->own_sm = out->form == LOWER_GEMM_TILED;
+        if (out->form == LOWER_GEMM_TILED) out->smem = gemm_smem(out, gm.sak == 1, gm.sbk == 1, elem);
+        out->grid[0] = clamp_grid(gx, gx), out->grid[1] = clamp_grid(gy, gy), out->grid[2] = clamp_grid(gm.batch, gm.batch);
+        return 0;
+    }
+    }
+    return 0;
+}
+
+/* ---- the CPU GEMMs' product and scratch ----------------------------------------------------------- */
+
+/* Where a CPU GEMM writes its product: the matmul's own buffer, else an output of the step of the
+ * same size and dtype that nothing else aliases (the epilogue reads each element before it
+ * overwrites it), else (-1) the arena's scratch region. */
+static NodeId cpu_gemm_out(const Graph *g, const Step *st) {
+    const Plan *p = g->plan;
+    const Node *mm = N(g, st->root);
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < st->nouts; k++) {
+            NodeId o = st->outs[k];
+            const BufRef *b = &p->buf[o];
+            if ((pass == 0) != (o == st->root)) continue;
+            bool fresh = b->kind == BUF_ARENA || (b->kind == BUF_OUTPUT && p->output_alias && p->output_alias[b->index] < 0);
+            if (fresh && N(g, o)->type.dtype == mm->type.dtype && ir_numel(&N(g, o)->type) == ir_numel(&mm->type))
+                return o;
+        }
+    return -1;
+}
+
+/* ---- dependencies and argument slots -------------------------------------------------------------- */
+
+/* A region of memory a step touches: an input's or an output's buffer (a donated output's is
+ * its input's), or a byte range of the arena. */
+typedef struct {
+    int kind; /* 0 input, 1 output, 2 arena */
+    int64_t a, b;
+} Region;
+
+static int region_of(const Plan *p, NodeId n, Region *r) {
+    const BufRef *br = &p->buf[n];
+    switch (br->kind) {
+    case BUF_INPUT: *r = (Region){0, br->index, br->index}; return 1;
+    case BUF_OUTPUT:
+        if (p->output_alias && p->output_alias[br->index] >= 0)
+            *r = (Region){0, p->output_alias[br->index], p->output_alias[br->index]};
+        else
+            *r = (Region){1, br->index, br->index};
+        return 1;
+    case BUF_ARENA: *r = (Region){2, br->offset, br->offset + br->bytes - 1}; return 1;
+    default: return 0;
+    }
+}
+
+static bool regions_meet(const Region *x, int nx, const Region *y, int ny) {
+    for (int i = 0; i < nx; i++)
+        for (int j = 0; j < ny; j++)
+            if (x[i].kind == y[j].kind && x[i].a <= y[j].b && y[j].a <= x[i].b) return true;
+    return false;
+}
+
+/* The regions a step reads (ins) or writes (outs, or a copy step's graph output). */
+static int step_regions(const Graph *g, const Step *st, bool writes, Region **out) {
+    const Plan *p = g->plan;
+    int n = writes ? st->nouts : st->nins, k = 0;
+    Region *r = calloc((size_t)n + 2, sizeof *r);
+    if (!r) abort();
+    for (int i = 0; i < n; i++) k += region_of(p, writes ? st->outs[i] : st->ins[i], &r[k]);
+    if (writes && st->kind == STEP_COPY && !st->nouts) {
+        int j = st->copy_output, alias = p->output_alias ? p->output_alias[j] : -1;
+        r[k++] = alias >= 0 ? (Region){0, alias, alias} : (Region){1, j, j};
+    }
+    *out = r;
+    return k;
+}
+
+/* Each step's `after`: the earlier steps it conflicts with (read after write, write after read,
+ * write after write), so the GPU graph may run independent steps side by side, less the edges
+ * another implies (a step after 0 and 1, where 1 is after 0, keeps the edge from 1 only: waiting
+ * for 1 covers 0, and on the H200 a kernel with two programmatic in-edges was not launched
+ * early). Over 64 steps the masks cannot name them: all 0, and the executor runs them in order. */
+static void lower_edges(const Graph *g, Plan *p) {
+    const int n = p->nsteps;
+    for (int s = 0; s < n; s++) p->steps[s].lower.after = 0;
+    if (n > 64) return;
+    Region *rd[64], *wr[64];
+    int nr[64], nw[64];
+    uint64_t anc[64]; /* per step: the steps it follows, directly or not */
+    for (int s = 0; s < n; s++) {
+        nr[s] = step_regions(g, &p->steps[s], false, &rd[s]);
+        nw[s] = step_regions(g, &p->steps[s], true, &wr[s]);
+    }
+    for (int j = 0; j < n; j++) {
+        uint64_t full = 0, implied = 0;
+        for (int i = 0; i < j; i++)
+            if (regions_meet(wr[i], nw[i], rd[j], nr[j]) || regions_meet(rd[i], nr[i], wr[j], nw[j]) ||
+                regions_meet(wr[i], nw[i], wr[j], nw[j]))
+                full |= (uint64_t)1 << i;
+        anc[j] = full;
+        for (int i = 0; i < j; i++)
+            if ((full >> i) & 1) implied |= anc[i], anc[j] |= anc[i];
+        p->steps[j].lower.after = full & ~implied;
+    }
+    for (int s = 0; s < n; s++) free(rd[s]), free(wr[s]);
+}
+
+/* The argument-block slots a step's kernel uses (RtPlanStep.uses): the pointers of the inputs
+ * and outputs it reads or writes (a donated output's and its input's), the arena's, and the
+ * scalars it reads. A value held nowhere the mask can name makes the step use every slot. */
+static uint64_t slot_bit(int k) { return k < 63 ? (uint64_t)1 << k : (uint64_t)1 << 63; }
+
+static uint64_t value_slots(const Graph *g, NodeId n) {
+    const Plan *p = g->plan;
+    const BufRef *br = &p->buf[n];
+    const int np = g->ninputs + g->noutputs + 1;
+    switch (br->kind) {
+    case BUF_INPUT: return slot_bit(br->index);
+    case BUF_SCALAR: return slot_bit(np + emit_scalar_slot(g, br->index));
+    case BUF_ARENA: return slot_bit(np - 1);
+    case BUF_OUTPUT: {
+        int alias = p->output_alias ? p->output_alias[br->index] : -1;
+        return slot_bit(g->ninputs + br->index) | (alias >= 0 ? slot_bit(alias) : 0);
+    }
+    default: return ~(uint64_t)0;
+    }
+}
+
+static uint64_t step_uses(const Graph *g, const Step *st) {
+    const Plan *p = g->plan;
+    uint64_t u = slot_bit(g->ninputs + g->noutputs); /* the arena: scratch, GEMM products */
+    for (int i = 0; i < st->nins; i++) u |= value_slots(g, st->ins[i]);
+    for (int i = 0; i < st->nouts; i++) u |= value_slots(g, st->outs[i]);
+    if (st->kind == STEP_COPY && !st->nouts) {
+        int j = st->copy_output, alias = p->output_alias ? p->output_alias[j] : -1;
+        u |= slot_bit(g->ninputs + j) | (alias >= 0 ? slot_bit(alias) : 0);
+    }
+    return u;
+}
+
+/* ---- the pass ------------------------------------------------------------------------------------ */
+
+int pass_lower(Graph *g, const Target *t, Diag *d) {
+    Plan *p = g->plan;
+    if (!p || !p->scheduled || !p->placed) {
+        diag_at(d, NULL, "internal: lowering needs a placed plan (run the passes through memplan)");
+        return -1;
+    }
+    if (!t) t = target_default();
+    p->target = *t;
+    p->lowered = false;
+    int64_t scratch = 0;
+    for (int s = 0; s < p->nsteps; s++) {
+        Step *st = &p->steps[s];
+        StepLower *l = &st->lower;
+        memset(l, 0, sizeof *l);
+        l->cpu_gemm_out = -1;
+        if (lower_launch(g, t, st, l, d)) return -1;
+        l->uses = step_uses(g, st);
+        if (st->kind == STEP_GEMM && (l->cpu_gemm_out = cpu_gemm_out(g, st)) < 0) {
+            const Node *mm = N(g, st->root);
+            int64_t b = ir_numel(&mm->type) * (int64_t)ir_dtype_size(mm->type.dtype);
+            if (b > scratch) scratch = b;
+        }
+    }
+    lower_edges(g, p);
+    p->scratch_off = scratch ? (p->arena_bytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN : -1;
+    p->scratch_bytes = scratch;
+    p->lowered = true;
+    return 0;
+}
