@@ -27,6 +27,12 @@ void rt_clear_error(void);
 /* ---- storage, tensors, backends ----------------------------------------------------------- */
 
 typedef struct RtBackend RtBackend;
+/* What code generation needs to know of a device (the JIT's target, compiler/target.h). */
+typedef struct {
+    int sms, cc_major, cc_minor;
+    int smem_block; /* shared memory one block may opt into, bytes */
+    int smem_sm;    /* shared memory per SM, bytes */
+} RtDeviceProps;
 typedef struct RtPlanOps RtPlanOps;     /* plan.h: how a backend runs a plan */
 typedef struct RtModuleOps RtModuleOps; /* module.h: user kernels compiled at run time */
 
@@ -77,6 +83,7 @@ struct RtBackend {
     void (*shutdown)(void);
     int (*mem_info)(size_t *free_bytes, size_t *total_bytes); /* the driver's view */
     void (*mem_stats)(size_t *in_use, size_t *cached, size_t *mallocs); /* the allocator's */
+    int (*device_props)(RtDeviceProps *out); /* the selected device; 0, or -1 after rt_error */
     const RtPlanOps *plan;      /* runs compiled plans (plan.h); every backend has one */
     const RtModuleOps *modules; /* user kernels from source (module.h); NULL: not offered */
 };

@@ -366,7 +366,7 @@ const RtBackend rt_cuda_backend = {
     cuda_fill,      cuda_elementwise, cuda_reduce,  cuda_matmul, cuda_synchronize,
     true, // async: kernels are queued on the context's stream
     rt_cuda_device_count, rt_cuda_init, rt_cuda_ready, rt_cuda_device, rt_cuda_device_name,
-    rt_cuda_shutdown, rt_cuda_mem_info, rt_cuda_mem_stats,
+    rt_cuda_shutdown, rt_cuda_mem_info, rt_cuda_mem_stats, rt_cuda_device_props,
     &rt_cuda_plan_ops, &rt_cuda_module_ops,
 };
 
@@ -438,6 +438,19 @@ fail:
 bool rt_cuda_ready(void) { return g_cuda.ready; }
 int rt_cuda_device(void) { return g_cuda.ready ? g_cuda.device : -1; }
 const char *rt_cuda_device_name(void) { return g_cuda.ready ? g_cuda.name : ""; }
+
+int rt_cuda_device_props(RtDeviceProps *out) {
+    if (cuda_check_ready("device properties")) return -1;
+    static const cudaDeviceAttr attrs[5] = {
+        cudaDevAttrMultiProcessorCount, cudaDevAttrComputeCapabilityMajor, cudaDevAttrComputeCapabilityMinor,
+        cudaDevAttrMaxSharedMemoryPerBlockOptin, cudaDevAttrMaxSharedMemoryPerMultiprocessor};
+    int *fields[5] = {&out->sms, &out->cc_major, &out->cc_minor, &out->smem_block, &out->smem_sm};
+    for (int i = 0; i < 5; i++) {
+        cudaError_t e = cudaDeviceGetAttribute(fields[i], attrs[i], g_cuda.device);
+        if (e != cudaSuccess) return cuda_fail("reading the device's attributes", e);
+    }
+    return 0;
+}
 void rt_cuda_set_tf32(bool on) { g_cuda.tf32 = on; }
 bool rt_cuda_tf32(void) { return g_cuda.tf32; }
 void *rt_cuda_stream(void) { return (void *)g_cuda.stream; }

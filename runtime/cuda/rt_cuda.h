@@ -31,6 +31,8 @@ bool rt_cuda_ready(void);
 /* The selected device's index and name ("NVIDIA H200"); -1 / "" before init. */
 int rt_cuda_device(void);
 const char *rt_cuda_device_name(void);
+/* The selected device's SM count, compute capability and shared memory (RtDeviceProps). */
+int rt_cuda_device_props(RtDeviceProps *out);
 /* The number of visible devices (0 without a driver or GPU; never fails). */
 int rt_cuda_device_count(void);
 /* Frees cached device blocks, the staging buffer, the stream and the cuBLAS handle. */

@@ -19,6 +19,7 @@
 
 #include "../../compiler/pipeline.h"
 #include "../../compiler/plan_build.h"
+#include "../../compiler/target.h"
 #include "../core/plan.h"
 
 zend_class_entry *php_gtc_ce_Fusion;
@@ -37,6 +38,7 @@ typedef struct Compiled {
     struct Compiled *next;
     uint64_t hash;
     char *json;          /* the traced graph (canonical v1 JSON) */
+    Target target;       /* what it was lowered for */
     RtPlan *plan;
     Graph *eager;        /* the fallback's graph (no way to build kernels), or NULL */
 } Compiled;
@@ -67,21 +69,21 @@ void php_gtc_fusion_mshutdown(void) {
         }
 }
 
-/* The cached plan of the graph whose JSON is `json`, or NULL. */
-static Compiled *cache_find(const char *json, uint64_t h) {
+/* The cached plan of the graph whose JSON is `json` lowered for t, or NULL. */
+static Compiled *cache_find(const char *json, uint64_t h, const Target *t) {
     for (Compiled *c = g_compiled[h % CACHE_BUCKETS]; c; c = c->next)
-        if (c->hash == h && !strcmp(c->json, json)) return c;
+        if (c->hash == h && !memcmp(&c->target, t, sizeof *t) && !strcmp(c->json, json)) return c;
     return NULL;
 }
 
 /* A verified traced graph planned, generated and built into an RtPlan (not cached yet). NULL
  * after throwing. `json` is taken over. */
-static Compiled *compile_graph(Graph *g, char *json, uint64_t h) {
+static Compiled *compile_graph(Graph *g, const Target *t, char *json, uint64_t h) {
     Diag d;
     diag_init(&d, g->name);
     char *cu = NULL, *cpu = NULL;
     RtPlan *plan = NULL;
-    if (pipeline_run(g, NULL, &d, NULL) || !(cu = emit_cuda_source(g, g->name, &d)) ||
+    if (pipeline_run(g, t, &d, NULL) || !(cu = emit_cuda_source(g, g->name, &d)) ||
         !(cpu = emit_cpu_source(g, g->name, &d)) || !(plan = plan_build(g, g->name, cu, cpu, &d))) {
         php_gtc_throw(RT_ECOMPILE, "cannot compile the traced graph: %s", d.msg);
         free(cu);
@@ -95,6 +97,7 @@ static Compiled *compile_graph(Graph *g, char *json, uint64_t h) {
     if (!c) abort();
     c->json = json;
     c->hash = h;
+    c->target = *t;
     c->plan = plan;
     return c;
 }
@@ -177,7 +180,7 @@ static void fgraph_source(php_gtc_plan_obj *o, zval *rv) {
 /* An entry the cache never took (the op-by-op fallback) belongs to its one object. */
 static void fgraph_free(php_gtc_plan_obj *o) {
     Compiled *c = o->host_data;
-    if (c && !cache_find(c->json, c->hash)) compiled_free(c);
+    if (c && !cache_find(c->json, c->hash, &c->target)) compiled_free(c);
     o->host_data = NULL;
 }
 
@@ -190,6 +193,20 @@ static const php_gtc_plan_host fgraph_host = {
     .free = fgraph_free,
 };
 
+/* The GPU the JIT lowers for: the backend's device (its SMs, shared memory, compute
+ * capability); the default target where the backend has no device (the CPU). NULL after
+ * throwing. The target is part of the cache key: the same graph lowers differently elsewhere. */
+static const Target *jit_target(const RtBackend *b, Target *t) {
+    RtDeviceProps dp;
+    if (!b->device_props) return target_default();
+    if (b->device_props(&dp) || target_from_device(t, dp.sms, dp.cc_major, dp.cc_minor, dp.smem_block, dp.smem_sm)) {
+        if (rt_status() == RT_OK) rt_error(RT_ERUNTIME, "the %s device reports impossible properties", b->name);
+        php_gtc_throw_rt();
+        return NULL;
+    }
+    return t;
+}
+
 /* A FusionGraph for fn over inputs into rv; false after throwing. */
 static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable *inputs, const char *name,
                        HashTable *donate, zval *rv) {
@@ -198,12 +215,19 @@ static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTab
     zval shape;
     Graph *g = fusion_trace_closure(fci, fcc, inputs, name, donate, b, &shape);
     if (!g) return false;
+    Target tt = {0};
+    const Target *t = jit_target(b, &tt);
+    if (!t) {
+        graph_free(g);
+        zval_ptr_dtor(&shape);
+        return false;
+    }
     char *json = ir_write_json(g);
-    uint64_t h = json_hash(json);
-    Compiled *c = cache_find(json, h);
+    uint64_t h = json_hash(json) ^ json_hash(t->name) * 31 ^ (uint64_t)t->sms;
+    Compiled *c = cache_find(json, h, t);
     bool hit = c != NULL;
     if (hit) free(json);
-    else c = compile_graph(g, json, h);
+    else c = compile_graph(g, t, json, h);
     graph_free(g);
     if (!c) {
         zval_ptr_dtor(&shape);
