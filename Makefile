@@ -184,6 +184,7 @@ hostile: $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/hostile/run.sh $(GTC) $(if $(SAN_FLAGS),,$(GTC_EXT))
 
 golden: $(GTC)
+	bash tests/golden/selftest.sh $(GTC)
 	bash tests/golden/run.sh $(GTC)
 
 golden-update: $(GTC)

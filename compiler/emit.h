@@ -197,9 +197,10 @@ bool emit_step_idx64(const Graph *g, const Step *st);
 /* Checks that the plan is placed and lowered and that every step is one the generators handle. */
 int emit_check_plan(const Graph *g, Diag *d);
 /* Embedded texts (generated into the build from ir/scalar.h and templates/ by the Makefile). */
-const char *emit_text_scalar_h(void);
-const char *emit_text_cuda_types(void);
-const char *emit_text_cuda_prelude(void);
-const char *emit_text_cpu_prelude(void);
+typedef enum { EMIT_TEXT_SCALAR_H, EMIT_TEXT_CUDA_TYPES, EMIT_TEXT_CUDA_PRELUDE, EMIT_TEXT_CPU_PRELUDE } EmitText;
+/* Appends one of them whole between two comment lines, "gtc:prelude begin PATH" and
+ * "gtc:prelude end PATH" (PATH as in the repository): tests/golden/run.sh elides what lies
+ * between, so a golden file records what the planner decided, not the templates. */
+void emit_text(Str *b, EmitText t);
 
 #endif

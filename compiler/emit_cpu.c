@@ -390,9 +390,9 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
     str_add(&b, "/* The CPU kernels of plan %s: one function per step, over the argument block of\n"
                 " * runtime/core/plan.h. */\n#include <math.h>\n#include <stdint.h>\n%s\n",
             g->name, gemm ? "#include <cblas.h>\n" : "");
-    str_cat(&b, emit_text_scalar_h());
+    emit_text(&b, EMIT_TEXT_SCALAR_H);
     str_cat(&b, "\n");
-    str_cat(&b, emit_text_cpu_prelude());
+    emit_text(&b, EMIT_TEXT_CPU_PRELUDE);
     str_add(&b, "\ntypedef void (*RtCpuKernel)(const void *args);\n"
                 "struct gtc_args {\n    char *p[%d];\n    double s[%d];\n};\n",
             g->ninputs + g->noutputs + 1, nscalars ? nscalars : 1);

@@ -530,9 +530,9 @@ char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
     emit_header(&b, source_name);
     str_add(&b, "/* The CUDA kernels of plan %s: one __global__ function per step, taking the argument\n"
                 " * block of runtime/core/plan.h by value. Compiles with nvcc and with NVRTC. */\n", g->name);
-    str_cat(&b, emit_text_cuda_types());
-    str_cat(&b, emit_text_scalar_h());
-    str_cat(&b, emit_text_cuda_prelude());
+    emit_text(&b, EMIT_TEXT_CUDA_TYPES);
+    emit_text(&b, EMIT_TEXT_SCALAR_H);
+    emit_text(&b, EMIT_TEXT_CUDA_PRELUDE);
     str_add(&b, "\nstruct gtc_args {\n    char *p[%d];\n    double s[%d];\n};\n", g->ninputs + g->noutputs + 1,
             nscalars ? nscalars : 1);
     for (int s = 0; s < p->nsteps; s++) {

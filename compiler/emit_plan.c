@@ -16,10 +16,21 @@
 
 #include "emit_text.inc"
 
-const char *emit_text_scalar_h(void) { return text_scalar_h; }
-const char *emit_text_cuda_types(void) { return text_kernels_types_cuh; }
-const char *emit_text_cuda_prelude(void) { return text_kernels_prelude_cuh; }
-const char *emit_text_cpu_prelude(void) { return text_kernels_cpu_prelude_h; }
+/* The marker lines are the contract with tests/golden/run.sh (strip_prelude.awk): exact text,
+ * each on a line of its own, the same path in both. Every text ends in a newline. */
+void emit_text(Str *b, EmitText t) {
+    static const struct {
+        const char *path, *text;
+    } texts[] = {
+        [EMIT_TEXT_SCALAR_H] = {"ir/scalar.h", text_scalar_h},
+        [EMIT_TEXT_CUDA_TYPES] = {"templates/kernels_types.cuh", text_kernels_types_cuh},
+        [EMIT_TEXT_CUDA_PRELUDE] = {"templates/kernels_prelude.cuh", text_kernels_prelude_cuh},
+        [EMIT_TEXT_CPU_PRELUDE] = {"templates/kernels_cpu_prelude.h", text_kernels_cpu_prelude_h},
+    };
+    str_add(b, "/* gtc:prelude begin %s */\n", texts[t].path);
+    str_cat(b, texts[t].text);
+    str_add(b, "/* gtc:prelude end %s */\n", texts[t].path);
+}
 
 
 static void io_entry(Str *b, const RtPlanIO *io) {

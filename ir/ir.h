@@ -233,6 +233,11 @@ void ir_dump(const Graph *g, FILE *f);
 /* Reads a v1 graph from memory; NULL with the error in d. The result is verified. */
 Graph *ir_read_json(const char *text, size_t len, Diag *d);
 Graph *ir_read_json_file(const char *path, Diag *d);
+/* Reads a "train" section (a cJSON object, as in a graph file) onto g, a graph already read and
+ * verified: sets g->train, or returns -1 with the JSON reader's message ("train.loss: ...") in d
+ * and g->train as it was. ir_read_json and the PHP front-end's #[Gtc\Train] both go through it. */
+struct cJSON;
+int ir_read_train(Graph *g, const struct cJSON *train, Diag *d);
 /* Reads a whole regular file of at most IR_MAX_FILE_BYTES (NUL-terminated; *len excludes the
  * NUL); NULL with the reason in d. Every front-end reads its input through it. */
 char *ir_read_file(const char *path, size_t *len, Diag *d);

@@ -582,6 +582,20 @@ static int check_train(Reader *r) {
     return 0;
 }
 
+/* Both halves at once, for a graph that is already verified (the PHP front-end's graphs): the
+ * same rules and messages as a graph file's "train" section, with nothing left behind on error. */
+int ir_read_train(Graph *g, const cJSON *train, Diag *d) {
+    if (g->train) { /* a second section: what a file with two "train" keys gets */
+        diag_at(d, NULL, "top-level key \"train\" appears twice");
+        return -1;
+    }
+    Reader r = {g, d, NULL};
+    if (!read_train(&r, train) && !check_train(&r)) return 0;
+    train_free(g->train);
+    g->train = NULL;
+    return -1;
+}
+
 static int read_graph(Reader *r, const cJSON *root) {
     static const char *const keys[] = {"format", "version", "name", "inputs", "nodes", "outputs",
                                        "donate", "train", NULL};

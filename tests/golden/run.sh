@@ -12,7 +12,9 @@
 # expected/dump--after=simplify.txt is the stdout of `gtc dump --after=simplify graph.json`.
 # Files under expected/emit/ are compared with what
 # `gtc emit graph.json --emit-dir DIR` writes into DIR (expected/emit/kernels.cu with
-# DIR/kernels.cu, and so on).
+# DIR/kernels.cu, and so on), each copied-in text (ir/scalar.h, the templates/ preludes) cut to
+# one "gtc:prelude PATH (elided)" line by strip_prelude.awk: a prelude edit changes no golden
+# file, and a golden diff shows what the planner decided. Unbalanced gtc:prelude markers fail.
 # gtc runs from inside the case directory, must exit 0 and write nothing to stderr; a hang
 # (10 s) or a crash is a failure. A case whose expected/ is empty or missing gets the default
 # set, $GOLDEN_DEFAULT ("check dump"), when --update runs.
@@ -103,14 +105,17 @@ for dir in "$here"/*/; do
     for want in "$dir"/expected/emit/*; do
         [ -f "$want" ] || continue
         base=$(basename "$want")
-        got="$scratch/emit/$base"
+        got="$scratch/emit/$base.stripped"
         problem=""
         if [ "$status" -ne 0 ]; then
             problem="exit status $status"
         elif [ -s "$scratch/err" ] || [ -s "$scratch/out" ]; then
             problem="wrote to stdout or stderr"
-        elif [ ! -f "$got" ]; then
+        elif [ ! -f "$scratch/emit/$base" ]; then
             problem="not emitted"
+        elif ! awk -f "$here/strip_prelude.awk" "$scratch/emit/$base" >"$got" 2>"$scratch/strip"; then
+            problem="unbalanced gtc:prelude markers: $(head -c 500 "$scratch/strip")"
+            rm -f "$got"
         elif [ -n "$update" ]; then
             cp "$got" "$want"
         fi

@@ -248,6 +248,57 @@ TEST(frontend_php_read__train_attribute__json_train_section) {
     graph_free(g);
 }
 
+/* #[Gtc\Train] goes through the JSON reader's train rules (ir_read_train): each rule's message,
+ * placed at the attribute, from the name lookups, the optimizer's options and the typed checks;
+ * a second attribute is refused. Every message here is the one the JSON round trip gave. */
+TEST(frontend_php_read__train_attribute__errors) {
+    static const struct {
+        const char *attr, *msg;
+    } cases[] = {
+        {"loss: 'zz', params: ['w'], optimizer: ['type' => 'sgd', 'lr' => 0.1]",
+         "train.loss: \"zz\" names no input or node"},
+        {"loss: 'l', params: [], optimizer: ['type' => 'sgd', 'lr' => 0.1]",
+         "train.params: is empty: name at least one input to train"},
+        {"loss: 'l', params: ['w', 'w'], optimizer: ['type' => 'sgd', 'lr' => 0.1]",
+         "train.params[1]: \"w\" is listed twice"},
+        {"loss: 'l', params: ['a' => 'w'], optimizer: ['type' => 'sgd', 'lr' => 0.1]",
+         "train.params: must be a list of value names, got an object"},
+        {"loss: 'l', params: ['w'], optimizer: ['type' => 'sgd', 'lr' => 0.1], stop_gradient: ['q']",
+         "train.stop_gradient[0]: \"q\" names no input or node"},
+        {"loss: 'l', params: ['w'], optimizer: ['sgd', 0.1]", "train.optimizer: must be an object, got a list"},
+        {"loss: 'l', params: ['w'], optimizer: ['type' => 'sgd', 'lr' => 0.1, 'beta1' => 0.9]",
+         "train.optimizer: unknown option \"beta1\" (sgd takes \"lr\", \"momentum\", \"weight_decay\", "
+         "\"clip_value\", \"clip_norm\")"},
+        {"loss: 'l', params: ['w'], optimizer: ['type' => 'sgd', 'lr' => 0.1, 'lr' => 0.2]",
+         "train.optimizer: option \"lr\" appears twice"},
+        {"loss: 'l', params: ['w'], optimizer: ['type' => 'sgd', 'lr' => -1]",
+         "train.optimizer.lr: must name a rank-0 input or be a number >= 0, got -1"},
+        {"loss: 'l', params: ['w'], optimizer: ['type' => 'adamw', 'lr' => 0.1, 'beta1' => 2]",
+         "train.optimizer.beta1: must be a number >= 0 and <= 1, got 2"},
+        {"loss: 'y', params: ['w'], optimizer: ['type' => 'sgd', 'lr' => 0.1]",
+         "train.loss: \"y\" must be a scalar (shape []), got float32 [4]"},
+        {"loss: 'l', params: ['y'], optimizer: ['type' => 'sgd', 'lr' => 0.1]",
+         "train.params[0]: \"y\" is not an input (a matmul node); parameters are inputs that the step updates"},
+        {"loss: 'l', params: ['w'], optimizer: ['type' => 'sgd', 'lr' => 'x']",
+         "train.optimizer.lr: \"x\" must be a rank-0 float input (a runtime learning rate), got input float32 [4,3]"},
+        {"loss: 'l', params: ['w'], optimizer: ['type' => 'sgd', 'lr' => 0.1])]\n"
+         "#[Gtc\\Train(loss: 'l', params: ['w'], optimizer: ['type' => 'sgd', 'lr' => 0.1]",
+         "top-level key \"train\" appears twice"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char src[1024], want[512];
+        snprintf(src, sizeof src,
+                 "<?php\nuse Cuda\\CudaArray;\n#[Gtc\\Graph(name: 'g')]\n#[Gtc\\Train(%s)]\n"
+                 "function g(#[Gtc\\Input('float32', [4, 3])] CudaArray $x, #[Gtc\\Input('float32', [3])] CudaArray $w) {\n"
+                 "    $y = $x->matmul($w);\n    $l = $y->sum();\n    return ['y' => $y, 'l' => $l];\n}\n",
+                 cases[i].attr);
+        Graph *g = read_php(src);
+        assert_null(g);
+        snprintf(want, sizeof want, "g.php:%d:3: #[Gtc\\Train]: %s", strchr(cases[i].attr, '\n') ? 5 : 4, cases[i].msg);
+        assert_string_equal(d.msg, want);
+    }
+}
+
 /* Nesting that recursion would follow (parentheses, unary minus, `**`, lists) is bounded. */
 TEST(frontend_php_read__deep_nesting__diagnostic_not_overflow) {
     static const char *const unit[] = {"(", "- ", "$x ** ", NULL};
@@ -286,6 +337,7 @@ int main(void) {
         cmocka_unit_test(frontend_php_read__function_choice),
         cmocka_unit_test(frontend_php_read__deep_nesting__diagnostic_not_overflow),
         cmocka_unit_test(frontend_php_read__train_attribute__json_train_section),
+        cmocka_unit_test(frontend_php_read__train_attribute__errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
