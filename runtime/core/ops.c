@@ -34,27 +34,6 @@ static RtTensor *broadcast_view(RtTensor *t, int rank, const int64_t *shape) {
     return v;
 }
 
-RtTensor *rt_cast(RtTensor *t, DType dt) {
-    RtTensor *r = rt_empty(t->storage->backend, dt, t->rank, t->shape);
-    if (r && t->storage->backend->copy(r, t)) {
-        rt_release(r);
-        return NULL;
-    }
-    return r;
-}
-
-RtTensor *rt_contiguous(RtTensor *t) { return rt_cast(t, t->dtype); }
-
-int rt_assign(RtTensor *dst, const RtTensor *src) {
-    if (!rt_is_contiguous(dst)) return rt_error(RT_EINVAL, "assign: the destination must be contiguous");
-    TensorType a = rt_type(dst), b = rt_type(src);
-    a.dtype = b.dtype;
-    if (!ir_type_equal(&a, &b)) return rt_error(RT_EINVAL, "assign: shapes differ");
-    if (dst->storage->backend != src->storage->backend)
-        return rt_error(RT_EINVAL, "assign: operands live on different devices");
-    return dst->storage->backend->copy(dst, src);
-}
-
 /* Turns an operand into a tensor of dtype dt on backend b (scalars become rank-0 tensors). */
 static RtTensor *prepare(const RtBackend *b, const RtOperand *o, DType dt) {
     if (!o->t) return rt_full(b, dt, 0, NULL, o->value);

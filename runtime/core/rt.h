@@ -120,6 +120,11 @@ int rt_to_host(const RtTensor *t, void *dst);
 RtTensor *rt_to_backend(const RtTensor *t, const RtBackend *b);
 RtTensor *rt_retain(RtTensor *t);
 void rt_release(RtTensor *t);
+/* A contiguous copy of any view (same dtype), or a converted one (rt_cast). */
+RtTensor *rt_contiguous(RtTensor *t);
+RtTensor *rt_cast(RtTensor *t, DType dt);
+/* Writes src's values into dst (same shape; src converted to dst's dtype). */
+int rt_assign(RtTensor *dst, const RtTensor *src);
 
 int64_t rt_numel(const RtTensor *t);
 size_t rt_nbytes(const RtTensor *t);
@@ -145,11 +150,6 @@ typedef struct {
  * Operands must live on one backend. Returns a new tensor or NULL after rt_error. */
 RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a);
 
-/* A contiguous copy of any view (same dtype), or a converted one (rt_cast). */
-RtTensor *rt_contiguous(RtTensor *t);
-RtTensor *rt_cast(RtTensor *t, DType dt);
-/* Writes src's values into dst (same shape; src converted to dst's dtype). */
-int rt_assign(RtTensor *dst, const RtTensor *src);
 
 /* ---- .npy (format versions 1.0 and 2.0, little-endian, C order) ----------------------------- */
 

@@ -1,5 +1,6 @@
-/* runtime/core/tensor.c: storage and tensor life cycle, memory accounting, host transfers and
- * the seeded generator behind rand. */
+/* runtime/core/tensor.c: storage and tensor life cycle, memory accounting, host transfers,
+ * copies and conversions (rt_cast, rt_contiguous, rt_assign), and the seeded generator behind
+ * rand. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,6 +157,29 @@ int rt_to_host(const RtTensor *t, void *dst) {
     int rc = rt_to_host(c, dst);
     rt_release(c);
     return rc;
+}
+
+/* Copies and conversions are the backend's copy into a fresh tensor: tensor life cycle, not op
+ * semantics (ops.c builds on them, never the other way). */
+RtTensor *rt_cast(RtTensor *t, DType dt) {
+    RtTensor *r = rt_empty(t->storage->backend, dt, t->rank, t->shape);
+    if (r && t->storage->backend->copy(r, t)) {
+        rt_release(r);
+        return NULL;
+    }
+    return r;
+}
+
+RtTensor *rt_contiguous(RtTensor *t) { return rt_cast(t, t->dtype); }
+
+int rt_assign(RtTensor *dst, const RtTensor *src) {
+    if (!rt_is_contiguous(dst)) return rt_error(RT_EINVAL, "assign: the destination must be contiguous");
+    TensorType a = rt_type(dst), b = rt_type(src);
+    a.dtype = b.dtype;
+    if (!ir_type_equal(&a, &b)) return rt_error(RT_EINVAL, "assign: shapes differ");
+    if (dst->storage->backend != src->storage->backend)
+        return rt_error(RT_EINVAL, "assign: operands live on different devices");
+    return dst->storage->backend->copy(dst, src);
 }
 
 RtTensor *rt_to_backend(const RtTensor *t, const RtBackend *b) {
