@@ -1,5 +1,6 @@
 /* runtime/cuda/rt_graph.h: a plan table (runtime/core/plan.h) replayed as one CUDA Graph; used by
- * the executor (runtime/core/exec.c), which binds these weakly so CPU-only builds link. */
+ * the CUDA backend's plan operations (cuda_plan_jit.cu, RtBackend.plan), which the executor
+ * (runtime/core/exec.c) calls through the backend table. */
 #ifndef GTC_RT_GRAPH_H
 #define GTC_RT_GRAPH_H
 

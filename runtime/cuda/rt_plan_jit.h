@@ -6,7 +6,8 @@
  * (runtime/core/kcache.h), loaded with cudaLibraryLoadData, and its gtc_k* kernels are used as
  * cudaKernel_t handles. GTC_FORCE_JIT=1 takes the NVRTC path even when the cubin works.
  *
- * Used by the executor (runtime/core/exec.c), which binds these weakly so CPU-only builds link.
+ * Used by the CUDA backend's plan operations (the end of cuda_plan_jit.cu), which the executor
+ * (runtime/core/exec.c) reaches through RtBackend.plan.
  * Plain C; no CUDA headers needed. Needs a successful rt_cuda_init. */
 #ifndef GTC_RT_PLAN_JIT_H
 #define GTC_RT_PLAN_JIT_H

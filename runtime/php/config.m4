@@ -4,8 +4,8 @@ dnl Makefile's gtc.so holds, less the CUDA backend: the extension (runtime/php),
 dnl (runtime/*.c, runtime/core, the CPU backend runtime/cpu, ir/) and the compiler (compiler/,
 dnl less compiler/main.c) that Cuda\Fusion plans with. OpenBLAS and cJSON are required. The CUDA
 dnl backend and the `gtc` command come from the top-level Makefile: make && make install
-dnl PREFIX=... (README.md). The CUDA entry points are bound weakly, so this build is complete for
-dnl the CPU. Directories are globbed, so a new .c file there is built without editing this file.
+dnl PREFIX=... (README.md). runtime/backends.c is compiled without GTC_HAVE_CUDA here, so the
+dnl backend table has the CPU row only and this build is complete for the CPU. Directories are globbed, so a new .c file there is built without editing this file.
 dnl The generated include files come from scripts/gen-inc.sh (Makefile.frag), as in the Makefile.
 dnl Tested by `make pie` (tests/pie/run.sh): this build in a copy of the tree, the .phpt suite.
 
