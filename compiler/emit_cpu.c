@@ -45,13 +45,6 @@ static void store_outputs(Ex *x, const NodeId *outs, int n, char **const *coords
     free(vals);
 }
 
-static bool same_dims(const TensorType *a, const TensorType *b) {
-    if (a->rank != b->rank) return false;
-    for (int i = 0; i < a->rank; i++)
-        if (a->dims[i] != b->dims[i]) return false;
-    return true;
-}
-
 /* ELEMWISE: one loop nest per distinct output shape (normally one, the root's). */
 static void cpu_elemwise(Ex *x) {
     const Step *st = x->st;
@@ -67,7 +60,7 @@ static void cpu_elemwise(Ex *x) {
         if (!group || !cs) abort();
         int m = ex_mark(x), loops = open_loops(x, t->rank, t->dims, coords);
         for (int j = k; j < st->nouts; j++)
-            if (!done[j] && same_dims(&N(x->g, st->outs[j])->type, t)) done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
+            if (!done[j] && ir_shape_equal(&N(x->g, st->outs[j])->type, t)) done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
         store_outputs(x, group, n, cs);
         ex_release(x, m);
         close_loops(x, loops);
@@ -134,7 +127,7 @@ static void cpu_reduce(Ex *x) {
     if (!cs) abort();
     for (int k = 0; k < x->st->nouts; k++) {
         cs[k] = oc;
-        if (!same_dims(&N(x->g, x->st->outs[k])->type, O)) {
+        if (!ir_shape_equal(&N(x->g, x->st->outs[k])->type, O)) {
             diag_node(x->d, N(x->g, x->st->outs[k]), "internal: a reduce step output is not over the reduction's shape");
             x->failed = true;
         }

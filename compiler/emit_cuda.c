@@ -16,13 +16,6 @@
 
 static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
 
-static bool same_dims(const TensorType *a, const TensorType *b) {
-    if (a->rank != b->rank) return false;
-    for (int i = 0; i < a->rank; i++)
-        if (a->dims[i] != b->dims[i]) return false;
-    return true;
-}
-
 /* The reduction forms of block_reduction: a block, a warp or a thread per output (or row), or a
  * block's 32 slices of each of 8 columns; from the step's lowering (compiler/pass_lower.c). */
 typedef enum { RED_BLOCK, RED_WARP, RED_THREAD, RED_COLS } RedMode;
@@ -72,7 +65,7 @@ static void cuda_elemwise(Ex *x) {
         open_grid_loop(x, "i", ir_numel(t));
         split_used(x, "i", t->rank, t->dims, coords);
         for (int j = k; j < st->nouts; j++)
-            if (!done[j] && same_dims(&N(x->g, st->outs[j])->type, t)) done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
+            if (!done[j] && ir_shape_equal(&N(x->g, st->outs[j])->type, t)) done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
         store_all(x, group, n, cs);
         ex_release(x, m);
         close_block(x);
@@ -166,7 +159,7 @@ static void cuda_reduce(Ex *x) {
     }
     const TensorType *S = &N(x->g, ri.x)->type, *O = &N(x->g, ri.node)->type;
     for (int k = 0; k < x->st->nouts; k++)
-        if (!same_dims(&N(x->g, x->st->outs[k])->type, O)) {
+        if (!ir_shape_equal(&N(x->g, x->st->outs[k])->type, O)) {
             diag_node(x->d, N(x->g, x->st->outs[k]), "internal: a reduce step output is not over the reduction's shape");
             x->failed = true;
             return;
@@ -285,7 +278,7 @@ static void cuda_row_epilogue_lanes(Ex *x, const EmitRow *rw, char *const *rc, i
 /* Whether reduction ri folds exactly the row's elements (the lane-row form applies). */
 static bool red_is_row(const Graph *g, const EmitRed *ri, const EmitRow *rw) {
     const TensorType *S = &N(g, rw->x)->type, *X = &N(g, ri->x)->type;
-    if (ri->arg || !same_dims(S, X)) return false;
+    if (ri->arg || !ir_shape_equal(S, X)) return false;
     for (int i = 0; i < S->rank; i++)
         if (((ri->mask >> i) & 1u) != (i >= rw->keep)) return false;
     return true;
@@ -316,7 +309,7 @@ static int lane_row_begin(Ex *x, const EmitRow *rw, char *const *rc, char **ec) 
         if (red_is_row(x->g, &ri, rw)) ex_prefetch(x, ri.x, ec);
     }
     for (int k = 0; k < rw->nfo; k++)
-        if (same_dims(&N(x->g, rw->fo[k])->type, S)) ex_prefetch(x, rw->fo[k], ec);
+        if (ir_shape_equal(&N(x->g, rw->fo[k])->type, S)) ex_prefetch(x, rw->fo[k], ec);
     if (!rw->has_epi) return 0;
     ex_prefetch(x, rw->epi.a, ec);
     if (rw->epi.n <= 0 || (rw->epi.n + 31) / 32 > LANE_EPI_MAX) return 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "util.h"
 
 /* ---- strings ------------------------------------------------------------------------------- */
 
@@ -55,12 +56,6 @@ char *xfmt(const char *fmt, ...) {
     str_vadd(&b, fmt, ap);
     va_end(ap);
     return str_take(&b);
-}
-
-static char *xstrdup(const char *s) {
-    char *p = strdup(s);
-    if (!p) abort();
-    return p;
 }
 
 void emit_cstr(Str *b, const char *s) {

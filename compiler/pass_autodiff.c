@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "autodiff.h"
+#include "util.h"
 
 /* ---- the builder ------------------------------------------------------------------------------ */
 
@@ -20,12 +21,6 @@ void ad_begin(Builder *b, Graph *g, Diag *d) {
 
 Operand ad_v(NodeId id) { return (Operand){id, 0}; }
 Operand ad_c(double v) { return (Operand){-1, v}; }
-
-static char *xstrdup(const char *s) {
-    char *p = strdup(s);
-    if (!p) abort();
-    return p;
-}
 
 void ad_rename(Builder *b, NodeId id, const char *fmt, ...) {
     if (id < b->first || id - b->first >= b->nwant) return;

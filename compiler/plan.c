@@ -7,12 +7,7 @@
 #include <string.h>
 
 #include "plan.h"
-
-static void *xcalloc(size_t n, size_t size) {
-    void *p = calloc(n ? n : 1, size);
-    if (!p) abort();
-    return p;
-}
+#include "util.h"
 
 Plan *plan_new(int nnodes) {
     Plan *p = xcalloc(1, sizeof *p);
