@@ -51,7 +51,7 @@ static void close_block(Ex *x) {
     ex_line(x, "}");
 }
 
-static void cuda_elemwise(Ex *x) {
+static void emit_cuda_elemwise(Ex *x) {
     const Step *st = x->st;
     bool *done = calloc((size_t)st->nouts + 1, 1);
     NodeId *group = calloc((size_t)st->nouts + 1, sizeof *group);
@@ -74,7 +74,7 @@ static void cuda_elemwise(Ex *x) {
     free(done), free(group), free(cs);
 }
 
-static void cuda_copy(Ex *x) {
+static void emit_cuda_copy(Ex *x) {
     int j = x->st->copy_output;
     NodeId v = x->g->outputs[j].value;
     const TensorType *t = &N(x->g, v)->type;
@@ -151,7 +151,7 @@ static void block_reduction(Ex *x, const EmitRed *ri, char **xc, RedMode md, con
     free(fin), free(r), free(acc), free(acci), free(t);
 }
 
-static void cuda_reduce(Ex *x) {
+static void emit_cuda_reduce(Ex *x) {
     EmitRed ri;
     if (emit_red_info(x->g, x->st->root, &ri, x->d)) {
         x->failed = true;
@@ -219,7 +219,7 @@ static bool row_mm_ptrs(Ex *x, const EmitGemm *gm, const char *pa, const char *p
 
 /* The row's epilogue product: lanes stride over its N columns, each a K-term sum over the warp's
  * row of A in shared memory; the lambda stores the epilogue's outputs at (row, j). */
-static void cuda_row_epilogue(Ex *x, const EmitRow *rw, char *const *rc) {
+static void emit_cuda_row_epilogue(Ex *x, const EmitRow *rw, char *const *rc) {
     const EmitGemm *e = &rw->epi;
     const char *T = emit_ctype(N(x->g, e->mm)->type.dtype);
     ex_line(x, "gtc_row_smallk<%s, %lld>(gtc_ra[wr], B2, %lldLL, %lldLL, %lld, %lld, [&](int j, %s acc) {", T,
@@ -245,7 +245,7 @@ static void cuda_row_epilogue(Ex *x, const EmitRow *rw, char *const *rc) {
  * columns gtc_j<q> = l + 32 q (declared, clamped, and their inputs prefetched at the row's top),
  * one gtc_row_dot each, unrolled: no load waits for a store of the row. */
 #define LANE_EPI_MAX 8
-static void cuda_row_epilogue_lanes(Ex *x, const EmitRow *rw, char *const *rc, int nq) {
+static void emit_cuda_row_epilogue_lanes(Ex *x, const EmitRow *rw, char *const *rc, int nq) {
     const EmitGemm *e = &rw->epi;
     const char *T = emit_ctype(N(x->g, e->mm)->type.dtype);
     for (int q = 0; q < nq; q++) {
@@ -327,7 +327,7 @@ static int lane_row_begin(Ex *x, const EmitRow *rw, char *const *rc, char **ec) 
     return nq;
 }
 
-static void cuda_row(Ex *x) {
+static void emit_cuda_row(Ex *x) {
     EmitRow rw;
     if (emit_row_info(x->g, x->st, &rw, x->d)) {
         x->failed = true;
@@ -437,8 +437,8 @@ static void cuda_row(Ex *x) {
     }
     if (rw.has_epi) {
         ex_line(x, "__syncwarp();");
-        if (nq) cuda_row_epilogue_lanes(x, &rw, rc, nq);
-        else cuda_row_epilogue(x, &rw, rc);
+        if (nq) emit_cuda_row_epilogue_lanes(x, &rw, rc, nq);
+        else emit_cuda_row_epilogue(x, &rw, rc);
     }
     if (rw.has_pro || rw.has_epi) ex_line(x, "__syncwarp(); /* the warp's rows in shared memory are rewritten next */");
     for (int k = 0; k < rw.nro; k++) ex_free_coords(rcs[k], N(x->g, rw.ro[k])->type.rank), free(rcs[k]);
@@ -451,7 +451,7 @@ static void cuda_row(Ex *x) {
     emit_row_free(&rw);
 }
 
-static void cuda_gemm(Ex *x) {
+static void emit_cuda_gemm(Ex *x) {
     EmitGemm gm;
     if (emit_gemm_info(x->g, x->st, &gm, x->d)) {
         x->failed = true;
@@ -543,11 +543,11 @@ char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
         Ex x;
         ex_init(&x, g, EMIT_CUDA, s, &b, d);
         switch (st->kind) {
-        case STEP_ELEMWISE: cuda_elemwise(&x); break;
-        case STEP_REDUCE: cuda_reduce(&x); break;
-        case STEP_ROW: cuda_row(&x); break;
-        case STEP_GEMM: cuda_gemm(&x); break;
-        case STEP_COPY: cuda_copy(&x); break;
+        case STEP_ELEMWISE: emit_cuda_elemwise(&x); break;
+        case STEP_REDUCE: emit_cuda_reduce(&x); break;
+        case STEP_ROW: emit_cuda_row(&x); break;
+        case STEP_GEMM: emit_cuda_gemm(&x); break;
+        case STEP_COPY: emit_cuda_copy(&x); break;
         }
         bool failed = x.failed;
         ex_done(&x);
