@@ -1,8 +1,8 @@
 /* compiler/emit.h: the code generators over a lowered plan (g->plan after lower): kernels.cu
  * (one CUDA kernel per step), kernels_cpu.c (one C function per step) and plan.c (the RtPlan
  * table of runtime/core/plan.h that ties them together), plus the pieces they share: a string
- * builder, the C-string escaper, literals, and the expression emitter that turns a node at given
- * coordinates into C (emit_expr.c).
+ * builder, the C-string escaper, literals (emit_str.c), facts about steps (emit_step.c), and the
+ * expression emitter that turns a node at given coordinates into C (emit_expr.c).
  *
  * Nothing from the graph reaches generated code except through this file's validators: names only
  * inside string literals (emit_cstr), numbers through ir_fmt_number, identifiers are generated
