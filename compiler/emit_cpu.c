@@ -256,14 +256,6 @@ static void emit_cpu_row(Ex *x) {
     emit_row_free(&rw);
 }
 
-/* The arena the generated code needs (pass_lower appends the CPU GEMMs' scratch to memplan's). */
-int64_t emit_arena_bytes(const Graph *g, int64_t *scratch_off, int64_t *scratch_bytes) {
-    const Plan *p = g->plan;
-    if (scratch_off) *scratch_off = p->scratch_off;
-    if (scratch_bytes) *scratch_bytes = p->scratch_bytes;
-    return p->scratch_off >= 0 ? p->scratch_off + p->scratch_bytes : p->arena_bytes;
-}
-
 /* GEMM: cblas into the target (batch by batch), then a loop applying the epilogue. */
 static void emit_cpu_gemm(Ex *x) {
     EmitGemm gm;

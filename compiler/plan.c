@@ -93,6 +93,10 @@ int plan_output_of(const Graph *g, NodeId v) {
     return -1;
 }
 
+int64_t plan_arena_total(const Plan *p) {
+    return p->scratch_off >= 0 ? p->scratch_off + p->scratch_bytes : p->arena_bytes;
+}
+
 /* ---- shared pieces of the three formats ------------------------------------------------------ */
 
 typedef struct {
