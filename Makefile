@@ -21,10 +21,10 @@ IR_SRCS := ir/types.c ir/ops.c ir/graph.c ir/names.c ir/infer.c ir/verify.c ir/d
            ir/json_parse.c ir/json_read.c ir/json_write.c
 COMPILER_SRCS := compiler/frontend.c compiler/pass_simplify.c compiler/pipeline.c compiler/pass_fuse.c compiler/pass_fuse_row.c \
                  compiler/pass_schedule.c compiler/pass_memplan.c compiler/pass_lower.c compiler/target.c compiler/plan.c \
-                 compiler/emit_expr.c compiler/emit_step.c compiler/emit_cpu.c compiler/emit_cuda.c \
-                 compiler/emit_plan.c
+                 compiler/emit_str.c compiler/emit_expr.c compiler/emit_step.c compiler/emit_cpu.c compiler/emit_cuda.c \
+                 compiler/emit_plan.c compiler/emit_text.c
 COMPILER_SRCS += compiler/frontend_php.c compiler/php_parse.c compiler/php_expr.c compiler/php_lexer.c
-COMPILER_SRCS += compiler/pass_autodiff.c compiler/optim.c
+COMPILER_SRCS += compiler/pass_autodiff.c compiler/ad_build.c compiler/optim.c
 RT_CORE_SRCS := runtime/core/error.c runtime/core/tensor.c runtime/core/ops.c runtime/core/npy.c \
                 runtime/core/exec.c runtime/core/kcache.c
 RT_CPU_SRCS := runtime/cpu/cpu_backend.c runtime/cpu/cpu_elementwise.c runtime/cpu/cpu_reduce.c \
@@ -36,7 +36,7 @@ GTC_MAIN := compiler/main.c
 UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit
 RT_UNIT_TESTS := test_tensor test_cpu_ops test_kcache
 # gtc compile: the build driver and the extension glue generator; gtc.so's API for models.
-COMPILER_SRCS += compiler/emit_ext.c compiler/build.c
+COMPILER_SRCS += compiler/emit_ext.c compiler/names.c compiler/build.c
 UNIT_TESTS += test_emit_ext
 UNIT_TESTS += test_php_frontend
 PHP_EXT_SRCS += runtime/php/gtc_api.c
@@ -107,7 +107,7 @@ $(GTC_EXT): $(PHP_EXT_OBJS) $(GTC_EXT_COMPILER_OBJS) $(LIBGTCRT)
 
 # Generated include files (scripts/gen-inc.sh, shared with runtime/php/config.m4's PIE build):
 # templates/ext.c.in as a C string literal for compiler/emit_ext.c, and the texts the kernel
-# generators copy into generated code (ir/scalar.h, templates/kernels_*) for emit_plan.c.
+# generators copy into generated code (ir/scalar.h, templates/kernels_*) for emit_text.c.
 GEN_INC := scripts/gen-inc.sh
 $(BUILD)/gen/ext_template.inc: $(GEN_INC) $(shell sh $(GEN_INC) --inputs ext_template.inc)
 	sh $(GEN_INC) ext_template.inc $@
@@ -115,8 +115,8 @@ $(BUILD)/obj/compiler/emit_ext.o: $(BUILD)/gen/ext_template.inc
 $(BUILD)/obj/compiler/emit_ext.o: CFLAGS += -I$(BUILD)/gen
 $(BUILD)/gen/emit_text.inc: $(GEN_INC) $(shell sh $(GEN_INC) --inputs emit_text.inc)
 	sh $(GEN_INC) emit_text.inc $@
-$(BUILD)/obj/compiler/emit_plan.o: $(BUILD)/gen/emit_text.inc
-$(BUILD)/obj/compiler/emit_plan.o: CFLAGS += -I$(BUILD)/gen
+$(BUILD)/obj/compiler/emit_text.o: $(BUILD)/gen/emit_text.inc
+$(BUILD)/obj/compiler/emit_text.o: CFLAGS += -I$(BUILD)/gen
 
 $(GTC): $(BUILD)/obj/compiler/main.o $(LIBGTC)
 	$(CC) $(LDFLAGS_BASE) -o $@ $^ -lcjson -lm

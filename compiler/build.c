@@ -20,6 +20,7 @@
 #include "emit.h"
 #include "emit_ext.h"
 #include "frontend.h"
+#include "names.h"
 #include "pipeline.h"
 
 #define ME "gtc compile"
@@ -427,7 +428,7 @@ int build_compile(const BuildOptions *o) {
         goto done;
     }
     char cls[IR_MAX_NAME + 16], err[256];
-    if (emit_ext_class_name(g->name, cls, sizeof cls, err, sizeof err)) {
+    if (names_php_class(g->name, cls, sizeof cls, err, sizeof err)) {
         fprintf(stderr, "%s: name: %s\n", o->input, err);
         goto done;
     }

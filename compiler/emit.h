@@ -1,8 +1,8 @@
 /* compiler/emit.h: the code generators over a lowered plan (g->plan after lower): kernels.cu
  * (one CUDA kernel per step), kernels_cpu.c (one C function per step) and plan.c (the RtPlan
  * table of runtime/core/plan.h that ties them together), plus the pieces they share: a string
- * builder, the C-string escaper, literals, and the expression emitter that turns a node at given
- * coordinates into C (emit_expr.c).
+ * builder, the C-string escaper, literals (emit_str.c), facts about steps (emit_step.c), and the
+ * expression emitter that turns a node at given coordinates into C (emit_expr.c).
  *
  * Nothing from the graph reaches generated code except through this file's validators: names only
  * inside string literals (emit_cstr), numbers through ir_fmt_number, identifiers are generated
@@ -31,11 +31,6 @@ char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d);
 char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d);
 char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda_src,
                        const char *cpu_src, Diag *d);
-
-/* The arena the generated code needs: the planner's, plus (appended, 256-aligned) the scratch
- * that CPU GEMM steps use when their result has no buffer of its own, as pass_lower placed it
- * (Plan.scratch_off). scratch_off is -1 when no step needs scratch. */
-int64_t emit_arena_bytes(const Graph *g, int64_t *scratch_off, int64_t *scratch_bytes);
 
 /* ---- shared internals -------------------------------------------------------------------------- */
 
@@ -196,7 +191,8 @@ int emit_scalar_slot(const Graph *g, int input_index);
 bool emit_step_idx64(const Graph *g, const Step *st);
 /* Checks that the plan is placed and lowered and that every step is one the generators handle. */
 int emit_check_plan(const Graph *g, Diag *d);
-/* Embedded texts (generated into the build from ir/scalar.h and templates/ by the Makefile). */
+/* Embedded texts (generated into the build from ir/scalar.h and templates/ by the Makefile;
+ * compiler/emit_text.c, like emit_write_file). */
 typedef enum { EMIT_TEXT_SCALAR_H, EMIT_TEXT_CUDA_TYPES, EMIT_TEXT_CUDA_PRELUDE, EMIT_TEXT_CPU_PRELUDE } EmitText;
 /* Appends one of them whole between two comment lines, "gtc:prelude begin PATH" and
  * "gtc:prelude end PATH" (PATH as in the repository): tests/golden/run.sh elides what lies

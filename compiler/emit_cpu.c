@@ -45,15 +45,8 @@ static void store_outputs(Ex *x, const NodeId *outs, int n, char **const *coords
     free(vals);
 }
 
-static bool same_dims(const TensorType *a, const TensorType *b) {
-    if (a->rank != b->rank) return false;
-    for (int i = 0; i < a->rank; i++)
-        if (a->dims[i] != b->dims[i]) return false;
-    return true;
-}
-
 /* ELEMWISE: one loop nest per distinct output shape (normally one, the root's). */
-static void cpu_elemwise(Ex *x) {
+static void emit_cpu_elemwise(Ex *x) {
     const Step *st = x->st;
     bool *done = calloc((size_t)st->nouts + 1, 1);
     if (!done) abort();
@@ -67,7 +60,7 @@ static void cpu_elemwise(Ex *x) {
         if (!group || !cs) abort();
         int m = ex_mark(x), loops = open_loops(x, t->rank, t->dims, coords);
         for (int j = k; j < st->nouts; j++)
-            if (!done[j] && same_dims(&N(x->g, st->outs[j])->type, t)) done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
+            if (!done[j] && ir_shape_equal(&N(x->g, st->outs[j])->type, t)) done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
         store_outputs(x, group, n, cs);
         ex_release(x, m);
         close_loops(x, loops);
@@ -114,7 +107,7 @@ static void reduce_loop(Ex *x, const EmitRed *ri, char **xc) {
 }
 
 /* REDUCE: a loop over the output, an inner loop over the reduced axes, then the epilogue. */
-static void cpu_reduce(Ex *x) {
+static void emit_cpu_reduce(Ex *x) {
     EmitRed ri;
     if (emit_red_info(x->g, x->st->root, &ri, x->d)) {
         x->failed = true;
@@ -134,7 +127,7 @@ static void cpu_reduce(Ex *x) {
     if (!cs) abort();
     for (int k = 0; k < x->st->nouts; k++) {
         cs[k] = oc;
-        if (!same_dims(&N(x->g, x->st->outs[k])->type, O)) {
+        if (!ir_shape_equal(&N(x->g, x->st->outs[k])->type, O)) {
             diag_node(x->d, N(x->g, x->st->outs[k]), "internal: a reduce step output is not over the reduction's shape");
             x->failed = true;
         }
@@ -155,7 +148,7 @@ static void row_coords(const TensorType *t, char *const *rc, int keep, char **c)
 
 /* A row matmul's element (row, j) as a K-term sum in K order into `acc`: the prologue reads A's
  * row from memory, the epilogue the row of A held in `arow`. */
-static void cpu_row_dot(Ex *x, const EmitGemm *gm, const char *row, const char *arow, const char *j) {
+static void emit_cpu_row_dot(Ex *x, const EmitGemm *gm, const char *row, const char *arow, const char *j) {
     const char *T = emit_ctype(N(x->g, gm->mm)->type.dtype);
     char *pa = arow ? NULL : ex_addr(x, gm->a), *pb = ex_addr(x, gm->b);
     if ((!arow && !pa) || !pb) return free(pa), free(pb);
@@ -173,7 +166,7 @@ static void cpu_row_dot(Ex *x, const EmitGemm *gm, const char *row, const char *
 /* ROW: per row, the prologue product's row (when there is one), the reductions in order (each a
  * loop over the row), the per-row values that depend on them once, one loop storing the
  * full-row outputs (and keeping the epilogue's A row), then the epilogue product's row. */
-static void cpu_row(Ex *x) {
+static void emit_cpu_row(Ex *x) {
     EmitRow rw;
     if (emit_row_info(x->g, x->st, &rw, x->d)) {
         x->failed = true;
@@ -188,7 +181,7 @@ static void cpu_row(Ex *x) {
         ex_line(x, "%s rp[%lld];", emit_ctype(N(x->g, rw.pro.mm)->type.dtype), (long long)rw.len);
         ex_line(x, "for (long long j = 0; j < %lldLL; j++) {", (long long)rw.len);
         x->indent++;
-        cpu_row_dot(x, &rw.pro, rc[0], NULL, "j");
+        emit_cpu_row_dot(x, &rw.pro, rc[0], NULL, "j");
         ex_line(x, "rp[j] = acc;");
         x->indent--;
         ex_line(x, "}");
@@ -245,7 +238,7 @@ static void cpu_row(Ex *x) {
         char *oc[2] = {strdup(rc[0]), NULL};
         int inner = open_loops(x, 1, E->dims + 1, oc + 1);
         int m2 = ex_mark(x);
-        cpu_row_dot(x, &rw.epi, rc[0], "ra", oc[1]);
+        emit_cpu_row_dot(x, &rw.epi, rc[0], "ra", oc[1]);
         ex_bind(x, rw.epi.mm, "acc");
         for (int k = 0; k < rw.neo; k++) fcs[k] = oc;
         store_outputs(x, rw.eo, rw.neo, fcs);
@@ -263,16 +256,8 @@ static void cpu_row(Ex *x) {
     emit_row_free(&rw);
 }
 
-/* The arena the generated code needs (pass_lower appends the CPU GEMMs' scratch to memplan's). */
-int64_t emit_arena_bytes(const Graph *g, int64_t *scratch_off, int64_t *scratch_bytes) {
-    const Plan *p = g->plan;
-    if (scratch_off) *scratch_off = p->scratch_off;
-    if (scratch_bytes) *scratch_bytes = p->scratch_bytes;
-    return p->scratch_off >= 0 ? p->scratch_off + p->scratch_bytes : p->arena_bytes;
-}
-
 /* GEMM: cblas into the target (batch by batch), then a loop applying the epilogue. */
-static void cpu_gemm(Ex *x) {
+static void emit_cpu_gemm(Ex *x) {
     EmitGemm gm;
     if (emit_gemm_info(x->g, x->st, &gm, x->d)) {
         x->failed = true;
@@ -352,7 +337,7 @@ static void cpu_gemm(Ex *x) {
 }
 
 /* COPY: the output's value (through the step's views) into the output's buffer. */
-static void cpu_copy(Ex *x) {
+static void emit_cpu_copy(Ex *x) {
     int j = x->st->copy_output;
     NodeId v = x->g->outputs[j].value;
     const TensorType *t = &N(x->g, v)->type;
@@ -403,11 +388,11 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
         Ex x;
         ex_init(&x, g, EMIT_C, s, &b, d);
         switch (p->steps[s].kind) {
-        case STEP_ELEMWISE: cpu_elemwise(&x); break;
-        case STEP_REDUCE: cpu_reduce(&x); break;
-        case STEP_ROW: cpu_row(&x); break;
-        case STEP_GEMM: cpu_gemm(&x); break;
-        case STEP_COPY: cpu_copy(&x); break;
+        case STEP_ELEMWISE: emit_cpu_elemwise(&x); break;
+        case STEP_REDUCE: emit_cpu_reduce(&x); break;
+        case STEP_ROW: emit_cpu_row(&x); break;
+        case STEP_GEMM: emit_cpu_gemm(&x); break;
+        case STEP_COPY: emit_cpu_copy(&x); break;
         }
         bool failed = x.failed;
         ex_done(&x);

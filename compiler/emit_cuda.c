@@ -16,13 +16,6 @@
 
 static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
 
-static bool same_dims(const TensorType *a, const TensorType *b) {
-    if (a->rank != b->rank) return false;
-    for (int i = 0; i < a->rank; i++)
-        if (a->dims[i] != b->dims[i]) return false;
-    return true;
-}
-
 /* The reduction forms of block_reduction: a block, a warp or a thread per output (or row), or a
  * block's 32 slices of each of 8 columns; from the step's lowering (compiler/pass_lower.c). */
 typedef enum { RED_BLOCK, RED_WARP, RED_THREAD, RED_COLS } RedMode;
@@ -58,7 +51,7 @@ static void close_block(Ex *x) {
     ex_line(x, "}");
 }
 
-static void cuda_elemwise(Ex *x) {
+static void emit_cuda_elemwise(Ex *x) {
     const Step *st = x->st;
     bool *done = calloc((size_t)st->nouts + 1, 1);
     NodeId *group = calloc((size_t)st->nouts + 1, sizeof *group);
@@ -72,7 +65,7 @@ static void cuda_elemwise(Ex *x) {
         open_grid_loop(x, "i", ir_numel(t));
         split_used(x, "i", t->rank, t->dims, coords);
         for (int j = k; j < st->nouts; j++)
-            if (!done[j] && same_dims(&N(x->g, st->outs[j])->type, t)) done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
+            if (!done[j] && ir_shape_equal(&N(x->g, st->outs[j])->type, t)) done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
         store_all(x, group, n, cs);
         ex_release(x, m);
         close_block(x);
@@ -81,7 +74,7 @@ static void cuda_elemwise(Ex *x) {
     free(done), free(group), free(cs);
 }
 
-static void cuda_copy(Ex *x) {
+static void emit_cuda_copy(Ex *x) {
     int j = x->st->copy_output;
     NodeId v = x->g->outputs[j].value;
     const TensorType *t = &N(x->g, v)->type;
@@ -158,7 +151,7 @@ static void block_reduction(Ex *x, const EmitRed *ri, char **xc, RedMode md, con
     free(fin), free(r), free(acc), free(acci), free(t);
 }
 
-static void cuda_reduce(Ex *x) {
+static void emit_cuda_reduce(Ex *x) {
     EmitRed ri;
     if (emit_red_info(x->g, x->st->root, &ri, x->d)) {
         x->failed = true;
@@ -166,7 +159,7 @@ static void cuda_reduce(Ex *x) {
     }
     const TensorType *S = &N(x->g, ri.x)->type, *O = &N(x->g, ri.node)->type;
     for (int k = 0; k < x->st->nouts; k++)
-        if (!same_dims(&N(x->g, x->st->outs[k])->type, O)) {
+        if (!ir_shape_equal(&N(x->g, x->st->outs[k])->type, O)) {
             diag_node(x->d, N(x->g, x->st->outs[k]), "internal: a reduce step output is not over the reduction's shape");
             x->failed = true;
             return;
@@ -226,7 +219,7 @@ static bool row_mm_ptrs(Ex *x, const EmitGemm *gm, const char *pa, const char *p
 
 /* The row's epilogue product: lanes stride over its N columns, each a K-term sum over the warp's
  * row of A in shared memory; the lambda stores the epilogue's outputs at (row, j). */
-static void cuda_row_epilogue(Ex *x, const EmitRow *rw, char *const *rc) {
+static void emit_cuda_row_epilogue(Ex *x, const EmitRow *rw, char *const *rc) {
     const EmitGemm *e = &rw->epi;
     const char *T = emit_ctype(N(x->g, e->mm)->type.dtype);
     ex_line(x, "gtc_row_smallk<%s, %lld>(gtc_ra[wr], B2, %lldLL, %lldLL, %lld, %lld, [&](int j, %s acc) {", T,
@@ -252,7 +245,7 @@ static void cuda_row_epilogue(Ex *x, const EmitRow *rw, char *const *rc) {
  * columns gtc_j<q> = l + 32 q (declared, clamped, and their inputs prefetched at the row's top),
  * one gtc_row_dot each, unrolled: no load waits for a store of the row. */
 #define LANE_EPI_MAX 8
-static void cuda_row_epilogue_lanes(Ex *x, const EmitRow *rw, char *const *rc, int nq) {
+static void emit_cuda_row_epilogue_lanes(Ex *x, const EmitRow *rw, char *const *rc, int nq) {
     const EmitGemm *e = &rw->epi;
     const char *T = emit_ctype(N(x->g, e->mm)->type.dtype);
     for (int q = 0; q < nq; q++) {
@@ -285,7 +278,7 @@ static void cuda_row_epilogue_lanes(Ex *x, const EmitRow *rw, char *const *rc, i
 /* Whether reduction ri folds exactly the row's elements (the lane-row form applies). */
 static bool red_is_row(const Graph *g, const EmitRed *ri, const EmitRow *rw) {
     const TensorType *S = &N(g, rw->x)->type, *X = &N(g, ri->x)->type;
-    if (ri->arg || !same_dims(S, X)) return false;
+    if (ri->arg || !ir_shape_equal(S, X)) return false;
     for (int i = 0; i < S->rank; i++)
         if (((ri->mask >> i) & 1u) != (i >= rw->keep)) return false;
     return true;
@@ -316,7 +309,7 @@ static int lane_row_begin(Ex *x, const EmitRow *rw, char *const *rc, char **ec) 
         if (red_is_row(x->g, &ri, rw)) ex_prefetch(x, ri.x, ec);
     }
     for (int k = 0; k < rw->nfo; k++)
-        if (same_dims(&N(x->g, rw->fo[k])->type, S)) ex_prefetch(x, rw->fo[k], ec);
+        if (ir_shape_equal(&N(x->g, rw->fo[k])->type, S)) ex_prefetch(x, rw->fo[k], ec);
     if (!rw->has_epi) return 0;
     ex_prefetch(x, rw->epi.a, ec);
     if (rw->epi.n <= 0 || (rw->epi.n + 31) / 32 > LANE_EPI_MAX) return 0;
@@ -334,7 +327,7 @@ static int lane_row_begin(Ex *x, const EmitRow *rw, char *const *rc, char **ec) 
     return nq;
 }
 
-static void cuda_row(Ex *x) {
+static void emit_cuda_row(Ex *x) {
     EmitRow rw;
     if (emit_row_info(x->g, x->st, &rw, x->d)) {
         x->failed = true;
@@ -444,8 +437,8 @@ static void cuda_row(Ex *x) {
     }
     if (rw.has_epi) {
         ex_line(x, "__syncwarp();");
-        if (nq) cuda_row_epilogue_lanes(x, &rw, rc, nq);
-        else cuda_row_epilogue(x, &rw, rc);
+        if (nq) emit_cuda_row_epilogue_lanes(x, &rw, rc, nq);
+        else emit_cuda_row_epilogue(x, &rw, rc);
     }
     if (rw.has_pro || rw.has_epi) ex_line(x, "__syncwarp(); /* the warp's rows in shared memory are rewritten next */");
     for (int k = 0; k < rw.nro; k++) ex_free_coords(rcs[k], N(x->g, rw.ro[k])->type.rank), free(rcs[k]);
@@ -458,7 +451,7 @@ static void cuda_row(Ex *x) {
     emit_row_free(&rw);
 }
 
-static void cuda_gemm(Ex *x) {
+static void emit_cuda_gemm(Ex *x) {
     EmitGemm gm;
     if (emit_gemm_info(x->g, x->st, &gm, x->d)) {
         x->failed = true;
@@ -550,11 +543,11 @@ char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
         Ex x;
         ex_init(&x, g, EMIT_CUDA, s, &b, d);
         switch (st->kind) {
-        case STEP_ELEMWISE: cuda_elemwise(&x); break;
-        case STEP_REDUCE: cuda_reduce(&x); break;
-        case STEP_ROW: cuda_row(&x); break;
-        case STEP_GEMM: cuda_gemm(&x); break;
-        case STEP_COPY: cuda_copy(&x); break;
+        case STEP_ELEMWISE: emit_cuda_elemwise(&x); break;
+        case STEP_REDUCE: emit_cuda_reduce(&x); break;
+        case STEP_ROW: emit_cuda_row(&x); break;
+        case STEP_GEMM: emit_cuda_gemm(&x); break;
+        case STEP_COPY: emit_cuda_copy(&x); break;
         }
         bool failed = x.failed;
         ex_done(&x);

@@ -1,37 +1,13 @@
 /* compiler/emit_plan.c: plan.c, the RtPlan table (runtime/core/plan.h) that ties the generated
  * kernels to the executor: inputs and outputs, steps with their kernels, fused ops, buffers,
  * reasons and launch configurations, the arena size, statistics and both kernel sources; and
- * emit_all, which writes the three generated files. The texts copied into generated code
- * (ir/scalar.h and templates/) are built into gtc by the Makefile (emit_text.inc). */
-#include <errno.h>
-#include <fcntl.h>
+ * emit_all, which writes the three generated files (emit_write_file, compiler/emit_text.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "emit.h"
-#include "emit_ext.h"
 #include "plan_build.h"
-
-#include "emit_text.inc"
-
-/* The marker lines are the contract with tests/golden/run.sh (strip_prelude.awk): exact text,
- * each on a line of its own, the same path in both. Every text ends in a newline. */
-void emit_text(Str *b, EmitText t) {
-    static const struct {
-        const char *path, *text;
-    } texts[] = {
-        [EMIT_TEXT_SCALAR_H] = {"ir/scalar.h", text_scalar_h},
-        [EMIT_TEXT_CUDA_TYPES] = {"templates/kernels_types.cuh", text_kernels_types_cuh},
-        [EMIT_TEXT_CUDA_PRELUDE] = {"templates/kernels_prelude.cuh", text_kernels_prelude_cuh},
-        [EMIT_TEXT_CPU_PRELUDE] = {"templates/kernels_cpu_prelude.h", text_kernels_cpu_prelude_h},
-    };
-    str_add(b, "/* gtc:prelude begin %s */\n", texts[t].path);
-    str_cat(b, texts[t].text);
-    str_add(b, "/* gtc:prelude end %s */\n", texts[t].path);
-}
-
 
 static void io_entry(Str *b, const RtPlanIO *io) {
     str_cat(b, "    {\"");
@@ -81,8 +57,7 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
     RtPlan *rp = plan_build(g, source_name, cuda_src, cpu_src, d);
     if (!rp) return NULL;
     const Plan *p = g->plan;
-    int64_t scr_off, scr_bytes;
-    emit_arena_bytes(g, &scr_off, &scr_bytes);
+    int64_t scr_off = p->scratch_off, scr_bytes = p->scratch_bytes;
     Str b = {0};
     emit_header(&b, source_name);
     str_add(&b, "/* The plan table of %s for runtime/core/exec.c: %d steps. The arena holds the planner's\n"
@@ -137,33 +112,6 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
             rp->fused_kernels, rp->gemms, rp->reductions);
     plan_build_free(rp);
     return str_take(&b);
-}
-
-/* Writes text to dir/name through a temporary file renamed into place. The temporary file is
- * created anew (O_EXCL): a link planted under its name is removed, never written through. */
-int emit_write_file(const char *dir, const char *name, const char *text, Diag *d) {
-    char *path = xfmt("%s/%s", dir, name), *tmp = xfmt("%s/.%s.tmp", dir, name);
-    unlink(tmp);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (fd >= 0 && !f) close(fd);
-    int rc = 0;
-    if (!f) {
-        diag_at(d, NULL, "cannot write %s: %s", path, strerror(errno));
-        rc = -1;
-    } else {
-        size_t n = strlen(text);
-        bool ok = fwrite(text, 1, n, f) == n;
-        ok = fclose(f) == 0 && ok;
-        if (!ok || rename(tmp, path) != 0) {
-            diag_at(d, NULL, "cannot write %s: %s", path, strerror(errno));
-            remove(tmp);
-            rc = -1;
-        }
-    }
-    free(path);
-    free(tmp);
-    return rc;
 }
 
 int emit_all(const Graph *g, const char *dir, const char *source_name, Diag *d) {

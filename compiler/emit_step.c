@@ -10,13 +10,6 @@
 
 static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
 
-static bool same_shape(const TensorType *a, const TensorType *b) {
-    if (a->rank != b->rank) return false;
-    for (int i = 0; i < a->rank; i++)
-        if (a->dims[i] != b->dims[i]) return false;
-    return true;
-}
-
 int emit_scalar_slot(const Graph *g, int input_index) {
     int slot = 0, found = -1;
     for (int i = 0; i < g->nnodes; i++) {
@@ -226,10 +219,10 @@ static int row_matmuls(const Graph *g, const Step *st, EmitRow *ri, const Tensor
     if (ri->has_pro && emit_matmul_info(g, &st->row_pro, false, &ri->pro, d)) return -1;
     if (ri->has_epi && emit_matmul_info(g, &st->row_epi, true, &ri->epi, d)) return -1;
     bool ok = !(ri->has_pro || ri->has_epi) || (S->rank == 2 && ri->keep == 1 && ri->len <= PLAN_ROW_MM_MAX);
-    if (ri->has_pro) ok = ok && ri->pro.nb == 0 && ri->pro.has_m && ri->pro.has_n && same_shape(&N(g, ri->pro.mm)->type, S);
+    if (ri->has_pro) ok = ok && ri->pro.nb == 0 && ri->pro.has_m && ri->pro.has_n && ir_shape_equal(&N(g, ri->pro.mm)->type, S);
     if (ri->has_epi)
         ok = ok && ri->epi.nb == 0 && ri->epi.has_m && ri->epi.has_n && !ri->epi.ta && ri->epi.k == ri->len &&
-             same_shape(&N(g, ri->epi.a)->type, S) && step_has(st->nodes, st->nnodes, ri->epi.a);
+             ir_shape_equal(&N(g, ri->epi.a)->type, S) && step_has(st->nodes, st->nnodes, ri->epi.a);
     if (!ok) {
         diag_node(d, N(g, st->root), "internal: a row step's matmuls are not over its rows");
         return -1;
@@ -271,18 +264,18 @@ int emit_row_info(const Graph *g, const Step *st, EmitRow *ri, Diag *d) {
         for (int k2 = 0; k2 < nd->ninputs && ri->has_epi; k2++)
             if (nd->in[k2].id >= 0 && in[nd->in[k2].id] && ri->epi_node[nd->in[k2].id]) ri->epi_node[id] = true;
         if (ri->epi_node[id]) {
-            if (!same_shape(&nd->type, &N(g, ri->epi.mm)->type)) {
+            if (!ir_shape_equal(&nd->type, &N(g, ri->epi.mm)->type)) {
                 diag_node(d, nd, "internal: a row epilogue value is not over the product's shape");
                 rc = -1;
             }
             continue;
         }
         ri->perrow[id] = per_row(&nd->type, S, ri->keep);
-        ri->full[id] = same_shape(&nd->type, S);
+        ri->full[id] = ir_shape_equal(&nd->type, S);
         if (ir_ops[nd->op].kind == K_REDUCE) {
             EmitRed o;
             if (emit_red_info(g, id, &o, d)) rc = -1;
-            else if (o.mask != red.mask || !same_shape(&N(g, o.x)->type, S)) {
+            else if (o.mask != red.mask || !ir_shape_equal(&N(g, o.x)->type, S)) {
                 diag_node(d, nd, "internal: a row step's reductions must reduce the same rows");
                 rc = -1;
             }

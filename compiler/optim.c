@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "autodiff.h"
+#include "optim.h"
 
 static void push(OptInput **v, int *n, const char *name, DType dt, int rank, const int64_t *dims,
                  NodeId param) {

@@ -164,19 +164,19 @@ static bool row_local(const TensorType *o, const TensorType *s, int keep) {
 static bool eligible(Fuse *f, int s, NodeId j, bool sibling) {
     Group *gp = &f->gr[s];
     const Node *nd = N(f, j), *root = N(f, gp->root);
-    if (!gp->row) return kind_of(f, j) == K_ELEMWISE && same_shape(&nd->type, &root->type);
+    if (!gp->row) return kind_of(f, j) == K_ELEMWISE && ir_shape_equal(&nd->type, &root->type);
     const TensorType *S = &N(f, gp->x)->type;
     if (kind_of(f, j) == K_REDUCE) {
         NodeId o = nd->in[0].id;
-        return o >= 0 && (sibling || f->home[o] == s) && same_shape(&N(f, o)->type, S) && reduce_mask(f, j) == gp->mask;
+        return o >= 0 && (sibling || f->home[o] == s) && ir_shape_equal(&N(f, o)->type, S) && reduce_mask(f, j) == gp->mask;
     }
     if (kind_of(f, j) != K_ELEMWISE) return false;
-    bool full = same_shape(&nd->type, S);
+    bool full = ir_shape_equal(&nd->type, S);
     if (!full && !per_row(&nd->type, S, gp->keep)) return false;
     for (int k = 0; k < nd->ninputs; k++) {
         NodeId o = nd->in[k].id;
         if (o < 0 || f->home[o] != s) continue;
-        if (full ? !row_local(&N(f, o)->type, S, gp->keep) : !same_shape(&N(f, o)->type, &nd->type)) return false;
+        if (full ? !row_local(&N(f, o)->type, S, gp->keep) : !ir_shape_equal(&N(f, o)->type, &nd->type)) return false;
     }
     return true;
 }
@@ -277,7 +277,7 @@ static void group_reduce(Fuse *f, NodeId i) {
     gp = &f->gr[s];
     bool full = false;
     for (int m = 0; m < gp->nmem; m++)
-        full = full || (kind_of(f, gp->mem[m]) == K_ELEMWISE && same_shape(&N(f, gp->mem[m])->type, S));
+        full = full || (kind_of(f, gp->mem[m]) == K_ELEMWISE && ir_shape_equal(&N(f, gp->mem[m])->type, S));
     if (gp->row && (gp->nred > 1 || full)) gp->kind = STEP_ROW;
 }
 
@@ -324,7 +324,7 @@ static void group_elemwise(Fuse *f, NodeId i) {
             dep = dep || (o >= 0 && (f->home[o] == s || f->mark[o] == stamp));
         }
         if (f->home[j] < 0 && (f->req[j] || f->extra[j]) && is_pure(f, j) && !f->copyview[j] &&
-            same_shape(&nd->type, &N(f, i)->type)) {
+            ir_shape_equal(&nd->type, &N(f, i)->type)) {
             ncl = nbnd = 0;
             f->sstamp++;
             fuse_closure(f, s, j, &cl, &ncl, &bnd, &nbnd);
@@ -479,9 +479,9 @@ static void end_cause(Fuse *f, int s, char *out, size_t n) {
                                  : gp->row ? "%s reduces %s over other axes or rows (one reduction over rows per kernel)"
                                            : "%s reduces %s again (one reduction per kernel)", cn, mn);
             else if (f->pruned[c]) snprintf(out, n, "%s is cheap and only other steps read it: they recompute it", cn);
-            else if (gp->kind == STEP_REDUCE && !gp->row && gp->rowlen > ROW_MAX && !same_shape(&N(f, c)->type, &N(f, gp->root)->type))
+            else if (gp->kind == STEP_REDUCE && !gp->row && gp->rowlen > ROW_MAX && !ir_shape_equal(&N(f, c)->type, &N(f, gp->root)->type))
                 snprintf(out, n, "%s broadcasts %s over rows of %lld > %d elements (no row kernel)", cn, mn, (long long)gp->rowlen, ROW_MAX);
-            else if (k == K_ELEMWISE && gp->kind != STEP_ELEMWISE && !gp->row && !same_shape(&N(f, c)->type, &N(f, gp->root)->type))
+            else if (k == K_ELEMWISE && gp->kind != STEP_ELEMWISE && !gp->row && !ir_shape_equal(&N(f, c)->type, &N(f, gp->root)->type))
                 snprintf(out, n, "%s is not over the output shape", cn);
             else if (f->home[c] >= 0) snprintf(out, n, "%s is computed in the step of %s", cn, N(f, f->gr[f->home[c]].root)->name);
             else snprintf(out, n, "%s also reads a value computed after this step", cn);

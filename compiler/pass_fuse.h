@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "util.h"
 
 #define ROW_MAX 4096 /* the longest row a ROW step takes: one block per row */
 #define CHEAP_OPS 8  /* a fused expression of more ops than this is expensive */
@@ -60,12 +61,6 @@ typedef struct {
     int ngr;
 } Fuse;
 
-static inline void *xcalloc(size_t n, size_t size) {
-    void *p = calloc(n ? n : 1, size);
-    if (!p) abort();
-    return p;
-}
-
 /* for each live consumer c of v, ascending */
 #define CONSUMERS(f, v, c) \
     for (int u_##c = (f)->uoff[v], c; u_##c < (f)->uoff[(v) + 1] && ((c = (f)->ulist[u_##c]), 1); u_##c++)
@@ -75,12 +70,6 @@ static inline OpKind kind_of(const Fuse *f, NodeId id) { return ir_ops[N(f, id)-
 static inline bool is_pure(const Fuse *f, NodeId id) {
     OpKind k = kind_of(f, id);
     return k == K_ELEMWISE || k == K_VIEW || N(f, id)->op == OP_FULL;
-}
-static inline bool same_shape(const TensorType *a, const TensorType *b) {
-    if (a->rank != b->rank) return false;
-    for (int i = 0; i < a->rank; i++)
-        if (a->dims[i] != b->dims[i]) return false;
-    return true;
 }
 static inline bool expensive_op(Op op) {
     switch (op) {

@@ -108,11 +108,11 @@ static void try_prologue(Fuse *f, int s) {
         for (int m = 0; m < gm->nmem; m++)
             CONSUMERS(f, gm->mem[m], c) {
                 if (f->home[c] != s) continue;
-                row_reads = row_reads && same_shape(&N(f, gm->mem[m])->type, S) &&
-                            (kind_of(f, c) == K_REDUCE || (kind_of(f, c) == K_ELEMWISE && same_shape(&N(f, c)->type, S)));
+                row_reads = row_reads && ir_shape_equal(&N(f, gm->mem[m])->type, S) &&
+                            (kind_of(f, c) == K_REDUCE || (kind_of(f, c) == K_ELEMWISE && ir_shape_equal(&N(f, c)->type, S)));
             }
         if (!plain_2d(f, gm)) note(r, 0, "; no prologue: matmul %s is batched, not 2-D or not floating-point", mn);
-        else if (S->rank != 2 || r->keep != 1 || !same_shape(&N(f, gm->root)->type, S))
+        else if (S->rank != 2 || r->keep != 1 || !ir_shape_equal(&N(f, gm->root)->type, S))
             note(r, 0, "; no prologue: matmul %s is not over the rows of %s", mn, N(f, r->x)->name);
         else if (S->dims[1] > PLAN_ROW_MM_MAX)
             note(r, 0, "; no prologue: matmul %s has %lld > %d columns", mn, (long long)S->dims[1], PLAN_ROW_MM_MAX);
@@ -176,7 +176,7 @@ static void try_epilogue(Fuse *f, int s) {
         free(ins);
         if (r->rmm[1].mm >= 0) note(r, 1, "; no epilogue %s: one epilogue product per row kernel", mn);
         else if (!plain_2d(f, gm)) note(r, 1, "; no epilogue: matmul %s is batched, not 2-D or not floating-point", mn);
-        else if (gm->trans[0] || S->rank != 2 || r->keep != 1 || !same_shape(&N(f, gm->opnd[0])->type, S))
+        else if (gm->trans[0] || S->rank != 2 || r->keep != 1 || !ir_shape_equal(&N(f, gm->opnd[0])->type, S))
             note(r, 1, "; no epilogue: matmul %s does not read %s as rows", mn, N(f, gm->opnd[0])->name);
         else if (S->dims[1] > PLAN_ROW_MM_MAX) note(r, 1, "; no epilogue: matmul %s has K = %lld > %d", mn, (long long)S->dims[1], PLAN_ROW_MM_MAX);
         else if (depends_on(f, gm->opnd[1], s))

@@ -71,13 +71,6 @@ static int toposort(const Plan *p, const Edges *es, int *order) {
     return placed;
 }
 
-static bool same_shape(const TensorType *a, const TensorType *b) {
-    if (a->rank != b->rank) return false;
-    for (int i = 0; i < a->rank; i++)
-        if (a->dims[i] != b->dims[i]) return false;
-    return true;
-}
-
 /* Whether step st may overwrite input `in` while reading it: only when every read is element
  * for element at the index it writes (an elementwise op over the input's shape) and no
  * reduction, matmul or view inside the step consumes what was read (they read other indices). */
@@ -94,7 +87,7 @@ static bool inplace_safe(const Graph *g, const Step *st, NodeId in, bool *feeds)
     for (int k = 0; k < st->nnodes; k++) {
         const Node *nd = &g->nodes[st->nodes[k]];
         for (int i = 0; i < nd->ninputs; i++)
-            if (nd->in[i].id == in && (ir_ops[nd->op].kind != K_ELEMWISE || !same_shape(&nd->type, &g->nodes[in].type) ||
+            if (nd->in[i].id == in && (ir_ops[nd->op].kind != K_ELEMWISE || !ir_shape_equal(&nd->type, &g->nodes[in].type) ||
                                        feeds[st->nodes[k]]))
                 ok = false;
     }

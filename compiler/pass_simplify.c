@@ -9,6 +9,7 @@
 #include "../ir/ir.h"
 #include "../ir/scalar.h"
 #include "plan.h"
+#include "util.h"
 
 /* ---- what happened: counts per rewrite kind and a short log, for the last run in this thread - */
 
@@ -537,12 +538,6 @@ static NodeId cse_find_or_add(const Graph *g, CseTable *t, NodeId id) {
 }
 
 /* ---- the pass ---------------------------------------------------------------------------------- */
-
-static void *xcalloc(size_t n, size_t size) {
-    void *p = calloc(n ? n : 1, size);
-    if (!p) abort();
-    return p;
-}
 
 /* Removes the nodes no output reaches (inputs stay: they are the signature); renumbers. */
 static void remove_dead(Ctx *c) {

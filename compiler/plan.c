@@ -7,12 +7,7 @@
 #include <string.h>
 
 #include "plan.h"
-
-static void *xcalloc(size_t n, size_t size) {
-    void *p = calloc(n ? n : 1, size);
-    if (!p) abort();
-    return p;
-}
+#include "util.h"
 
 Plan *plan_new(int nnodes) {
     Plan *p = xcalloc(1, sizeof *p);
@@ -96,6 +91,10 @@ int plan_output_of(const Graph *g, NodeId v) {
     for (int i = 0; i < g->noutputs; i++)
         if (g->outputs[i].value == v) return i;
     return -1;
+}
+
+int64_t plan_arena_total(const Plan *p) {
+    return p->scratch_off >= 0 ? p->scratch_off + p->scratch_bytes : p->arena_bytes;
 }
 
 /* ---- shared pieces of the three formats ------------------------------------------------------ */

@@ -137,6 +137,9 @@ bool step_has(const NodeId *arr, int n, NodeId id);
 const char *plan_step_kind_name(StepKind k);   /* "elementwise", "reduce", "row", "gemm", "copy" */
 /* The index in g->outputs of the first output naming value v, or -1. */
 int plan_output_of(const Graph *g, NodeId v);
+/* The arena the generated code needs: memplan's, plus the CPU GEMMs' scratch that pass_lower
+ * appends (scratch_off + scratch_bytes when scratch_off >= 0). */
+int64_t plan_arena_total(const Plan *p);
 
 typedef enum { PLAN_TEXT, PLAN_JSON, PLAN_DOT } PlanFormat;
 /* Prints g->plan (a partial one too: before schedule or memplan, placements show as such). */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit_ext.h"
+#include "names.h"
 #include "plan_build.h"
 
 /* The plan with the storage it owns. */
@@ -55,7 +55,7 @@ RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src
     if (emit_check_plan(g, d)) return NULL;
     const Plan *p = g->plan;
     char cls[IR_MAX_NAME + 16], err[256];
-    if (emit_ext_class_name(g->name, cls, sizeof cls, err, sizeof err)) {
+    if (names_php_class(g->name, cls, sizeof cls, err, sizeof err)) {
         diag_at(d, "name", "%s", err);
         return NULL;
     }
@@ -101,7 +101,6 @@ RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src
         rs->uses = l->uses;
         rs->own_sm = l->own_sm;
     }
-    int64_t scr_off, scr_bytes;
     int nodes = 0;
     for (int i = 0; i < g->nnodes; i++) nodes += g->nodes[i].op != OP_INPUT;
     rp->abi = RT_PLAN_ABI;
@@ -115,7 +114,7 @@ RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src
     rp->outputs = bp->outputs;
     rp->nsteps = p->nsteps;
     rp->steps = bp->steps;
-    rp->arena_bytes = emit_arena_bytes(g, &scr_off, &scr_bytes);
+    rp->arena_bytes = plan_arena_total(p);
     rp->nodes = nodes;
     rp->fused_kernels = stats[STEP_ELEMWISE] + stats[STEP_REDUCE] + stats[STEP_ROW];
     rp->gemms = stats[STEP_GEMM];

@@ -44,6 +44,8 @@ int64_t ir_numel(const TensorType *t);       /* product of dims; callers checked
 /* Writes "[512,480]" into buf; returns buf. */
 char *ir_shape_str(const TensorType *t, char *buf, size_t n);
 bool ir_type_equal(const TensorType *a, const TensorType *b);
+/* Same rank and dims (dtypes may differ). */
+bool ir_shape_equal(const TensorType *a, const TensorType *b);
 
 /* Promotion of two operand dtypes (weak constants yield to tensors: int tensor with a float
  * constant gives float32; a float tensor with any constant keeps its dtype). */

@@ -42,12 +42,14 @@ char *ir_shape_str(const TensorType *t, char *buf, size_t n) {
     return buf;
 }
 
-bool ir_type_equal(const TensorType *a, const TensorType *b) {
-    if (a->dtype != b->dtype || a->rank != b->rank) return false;
+bool ir_shape_equal(const TensorType *a, const TensorType *b) {
+    if (a->rank != b->rank) return false;
     for (int i = 0; i < a->rank; i++)
         if (a->dims[i] != b->dims[i]) return false;
     return true;
 }
+
+bool ir_type_equal(const TensorType *a, const TensorType *b) { return a->dtype == b->dtype && ir_shape_equal(a, b); }
 
 /* Weak constants yield: a float constant lifts an int or bool tensor to float32; an integral
  * constant takes the tensor's dtype, except that it lifts a bool tensor to int32. Two weak or two strong operands promote by rank. */

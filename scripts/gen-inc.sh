@@ -5,7 +5,7 @@
 #   sh scripts/gen-inc.sh NAME OUT        write OUT (NAME: emit_text.inc or ext_template.inc)
 #   sh scripts/gen-inc.sh --inputs NAME   print NAME's input files (relative to the top), for deps
 #     emit_text.inc     ir/scalar.h and the kernel templates, one `static const char text_<file>[]`
-#                       each (text_scalar_h, ...), for compiler/emit_plan.c
+#                       each (text_scalar_h, ...), for compiler/emit_text.c
 #     ext_template.inc  templates/ext.c.in as one string literal, for compiler/emit_ext.c
 # Inputs are read from the tree this script lives in (GTC_TOP overrides). No trigraphs: ? → \?.
 set -eu

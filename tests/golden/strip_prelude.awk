@@ -1,7 +1,7 @@
 # tests/golden/strip_prelude.awk: an emitted file with each copied-in text (ir/scalar.h, the
 # templates/ preludes) cut to one line, so a golden file shows what the planner decided.
 #
-# compiler/emit_plan.c (emit_text) writes each text between the lines
+# compiler/emit_text.c (emit_text) writes each text between the lines
 #   /* gtc:prelude begin PATH */        and        /* gtc:prelude end PATH */
 # (in plan.c inside the kernel-source string literals, one literal per line). The begin line is
 # kept with "begin PATH" turned into "PATH (elided)"; the text and the end line are dropped.

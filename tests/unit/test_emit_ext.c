@@ -1,7 +1,7 @@
 /* tests/unit/test_emit_ext.c: the extension glue generator (compiler/emit_ext.c): class names
- * from graph names (CamelCase, reserved words, leading digits), and the generated ext.c
- * (header, module and class names, every template key replaced, deterministic, the input name
- * escaped). Compiling and loading ext.c is tests/e2e/run.sh's job. */
+ * from graph names (compiler/names.c: CamelCase, reserved words, leading digits), and the
+ * generated ext.c (header, module and class names, every template key replaced, deterministic,
+ * the input name escaped). Compiling and loading ext.c is tests/e2e/run.sh's job. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../../compiler/emit_ext.h"
+#include "../../compiler/names.h"
 #include "../../compiler/pipeline.h"
 
 #define TEST(name) static void name(void **state __attribute__((unused)))
@@ -20,11 +21,11 @@
 static char *class_of(const char *graph) {
     static char buf[256];
     char err[256];
-    if (emit_ext_class_name(graph, buf, sizeof buf, err, sizeof err)) return NULL;
+    if (names_php_class(graph, buf, sizeof buf, err, sizeof err)) return NULL;
     return buf;
 }
 
-TEST(emit_ext_class_name__snake_case__camel_case) {
+TEST(names_php_class__snake_case__camel_case) {
     assert_string_equal(class_of("mlp_train_step"), "MlpTrainStep");
     assert_string_equal(class_of("digits_train_step"), "DigitsTrainStep");
     assert_string_equal(class_of("model"), "Model");
@@ -33,7 +34,7 @@ TEST(emit_ext_class_name__snake_case__camel_case) {
     assert_string_equal(class_of("step2_v3"), "Step2V3");
 }
 
-TEST(emit_ext_class_name__reserved_or_not_a_letter__prefixed) {
+TEST(names_php_class__reserved_or_not_a_letter__prefixed) {
     assert_string_equal(class_of("list"), "GtcList");
     assert_string_equal(class_of("Array"), "GtcArray");
     assert_string_equal(class_of("static"), "GtcStatic");
@@ -44,14 +45,14 @@ TEST(emit_ext_class_name__reserved_or_not_a_letter__prefixed) {
     assert_string_equal(class_of("include_once"), "IncludeOnce"); /* not reserved as one word */
 }
 
-TEST(emit_ext_class_name__not_an_identifier__error) {
+TEST(names_php_class__not_an_identifier__error) {
     char buf[64], err[256];
-    assert_int_equal(emit_ext_class_name("a-b", buf, sizeof buf, err, sizeof err), -1);
+    assert_int_equal(names_php_class("a-b", buf, sizeof buf, err, sizeof err), -1);
     assert_non_null(strstr(err, "not an identifier"));
-    assert_int_equal(emit_ext_class_name("", buf, sizeof buf, err, sizeof err), -1);
-    assert_int_equal(emit_ext_class_name("9lives", buf, sizeof buf, err, sizeof err), -1);
-    assert_int_equal(emit_ext_class_name("ok\"; evil();", buf, sizeof buf, err, sizeof err), -1);
-    assert_int_equal(emit_ext_class_name("long_enough_name", buf, 8, err, sizeof err), -1);
+    assert_int_equal(names_php_class("", buf, sizeof buf, err, sizeof err), -1);
+    assert_int_equal(names_php_class("9lives", buf, sizeof buf, err, sizeof err), -1);
+    assert_int_equal(names_php_class("ok\"; evil();", buf, sizeof buf, err, sizeof err), -1);
+    assert_int_equal(names_php_class("long_enough_name", buf, 8, err, sizeof err), -1);
 }
 
 static Graph *load_example(const char *name) {
@@ -117,9 +118,9 @@ TEST(emit_ext__missing_directory__error_in_diag) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(emit_ext_class_name__snake_case__camel_case),
-        cmocka_unit_test(emit_ext_class_name__reserved_or_not_a_letter__prefixed),
-        cmocka_unit_test(emit_ext_class_name__not_an_identifier__error),
+        cmocka_unit_test(names_php_class__snake_case__camel_case),
+        cmocka_unit_test(names_php_class__reserved_or_not_a_letter__prefixed),
+        cmocka_unit_test(names_php_class__not_an_identifier__error),
         cmocka_unit_test(emit_ext_source__train_step__module_class_and_header),
         cmocka_unit_test(emit_ext_source__odd_source_name__escaped_in_the_comment),
         cmocka_unit_test(emit_ext__missing_directory__error_in_diag),
