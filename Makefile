@@ -263,7 +263,7 @@ e2e-gpu: $(GTC_EXT)
 PREFIX ?= /usr/local
 EXTENSION_DIR ?= $(PREFIX)/lib/php/extensions
 INI_DIR ?= $(PREFIX)/etc/php/conf.d
-INSTALL_HEADERS := ir/ir.h ir/ops.def ir/scalar.h runtime/core/rt.h runtime/core/plan.h \
+INSTALL_HEADERS := ir/ir.h ir/ops.def ir/scalar.h runtime/core/rt.h runtime/core/plan_abi.h runtime/core/exec.h runtime/core/module.h \
                    runtime/php/php_gtc.h runtime/cpu/cpu.h runtime/cuda/rt_cuda.h \
                    runtime/cuda/rt_graph.h runtime/cuda/rt_kernel.h
 install: all

@@ -235,7 +235,7 @@ static int find_home(char **inc) {
             return 0;
         }
         free(probe), free(installed);
-        probe = fmt("%s/runtime/core/plan.h", env);
+        probe = fmt("%s/runtime/core/plan_abi.h", env);
         bool src = is_file(probe);
         free(probe);
         if (src) {
@@ -264,7 +264,7 @@ static int find_home(char **inc) {
             return 0;
         }
         free(probe), free(installed);
-        char *p1 = fmt("%s/ir/ir.h", dir), *p2 = fmt("%s/runtime/core/plan.h", dir);
+        char *p1 = fmt("%s/ir/ir.h", dir), *p2 = fmt("%s/runtime/core/plan_abi.h", dir);
         bool src = is_file(p1) && is_file(p2);
         free(p1), free(p2);
         if (src) { /* the source tree: build/gtc, build/asan/gtc, ... */
@@ -361,10 +361,11 @@ static int check_output(const char *out) {
 
 /* Compiles one generated source into obj/NAME.o; 0 or -1. */
 static int compile_c(const char *cc, const char *src, const char *obj, const char *inc,
-                     const char *php_inc, bool verbose) {
+                     const char *php_inc, bool with_cuda, bool verbose) {
     Args a = {0};
     args_push(&a, cc);
     args_push_words(&a, "-std=c11 -O2 -fPIC -fvisibility=hidden -D_GNU_SOURCE", false);
+    if (with_cuda) args_push(&a, "-DGTC_PLAN_CUDA"); /* plan.c: the table of kernels.cu's kernels */
     char *i1 = fmt("-I%s", inc), *i2 = fmt("-I%s/runtime/core", inc), *i3 = fmt("-I%s/ir", inc),
          *i4 = fmt("-I%s/runtime/php", inc), *i5 = fmt("-I%s/runtime/cpu", inc);
     args_push(&a, i1), args_push(&a, i2), args_push(&a, i3), args_push(&a, i4), args_push(&a, i5);
@@ -483,16 +484,19 @@ int build_compile(const BuildOptions *o) {
     tmp_out = fmt("%s.tmp%ld", out_arg, (long)getpid());
     free(out_arg);
     args_push(&link, "-o"), args_push(&link, tmp_out);
+    char *cu = fmt("%s/kernels.cu", srcdir), *cuobj = fmt("%s/kernels_cu.o", tmp);
+    bool with_cuda = nvcc && is_file(cu);
     static const char *const csrcs[] = {"kernels_cpu", "plan", "ext"};
     for (size_t i = 0; i < sizeof csrcs / sizeof *csrcs; i++) {
         char *src = fmt("%s/%s.c", srcdir, csrcs[i]), *obj = fmt("%s/%s.o", tmp, csrcs[i]);
-        int r = is_file(src) ? compile_c(cc, src, obj, inc, php_inc, o->verbose) : 0;
+        int r = is_file(src) ? compile_c(cc, src, obj, inc, php_inc, with_cuda, o->verbose) : 0;
         if (is_file(src)) args_push(&link, obj);
         free(src), free(obj);
-        if (r) goto done;
+        if (r) {
+            free(cu), free(cuobj);
+            goto done;
+        }
     }
-    char *cu = fmt("%s/kernels.cu", srcdir), *cuobj = fmt("%s/kernels_cu.o", tmp);
-    bool with_cuda = nvcc && is_file(cu);
     int r = with_cuda ? compile_cu(nvcc, arch, cu, cuobj, inc, o->verbose) : 0;
     if (with_cuda) args_push(&link, cuobj);
     free(cu), free(cuobj);

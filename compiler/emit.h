@@ -1,6 +1,6 @@
 /* compiler/emit.h: the code generators over a lowered plan (g->plan after lower): kernels.cu
  * (one CUDA kernel per step), kernels_cpu.c (one C function per step) and plan.c (the RtPlan
- * table of runtime/core/plan.h that ties them together), plus the pieces they share: a string
+ * table of runtime/core/plan_abi.h that ties them together), plus the pieces they share: a string
  * builder, the C-string escaper, literals (emit_str.c), facts about steps (emit_step.c), and the
  * expression emitter that turns a node at given coordinates into C (emit_expr.c).
  *

@@ -373,7 +373,7 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
     for (int i = 0; i < g->nnodes; i++) nscalars += g->nodes[i].op == OP_INPUT && g->nodes[i].type.rank == 0;
     emit_header(&b, source_name);
     str_add(&b, "/* The CPU kernels of plan %s: one function per step, over the argument block of\n"
-                " * runtime/core/plan.h. */\n#include <math.h>\n#include <stdint.h>\n%s\n",
+                " * runtime/core/plan_abi.h. */\n#include <math.h>\n#include <stdint.h>\n%s\n",
             g->name, gemm ? "#include <cblas.h>\n" : "");
     emit_text(&b, EMIT_TEXT_SCALAR_H);
     str_cat(&b, "\n");

@@ -522,7 +522,7 @@ char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
     for (int i = 0; i < g->nnodes; i++) nscalars += g->nodes[i].op == OP_INPUT && g->nodes[i].type.rank == 0;
     emit_header(&b, source_name);
     str_add(&b, "/* The CUDA kernels of plan %s: one __global__ function per step, taking the argument\n"
-                " * block of runtime/core/plan.h by value. Compiles with nvcc and with NVRTC. */\n", g->name);
+                " * block of runtime/core/plan_abi.h by value. Compiles with nvcc and with NVRTC. */\n", g->name);
     emit_text(&b, EMIT_TEXT_CUDA_TYPES);
     emit_text(&b, EMIT_TEXT_SCALAR_H);
     emit_text(&b, EMIT_TEXT_CUDA_PRELUDE);

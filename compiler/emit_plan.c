@@ -1,4 +1,4 @@
-/* compiler/emit_plan.c: plan.c, the RtPlan table (runtime/core/plan.h) that ties the generated
+/* compiler/emit_plan.c: plan.c, the RtPlan table (runtime/core/plan_abi.h) that ties the generated
  * kernels to the executor: inputs and outputs, steps with their kernels, fused ops, buffers,
  * reasons and launch configurations, the arena size, statistics and both kernel sources; and
  * emit_all, which writes the three generated files (emit_write_file, compiler/emit_text.c). */
@@ -66,9 +66,11 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
         str_add(&b, ", then [%lld, %lld): scratch for the CPU GEMMs whose product has no buffer\n"
                     " * of its own (the CUDA kernels apply epilogues in registers and never touch it)",
                 (long long)scr_off, (long long)(scr_off + scr_bytes));
-    str_cat(&b, ". */\n#include \"plan.h\"\n\n"
+    str_cat(&b, ". */\n#include \"plan_abi.h\"\n\n"
                 "extern const RtCpuKernel gtc_cpu_kernels[];\n"
-                "extern const void *const gtc_cuda_kernels[] __attribute__((weak));\n\n");
+                "#ifdef GTC_PLAN_CUDA /* defined by gtc compile when kernels.cu is built into the model */\n"
+                "extern const void *const gtc_cuda_kernels[];\n#define GTC_CUDA_KERNELS gtc_cuda_kernels\n"
+                "#else\n#define GTC_CUDA_KERNELS NULL\n#endif\n\n");
     str_cat(&b, "static const RtPlanIO gtc_inputs[] = {\n");
     for (int i = 0; i < rp->ninputs; i++) io_entry(&b, &rp->inputs[i]);
     if (!rp->ninputs) str_cat(&b, "    {0},\n");
@@ -106,7 +108,7 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
     str_add(&b, "\",\n    .ninputs = %d,\n    .noutputs = %d,\n    .nscalars = %d,\n"
                 "    .inputs = gtc_inputs,\n    .outputs = gtc_outputs,\n    .nsteps = %d,\n    .steps = gtc_steps,\n"
                 "    .arena_bytes = %lld,\n    .nodes = %d,\n    .fused_kernels = %d,\n    .gemms = %d,\n"
-                "    .reductions = %d,\n    .cpu = gtc_cpu_kernels,\n    .cuda = gtc_cuda_kernels,\n"
+                "    .reductions = %d,\n    .cpu = gtc_cpu_kernels,\n    .cuda = GTC_CUDA_KERNELS,\n"
                 "    .cuda_source = gtc_cuda_source,\n    .cpu_source = gtc_cpu_source,\n};\n",
             g->ninputs, rp->noutputs, rp->nscalars, rp->nsteps, (long long)rp->arena_bytes, rp->nodes,
             rp->fused_kernels, rp->gemms, rp->reductions);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "emit.h"
-#include "../runtime/core/plan.h"
+#include "../runtime/core/plan_abi.h"
 
 static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
 

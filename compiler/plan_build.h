@@ -1,4 +1,4 @@
-/* compiler/plan_build.h: the RtPlan table (runtime/core/plan.h) built in memory from a placed
+/* compiler/plan_build.h: the RtPlan table (runtime/core/plan_abi.h) built in memory from a placed
  * plan, for the JIT (runtime/php/fusion.c): the same inputs, outputs, steps, reasons, launch
  * configurations, arena size and statistics that emit_plan_source writes as static C data for a
  * model extension. CPU kernels and CUDA kernels are attached by the caller (plan->cpu from a
@@ -12,7 +12,7 @@
 
 #include "emit.h"
 
-#include "../runtime/core/plan.h"
+#include "../runtime/core/plan_abi.h"
 
 /* g must be lowered (pipeline_run through lower). cuda_src and cpu_src are copied. NULL with the
  * error in d. */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
+#include "exec.h"
 
 struct RtExec {
     const RtPlan *plan;

@@ -1,4 +1,4 @@
-/* runtime/cpu/cpu_plan.c: how the CPU backend runs a plan (RtBackend.plan, runtime/core/plan.h):
+/* runtime/cpu/cpu_plan.c: how the CPU backend runs a plan (RtBackend.plan, runtime/core/exec.h):
  * its steps' C functions called in order. A model extension brings them compiled (plan->cpu);
  * the JIT's plan brings only kernels_cpu.c (plan->cpu_source), which is compiled here by the
  * system C compiler ($GTC_JIT_CC, default cc; run with fork/execvp, no shell) into the kernel
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "../core/kcache.h"
-#include "../core/plan.h"
+#include "../core/exec.h"
 #include "cpu.h"
 
 /* ---- the C compiler for the CPU kernels --------------------------------------------------------- */

@@ -1,5 +1,5 @@
 // runtime/cuda/cuda_graph.cu: a plan as one CUDA Graph. Every step is a kernel node taking the
-// plan's argument block by value (runtime/core/plan.h), running the kernel the executor chose for
+// plan's argument block by value (runtime/core/plan_abi.h), running the kernel the executor chose for
 // it (the model's cubin or its NVRTC build, rt_plan_jit.h); the graph is built once, explicitly, so
 // the executor holds each node's handle. A later run whose pointers or scalars differ updates
 // the parameters of the nodes whose steps use a changed slot (no re-capture, no re-instantiation).

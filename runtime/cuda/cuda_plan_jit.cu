@@ -256,7 +256,7 @@ extern "C" void rt_plan_kernels_release(RtPlanKernels *k) {
     free(k);
 }
 
-// ---- the plan operations of the CUDA backend (RtBackend.plan, runtime/core/plan.h) -------------
+// ---- the plan operations of the CUDA backend (RtBackend.plan, runtime/core/exec.h) -------------
 // The kernels above, replayed as one CUDA Graph (cuda_graph.cu) built on the first run.
 
 static void *plan_kernels_get(const RtPlan *p) {

@@ -1,4 +1,4 @@
-/* runtime/cuda/rt_graph.h: a plan table (runtime/core/plan.h) replayed as one CUDA Graph; used by
+/* runtime/cuda/rt_graph.h: a plan table (runtime/core/plan_abi.h) replayed as one CUDA Graph; used by
  * the CUDA backend's plan operations (cuda_plan_jit.cu, RtBackend.plan), which the executor
  * (runtime/core/exec.c) calls through the backend table. */
 #ifndef GTC_RT_GRAPH_H
@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-#include "../core/plan.h"
+#include "../core/plan_abi.h"
 
 typedef struct RtCudaGraph RtCudaGraph;
 

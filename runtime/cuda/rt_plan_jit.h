@@ -1,4 +1,4 @@
-/* runtime/cuda/rt_plan_jit.h: the kernels a plan (runtime/core/plan.h) runs with on the current
+/* runtime/cuda/rt_plan_jit.h: the kernels a plan (runtime/core/plan_abi.h) runs with on the current
  * GPU. Normally the cubin nvcc embedded in the model (plan->cuda); when that image has no code
  * this GPU can run (an architecture older than the model's cubin and PTX: cudaFuncGetAttributes
  * says cudaErrorNoKernelImageForDevice or cudaErrorInvalidDeviceFunction), the plan's kernels.cu
@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#include "../core/plan.h"
+#include "../core/exec.h"
 
 typedef struct RtPlanKernels RtPlanKernels;
 

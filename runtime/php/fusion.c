@@ -20,7 +20,7 @@
 #include "../../compiler/pipeline.h"
 #include "../../compiler/plan_build.h"
 #include "../../compiler/target.h"
-#include "../core/plan.h"
+#include "../core/exec.h"
 
 zend_class_entry *php_gtc_ce_Fusion;
 zend_class_entry *php_gtc_ce_FusionGraph;

@@ -8,7 +8,7 @@
 
 #include "php_gtc.h"
 
-#include "../core/plan.h"
+#include "../core/exec.h"
 
 typedef struct php_gtc_plan_obj php_gtc_plan_obj;
 

@@ -244,7 +244,7 @@ prefix="$out/prefix"
 if log=$(${MAKE:-make} -s -C "$root" install PREFIX="$prefix" 2>&1); then
     ok "make install PREFIX=$prefix"
     check "the prefix has bin/gtc, gtc.so, the headers and the INI snippet" \
-        bash -c 'cd "$1" && ls bin/gtc lib/php/extensions/gtc.so include/gtc/runtime/core/plan.h \
+        bash -c 'cd "$1" && ls bin/gtc lib/php/extensions/gtc.so include/gtc/runtime/core/plan_abi.h \
                  include/gtc/runtime/php/php_gtc.h include/gtc/ir/ir.h include/gtc/ir/ops.def \
                  etc/php/conf.d/20-gtc.ini share/gtc/templates/ext.c.in' _ "$prefix"
     if log=$(cd / && "$prefix/bin/gtc" compile "$graph" -o "$out/installed.so" --cpu-only 2>&1); then

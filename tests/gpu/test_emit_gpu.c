@@ -165,7 +165,7 @@ static void timeline(const char *graph, const char *dir, RtTensor **in, const do
     const char *root = getenv("GTC_ROOT") ? getenv("GTC_ROOT") : ".";
     snprintf(cmd, sizeof cmd,
              "d=%s; %s/bin/nvcc -std=c++17 -O3 -arch=sm_90 -Xcompiler -fPIC -c $d/trace.cu -o $d/trace.o && cc -std=c11 -O2 "
-             "-fPIC -shared -I%s/runtime/core -I%s/ir -o $d/trace.so $d/trace.o $d/kernels_cpu.c $d/plan.c -L%s/lib64 "
+             "-fPIC -shared -DGTC_PLAN_CUDA -I%s/runtime/core -I%s/ir -o $d/trace.so $d/trace.o $d/kernels_cpu.c $d/plan.c -L%s/lib64 "
              "-Wl,-rpath,%s/lib64 -lcudart -lstdc++ -lopenblas -lm",
              dir, cuda, root, root, cuda, cuda);
     if (!f || system(cmd) != 0) {
@@ -417,7 +417,7 @@ int main(int argc, char **argv) {
         /* %s: the emit directory (three times) */
         snprintf(build, sizeof build,
                  "d=%%s; %s -std=c++17 -O3 -arch=sm_90 -Xcompiler -fPIC -c $d/kernels.cu -o $d/kernels.o && "
-                 "cc -std=c11 -O2 -fPIC -shared -I%s/runtime/core -I%s/ir -o $d/model.so $d/kernels.o $d/kernels_cpu.c "
+                 "cc -std=c11 -O2 -fPIC -shared -DGTC_PLAN_CUDA -I%s/runtime/core -I%s/ir -o $d/model.so $d/kernels.o $d/kernels_cpu.c "
                  "$d/plan.c -L%s/lib64 -Wl,-rpath,%s/lib64 -lcudart -lstdc++ -lopenblas -lm #%%s%%s",
                  nv, root, root, cuda, cuda);
     }

@@ -18,7 +18,7 @@
 
 #include "../../compiler/emit.h"
 #include "../../compiler/pipeline.h"
-#include "../../runtime/core/plan.h"
+#include "../../runtime/core/exec.h"
 
 typedef struct {
     double err;          /* worst relative error over all outputs and steps (max|a-b| / max|b|) */

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "../../runtime/core/plan.h"
+#include "../../runtime/core/exec.h"
 
 #define TEST(name) static void name(void **state)
 

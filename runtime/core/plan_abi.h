@@ -1,7 +1,8 @@
-/* runtime/core/plan.h: the plan table, the one contract between the compiler's generated code
- * and the runtime's executor. A model extension (AOT) embeds one RtPlan as static data next to
- * its generated kernels; the JIT builds the same struct in memory. The executor (exec.c) runs it
- * on the CPU backend (C functions) or on the GPU as one CUDA Graph (kernel nodes).
+/* runtime/core/plan_abi.h: the plan table, the one contract between the compiler's generated
+ * code and the runtime's executor, and nothing else: the ABI alone (the IR's dtypes, no runtime
+ * API), so generated plan.c and the compiler include it without the runtime. A model extension
+ * (AOT) embeds one RtPlan as static data next to its generated kernels; the JIT builds the same
+ * struct in memory. The executor (exec.h) runs it with a backend's plan operations.
  *
  * The argument block. Every generated kernel — CPU or CUDA, every step kind — takes the same
  * argument block by value (CUDA) or by pointer (CPU):
@@ -13,12 +14,13 @@
  * Kernels add constant offsets to these (arena offsets, view offsets are compiled in). On the GPU
  * the executor captures the block once into the graph's kernel nodes and updates the nodes'
  * parameters only when a pointer or scalar changed, so new inputs never force a re-capture. */
-#ifndef GTC_PLAN_H_RT
-#define GTC_PLAN_H_RT
+#ifndef GTC_PLAN_ABI_H
+#define GTC_PLAN_ABI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "rt.h"
+#include "../../ir/ir.h" /* DType, IR_MAX_RANK */
 
 #define RT_PLAN_ABI 5 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
                        * 5: .after holds only the edges no others imply (was: every conflict) */
@@ -81,48 +83,5 @@ struct RtPlan {
     const char *cpu_source;    /* kernels_cpu.c, for getSource() */
 };
 typedef struct RtPlan RtPlan;
-
-/* How a backend runs plans (RtBackend.plan). The executor (exec.c) calls only these, so the
- * core knows no backend: the CPU's are in runtime/cpu/cpu_plan.c, CUDA's in
- * runtime/cuda/cuda_graph.cu. */
-struct RtPlanOps {
-    const char *runner; /* what getStats()['backend'] says: "cpu", "cuda-graph" */
-    /* The plan's kernels on this backend, shared by the executors of one plan (a reference
-     * given back with kernels_release): the plan's own code (plan->cpu, plan->cuda), or code
-     * built now from its source (plan->cpu_source with the C compiler, plan->cuda_source with
-     * NVRTC), through the kernel cache. NULL after rt_error: RT_EUNSUPPORTED when the backend
-     * has neither code nor a way to build it (no C compiler), RT_ECOMPILE when building failed. */
-    void *(*kernels_get)(const RtPlan *p);
-    /* Where they came from: "cpu" or "cubin" (the plan's own), "cc"/"nvrtc" (built in this
-     * process), "cc-cache"/"nvrtc-cache" (from the disk cache). */
-    const char *(*kernels_source)(const void *k);
-    void (*kernels_release)(void *k);
-    /* Runs every step once with one argument block (above). *state is the executor's (NULL on
-     * the first run: CUDA builds its graph there), freed with state_free. 0, or -1 after rt_error. */
-    int (*run)(void **state, const RtPlan *p, void *k, const void *args, size_t nbytes);
-    void (*state_free)(void *state);
-};
-
-/* Executes a plan. Inputs in plan order; outputs are created (or, when donated, are the input
- * tensors themselves, returned retained). One executor per plan instance; it owns the arena and,
- * on the GPU, the CUDA Graph. */
-typedef struct RtExec RtExec;
-
-RtExec *rt_exec_new(const RtPlan *plan, const RtBackend *b);
-void rt_exec_free(RtExec *e);
-/* Checks every input (count, dtype, shape, device) and throws nothing: returns -1 after
- * rt_error(RT_EINVAL, "input \"x\": ...") with no state changed. `scalars` holds the values of
- * rank-0 inputs (NULL entries in `in`). Fills out[0..noutputs). */
-int rt_exec_run(RtExec *e, RtTensor *const *in, const double *scalars, RtTensor **out);
-/* rt_exec_run's checks alone (dtype, shape, device, contiguity of each tensor input), for a
- * caller that runs the plan some other way (the JIT's op-by-op fallback). 0, or -1 after rt_error. */
-int rt_exec_check_inputs(const RtPlan *p, const RtBackend *b, RtTensor *const *in);
-/* Replays so far, and whether the GPU graph is in use. */
-long rt_exec_replays(const RtExec *e);
-const char *rt_exec_backend_name(const RtExec *e); /* "cuda-graph" or "cpu" */
-/* Where the GPU kernels came from: "cubin" (the model's own image), "nvrtc" (kernels.cu compiled
- * for this GPU in this process: no cubin ran here, or GTC_FORCE_JIT=1) or "nvrtc-cache" (that
- * build, from the disk cache; runtime/cuda/rt_plan_jit.h); "cpu" on the CPU backend. */
-const char *rt_exec_kernel_source(const RtExec *e);
 
 #endif
