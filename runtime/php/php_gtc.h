@@ -146,7 +146,9 @@ void php_gtc_fusion_mshutdown(void);
  * A model's ext.c (templates/ext.c.in) fetches php_gtc_plan_class_register (plan_class.h) from
  * the loaded gtc module by name and passes PHP_GTC_API_VERSION and its plan's RT_PLAN_ABI; a
  * mismatch stops it with a message. 2: the model's class is gtc.so's plan class. */
+#ifndef PHP_GTC_API_VERSION /* a test builds a model with -DPHP_GTC_API_VERSION=1 (GTC_CFLAGS) */
 #define PHP_GTC_API_VERSION 2
+#endif
 int php_gtc_api_version(void);
 /* A new Cuda\CudaArray object owning t (the caller's reference is taken over); NULL t throws
  * the runtime's error (php_gtc_throw_rt) and returns NULL. */

@@ -199,6 +199,19 @@ if [ -f "$so" ]; then
     else
         bad "a model loaded before gtc.so works (status $rc)" "$log"
     fi
+    # A model compiled for another gtc API is refused at MINIT with a message naming both versions.
+    if GTC_CFLAGS=-DPHP_GTC_API_VERSION=1 "$gtc" compile "$graph" -o "$out/digits_api1.so" --cpu-only >/dev/null 2>&1; then
+        log=$("$php" -n -d "extension=$ext" -d "extension=$out/digits_api1.so" -r 'echo "ran\n";' 2>&1)
+        rc=$?
+        if [ $rc != 0 ] && grep -q "was compiled for gtc API 1, plan ABI [0-9]*; this gtc.so ([0-9.]*) has API 2" <<<"$log" &&
+           ! grep -q "ran" <<<"$log"; then
+            ok "a model compiled for another gtc API stops PHP with both versions named"
+        else
+            bad "a model compiled for another gtc API is refused with a message (status $rc)" "$log"
+        fi
+    else
+        bad "gtc compile with GTC_CFLAGS=-DPHP_GTC_API_VERSION=1" ""
+    fi
     log=$("$php" -n -d "extension=$so" -r 'var_dump(class_exists("DigitsTrainStep"));' 2>&1)
     rc=$?
     if [ $rc = 0 ] && grep -q 'required module "gtc" is not loaded' <<<"$log" && grep -q "bool(false)" <<<"$log"; then
