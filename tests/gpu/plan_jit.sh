@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/gpu/plan_jit.sh: the JIT fallback of compiled models (runtime/cuda/cuda_plan_jit.cu).
 #   bash tests/gpu/plan_jit.sh --build   here, no GPU: builds gtc and gtc.so, runs
-#        build/tests/test_plan_nvrtc over freshly emitted and golden kernels.cu (NVRTC accepts
+#        build/tests/test_plan_nvrtc over kernels.cu freshly emitted for the examples and the
+#        golden graphs (NVRTC accepts
 #        the generated text; the runtime's own compile call), and compiles the example models
 #        into build/jit/ for --run
 #   bash tests/gpu/plan_jit.sh --run     on the GPU machine (source .device/env.sh first): each
@@ -40,8 +41,19 @@ if [ "${1:-}" = --build ]; then
         "$BUILD/gtc" compile "examples/$name.json" -o "$models/$name.so" --emit-dir "$models/$name.src"
         srcs+=("$models/$name.src/kernels.cu")
     done
+    # The golden graphs' kernels emitted now (the golden files elide the prelude, so they are not
+    # compilable text themselves).
+    for dir in tests/golden/*/; do
+        [ -f "$dir/expected/emit/kernels.cu" ] || continue
+        g=$dir/graph.json
+        [ -f "$dir/graph.php" ] && g=$dir/graph.php
+        e="$models/golden-$(basename "$dir")"
+        mkdir -p "$e"
+        "$BUILD/gtc" emit "$g" --emit-dir "$e" >/dev/null
+        srcs+=("$e/kernels.cu")
+    done
     set +e
-    "$BUILD/tests/test_plan_nvrtc" "${srcs[@]}" tests/golden/*/expected/emit/kernels.cu
+    "$BUILD/tests/test_plan_nvrtc" "${srcs[@]}"
     exit $?
 fi
 if [ "${1:-}" != --run ]; then
