@@ -19,6 +19,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 php=${PHP:-php}
 export GTC_DEVICE=cuda
+# The float64 reference needs NumPy: the GPU machine has it on the python3 in PATH, not on
+# /usr/bin/python3 (model.php's default).
+export PYTHON=${PYTHON:-$(command -v python3 || echo /usr/bin/python3)}
 pass=0
 fail=0
 for name in train_step digits_step; do
