@@ -27,12 +27,15 @@ void rt_clear_error(void);
 /* ---- storage, tensors, backends ----------------------------------------------------------- */
 
 typedef struct RtBackend RtBackend;
-/* What code generation needs to know of a device (the JIT's target, compiler/target.h). */
+/* A device as the driver describes it: what code generation needs (the JIT's target,
+ * compiler/target.h) and what cuda_get_device_info() reports. */
 typedef struct {
+    char name[256];
     int sms, cc_major, cc_minor;
-    int smem_block; /* shared memory one block may opt into, bytes */
-    int smem_sm;    /* shared memory per SM, bytes */
-} RtDeviceProps;
+    int smem_block;   /* shared memory one block may opt into, bytes */
+    int smem_sm;      /* shared memory per SM, bytes */
+    size_t total_mem; /* global memory, bytes */
+} RtDeviceInfo;
 typedef struct RtPlanOps RtPlanOps;     /* plan.h: how a backend runs a plan */
 typedef struct RtModuleOps RtModuleOps; /* module.h: user kernels compiled at run time */
 
@@ -83,7 +86,12 @@ struct RtBackend {
     void (*shutdown)(void);
     int (*mem_info)(size_t *free_bytes, size_t *total_bytes); /* the driver's view */
     void (*mem_stats)(size_t *in_use, size_t *cached, size_t *mallocs); /* the allocator's */
-    int (*device_props)(RtDeviceProps *out); /* the selected device; 0, or -1 after rt_error */
+    /* device: an index, or -1 for the selected one (needs init); any visible device otherwise.
+     * 0, or -1 after rt_error */
+    int (*device_info)(int device, RtDeviceInfo *out);
+    int (*versions)(int *driver, int *runtime);     /* 1000*major + 10*minor; 0, or -1 */
+    int (*peer_access)(int device, int peer);       /* 1 can access, 0 cannot, -1 after rt_error */
+    size_t (*empty_cache)(void); /* returns cached free blocks to the driver; the bytes freed */
     const RtPlanOps *plan;      /* runs compiled plans (plan.h); every backend has one */
     const RtModuleOps *modules; /* user kernels from source (module.h); NULL: not offered */
 };

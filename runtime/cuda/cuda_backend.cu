@@ -366,7 +366,8 @@ const RtBackend rt_cuda_backend = {
     cuda_fill,      cuda_elementwise, cuda_reduce,  cuda_matmul, cuda_synchronize,
     true, // async: kernels are queued on the context's stream
     rt_cuda_device_count, rt_cuda_init, rt_cuda_ready, rt_cuda_device, rt_cuda_device_name,
-    rt_cuda_shutdown, rt_cuda_mem_info, rt_cuda_mem_stats, rt_cuda_device_props,
+    rt_cuda_shutdown, rt_cuda_mem_info, rt_cuda_mem_stats, rt_cuda_device_info, rt_cuda_versions,
+    rt_cuda_peer_access, rt_cuda_empty_cache,
     &rt_cuda_plan_ops, &rt_cuda_module_ops,
 };
 
@@ -439,17 +440,44 @@ bool rt_cuda_ready(void) { return g_cuda.ready; }
 int rt_cuda_device(void) { return g_cuda.ready ? g_cuda.device : -1; }
 const char *rt_cuda_device_name(void) { return g_cuda.ready ? g_cuda.name : ""; }
 
-int rt_cuda_device_props(RtDeviceProps *out) {
-    if (cuda_check_ready("device properties")) return -1;
-    static const cudaDeviceAttr attrs[5] = {
-        cudaDevAttrMultiProcessorCount, cudaDevAttrComputeCapabilityMajor, cudaDevAttrComputeCapabilityMinor,
-        cudaDevAttrMaxSharedMemoryPerBlockOptin, cudaDevAttrMaxSharedMemoryPerMultiprocessor};
-    int *fields[5] = {&out->sms, &out->cc_major, &out->cc_minor, &out->smem_block, &out->smem_sm};
-    for (int i = 0; i < 5; i++) {
-        cudaError_t e = cudaDeviceGetAttribute(fields[i], attrs[i], g_cuda.device);
-        if (e != cudaSuccess) return cuda_fail("reading the device's attributes", e);
+// Any visible device (the selected one for -1): cudaGetDeviceProperties needs no context of ours.
+int rt_cuda_device_info(int device, RtDeviceInfo *out) {
+    if (device < 0) {
+        if (cuda_check_ready("device properties")) return -1;
+        device = g_cuda.device;
     }
+    int n = rt_cuda_device_count();
+    if (device >= n)
+        return rt_error(RT_ERUNTIME, "CUDA device %d does not exist (%d device%s visible)", device, n, n == 1 ? "" : "s");
+    cudaDeviceProp prop;
+    cudaError_t e = cudaGetDeviceProperties(&prop, device);
+    if (e != cudaSuccess) return cuda_fail("reading the device's properties", e);
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", prop.name);
+    out->sms = prop.multiProcessorCount;
+    out->cc_major = prop.major;
+    out->cc_minor = prop.minor;
+    out->smem_block = (int)prop.sharedMemPerBlockOptin;
+    out->smem_sm = (int)prop.sharedMemPerMultiprocessor;
+    out->total_mem = prop.totalGlobalMem;
     return 0;
+}
+
+int rt_cuda_versions(int *driver, int *runtime) {
+    CU_TRY("cudaDriverGetVersion", cudaDriverGetVersion(driver));
+    CU_TRY("cudaRuntimeGetVersion", cudaRuntimeGetVersion(runtime));
+    return 0;
+}
+
+int rt_cuda_peer_access(int device, int peer) {
+    int n = rt_cuda_device_count();
+    if (device < 0 || peer < 0 || device >= n || peer >= n)
+        return rt_error(RT_ERUNTIME, "peer access between CUDA devices %d and %d: %d device%s visible", device, peer, n,
+                        n == 1 ? "" : "s");
+    if (device == peer) return 1;
+    int can = 0;
+    CU_TRY("cudaDeviceCanAccessPeer", cudaDeviceCanAccessPeer(&can, device, peer));
+    return can ? 1 : 0;
 }
 void rt_cuda_set_tf32(bool on) { g_cuda.tf32 = on; }
 bool rt_cuda_tf32(void) { return g_cuda.tf32; }

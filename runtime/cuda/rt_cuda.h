@@ -31,8 +31,13 @@ bool rt_cuda_ready(void);
 /* The selected device's index and name ("NVIDIA H200"); -1 / "" before init. */
 int rt_cuda_device(void);
 const char *rt_cuda_device_name(void);
-/* The selected device's SM count, compute capability and shared memory (RtDeviceProps). */
-int rt_cuda_device_props(RtDeviceProps *out);
+/* A device's name, SM count, compute capability, shared memory and memory (RtDeviceInfo);
+ * device -1: the selected one. */
+int rt_cuda_device_info(int device, RtDeviceInfo *out);
+/* The driver's and the runtime's CUDA versions (1000*major + 10*minor). */
+int rt_cuda_versions(int *driver, int *runtime);
+/* Whether device can access peer's memory directly (1/0), -1 after rt_error. */
+int rt_cuda_peer_access(int device, int peer);
 /* The number of visible devices (0 without a driver or GPU; never fails). */
 int rt_cuda_device_count(void);
 /* Frees cached device blocks, the staging buffer, the stream and the cuBLAS handle. */

@@ -197,9 +197,9 @@ static const php_gtc_plan_host fgraph_host = {
  * capability); the default target where the backend has no device (the CPU). NULL after
  * throwing. The target is part of the cache key: the same graph lowers differently elsewhere. */
 static const Target *jit_target(const RtBackend *b, Target *t) {
-    RtDeviceProps dp;
-    if (!b->device_props) return target_default();
-    if (b->device_props(&dp) || target_from_device(t, dp.sms, dp.cc_major, dp.cc_minor, dp.smem_block, dp.smem_sm)) {
+    RtDeviceInfo dp;
+    if (!b->device_info) return target_default();
+    if (b->device_info(-1, &dp) || target_from_device(t, dp.sms, dp.cc_major, dp.cc_minor, dp.smem_block, dp.smem_sm)) {
         if (rt_status() == RT_OK) rt_error(RT_ERUNTIME, "the %s device reports impossible properties", b->name);
         php_gtc_throw_rt();
         return NULL;

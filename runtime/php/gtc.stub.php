@@ -22,10 +22,11 @@ class InvalidArgumentException extends Exception {}
 
 class RuntimeException extends Exception {}
 
-class OutOfMemoryException extends Exception {}
+/** Under RuntimeException, as in php-gpu-tensors. */
+class OutOfMemoryException extends RuntimeException {}
 
 /** Thrown by Cuda\Compiler when NVRTC rejects a program; the message ends with NVRTC's log. */
-class CompilationException extends Exception
+class CompilationException extends RuntimeException
 {
     private string $log = "";
 

@@ -6,6 +6,7 @@
 #include "php_ini.h"
 #include "zend_exceptions.h"
 
+#include "device_functions_arginfo.h"
 #include "gtc_arginfo.h"
 #include "plan_class.h"
 
@@ -60,10 +61,18 @@ static ZEND_INI_MH(OnUpdateMemoryLimit) {
     return SUCCESS;
 }
 
+/* cuda.memory_size, php-gpu-tensors' name (its memory pool's size), sets gtc.memory_limit's
+ * limit when given; unset, it changes nothing (its entry comes after gtc.memory_limit's). */
+static ZEND_INI_MH(OnUpdateCudaMemorySize) {
+    if (!ZSTR_LEN(new_value)) return SUCCESS;
+    return OnUpdateMemoryLimit(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
 PHP_INI_BEGIN()
     STD_PHP_INI_ENTRY("gtc.device", "auto", PHP_INI_ALL, OnUpdateDevice, device,
                       zend_gtc_globals, gtc_globals)
     PHP_INI_ENTRY("gtc.memory_limit", "0", PHP_INI_ALL, OnUpdateMemoryLimit)
+    PHP_INI_ENTRY("cuda.memory_size", "", PHP_INI_ALL, OnUpdateCudaMemorySize)
 PHP_INI_END()
 
 /* Which device is asked for, and by whom (for messages): GTC_DEVICE wins over gtc.device. */
@@ -111,6 +120,9 @@ static const RtBackend *resolve_backend(char *why, size_t n) {
         return NULL;
     }
     if (!strcmp(dev, "cpu")) return &rt_cpu_backend;
+    const RtBackend *cu = cuda_backend();
+    if (cu && cu->ready() && (!strcmp(dev, "auto") || !strcmp(dev, "cuda")))
+        return cu; /* the device selected first (cuda_set_device, or an earlier request) */
     if (!strcmp(dev, "auto")) {
         static int auto_cuda = -1; /* decided once: probing the driver is not free */
         if (auto_cuda < 0) auto_cuda = cuda_backend() && cuda_backend()->device_count() > 0 &&
@@ -127,6 +139,15 @@ static const RtBackend *resolve_backend(char *why, size_t n) {
     }
     return cuda_backend();
 }
+
+const RtBackend *php_gtc_cuda_backend(void) { return cuda_backend(); }
+
+int php_gtc_requested_device_index(void) {
+    const char *source, *dev = requested_device(&source);
+    return !strncmp(dev, "cuda:", 5) && device_name_ok(dev) ? atoi(dev + 5) : 0;
+}
+
+int php_gtc_select_device(int index, char *why, size_t n) { return cuda_start(index, why, n); }
 
 const RtBackend *php_gtc_device_backend(char *why, size_t n) {
     const RtBackend *cu = cuda_backend();
@@ -177,8 +198,9 @@ static PHP_MINIT_FUNCTION(gtc) {
     php_gtc_ce_InvalidArgumentException =
         register_class_Cuda_InvalidArgumentException(php_gtc_ce_Exception);
     php_gtc_ce_RuntimeException = register_class_Cuda_RuntimeException(php_gtc_ce_Exception);
-    php_gtc_ce_OutOfMemoryException = register_class_Cuda_OutOfMemoryException(php_gtc_ce_Exception);
-    php_gtc_ce_CompilationException = register_class_Cuda_CompilationException(php_gtc_ce_Exception);
+    /* as php-gpu-tensors has them: allocation and compilation failures are runtime errors */
+    php_gtc_ce_OutOfMemoryException = register_class_Cuda_OutOfMemoryException(php_gtc_ce_RuntimeException);
+    php_gtc_ce_CompilationException = register_class_Cuda_CompilationException(php_gtc_ce_RuntimeException);
     php_gtc_ce_CudaArray = register_class_Cuda_CudaArray();
     php_gtc_cudaarray_minit(php_gtc_ce_CudaArray);
     php_gtc_ce_HostArray = register_class_Cuda_HostArray();
@@ -280,7 +302,7 @@ static PHP_MINFO_FUNCTION(gtc) {
 zend_module_entry gtc_module_entry = {
     STANDARD_MODULE_HEADER,
     "gtc",
-    NULL,
+    ext_functions, /* the cuda_* device functions (device_functions.c) */
     PHP_MINIT(gtc),
     PHP_MSHUTDOWN(gtc),
     PHP_RINIT(gtc),
@@ -298,5 +320,27 @@ zend_module_entry gtc_module_entry = {
 #ifdef ZTS
 ZEND_TSRMLS_CACHE_DEFINE()
 #endif
-ZEND_GET_MODULE(gtc)
+/* The php-gpu-tensors name: scripts of that extension begin with extension_loaded('cuda'). A
+ * module entry of that name, with nothing of its own, registered when PHP loads gtc.so (before
+ * startup, so no module table is walked while it changes); gtc is the module that does the work. */
+static PHP_MINFO_FUNCTION(cuda_alias) {
+    (void)zend_module;
+    php_info_print_table_start();
+    php_info_print_table_row(2, "cuda", "provided by gtc (php-gpu-tensors compatibility, docs/compat.md)");
+    php_info_print_table_end();
+}
+
+static zend_module_entry cuda_alias_module_entry = {
+    STANDARD_MODULE_HEADER, "cuda", NULL, NULL, NULL, NULL, NULL, PHP_MINFO(cuda_alias), PHP_GTC_VERSION,
+    STANDARD_MODULE_PROPERTIES,
+};
+
+BEGIN_EXTERN_C()
+ZEND_DLEXPORT zend_module_entry *get_module(void) {
+    /* a real "cuda" extension loaded first keeps its name (PHP warns "already loaded") */
+    if (!zend_hash_str_exists(&module_registry, "cuda", sizeof "cuda" - 1))
+        zend_register_internal_module(&cuda_alias_module_entry);
+    return &gtc_module_entry;
+}
+END_EXTERN_C()
 #endif

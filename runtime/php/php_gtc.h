@@ -83,6 +83,13 @@ const char *php_gtc_device_name(const RtTensor *t, char *buf, size_t n);
  * kernels): gtc.device / GTC_DEVICE cuda:N picks device N, anything else device 0. NULL with the
  * reason in why ("no CUDA device is available ..."); throws nothing. */
 const RtBackend *php_gtc_device_backend(char *why, size_t n);
+/* The CUDA row of the backend table, or NULL in a build without it (never initialises). */
+const RtBackend *php_gtc_cuda_backend(void);
+/* The CUDA device index gtc.device / GTC_DEVICE names (cuda:N), else 0. */
+int php_gtc_requested_device_index(void);
+/* Selects CUDA device index for this process (once: a later, different index fails). 0, or -1
+ * with the reason in why; throws nothing. */
+int php_gtc_select_device(int index, char *why, size_t n);
 
 /* ---- kernel_compiler.c: Cuda\Compiler (user kernels, the device backend's modules) ---- */
 void php_gtc_compiler_minit(zend_class_entry *ce);

@@ -20,7 +20,7 @@ string(1) "0"
 Cuda\Exception extends Exception
 Cuda\InvalidArgumentException extends Cuda\Exception
 Cuda\RuntimeException extends Cuda\Exception
-Cuda\OutOfMemoryException extends Cuda\Exception
-Cuda\CompilationException extends Cuda\Exception
+Cuda\OutOfMemoryException extends Cuda\RuntimeException
+Cuda\CompilationException extends Cuda\RuntimeException
 bool(true)
 bool(true)
