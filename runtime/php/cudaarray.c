@@ -390,6 +390,12 @@ ZEND_METHOD(Cuda_CudaArray, dtype) {
     RETURN_STRING(ir_dtype_name(t->dtype));
 }
 
+ZEND_METHOD(Cuda_CudaArray, getNdims) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    GTC_THIS_TENSOR(t);
+    RETURN_LONG(t->rank);
+}
+
 ZEND_METHOD(Cuda_CudaArray, getSize) {
     ZEND_PARSE_PARAMETERS_NONE();
     GTC_THIS_TENSOR(t);

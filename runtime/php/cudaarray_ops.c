@@ -222,6 +222,17 @@ static void shape_method(INTERNAL_FUNCTION_PARAMETERS, Op op) {
 }
 
 ZEND_METHOD(Cuda_CudaArray, reshape) { shape_method(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_RESHAPE); }
+
+/* flatten(): reshape([-1]) (a view when the data is contiguous, as reshape is); traced too. */
+ZEND_METHOD(Cuda_CudaArray, flatten) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    GTC_THIS_TENSOR(t);
+    Attrs a = {0};
+    a.nshape = 1;
+    a.shape[0] = rt_numel(t);
+    RtOperand in = {.t = t};
+    apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_RESHAPE, &in, 1, &a);
+}
 ZEND_METHOD(Cuda_CudaArray, broadcastTo) {
     shape_method(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_BROADCAST_TO);
 }

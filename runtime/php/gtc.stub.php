@@ -150,6 +150,9 @@ final class CudaArray
     /** A view when the array is contiguous, else a copy; one -1 is inferred. */
     public function reshape(array $shape): CudaArray {}
 
+    /** reshape([getSize()]): one axis, a view when the array is contiguous. */
+    public function flatten(): CudaArray {}
+
     /** A view; null reverses the axes. */
     public function transpose(?array $perm = null): CudaArray {}
 
@@ -172,6 +175,9 @@ final class CudaArray
     public function getStrides(): array {}
 
     public function dtype(): string {}
+
+    /** The rank: count(getShape()). */
+    public function getNdims(): int {}
 
     public function getSize(): int {}
 

@@ -164,6 +164,8 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Cuda_CudaArray_broadcastTo arginfo_class_Cuda_CudaArray_reshape
 
+#define arginfo_class_Cuda_CudaArray_flatten arginfo_class_Cuda_CudaArray_neg
+
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_slice, 0, 1, Cuda\\CudaArray, 0)
 	ZEND_ARG_TYPE_MASK(0, starts, MAY_BE_ARRAY|MAY_BE_STRING, NULL)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ends, IS_ARRAY, 1, "null")
@@ -178,6 +180,8 @@ ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_dtype, 0, 0, IS_STRING, 0)
 ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_CudaArray_getNdims arginfo_class_Cuda_CudaArray_getSize
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_getSize, 0, 0, IS_LONG, 0)
 ZEND_END_ARG_INFO()
@@ -334,6 +338,7 @@ ZEND_METHOD(Cuda_CudaArray, argMax);
 ZEND_METHOD(Cuda_CudaArray, argMin);
 ZEND_METHOD(Cuda_CudaArray, matmul);
 ZEND_METHOD(Cuda_CudaArray, reshape);
+ZEND_METHOD(Cuda_CudaArray, flatten);
 ZEND_METHOD(Cuda_CudaArray, transpose);
 ZEND_METHOD(Cuda_CudaArray, squeeze);
 ZEND_METHOD(Cuda_CudaArray, unsqueeze);
@@ -342,6 +347,7 @@ ZEND_METHOD(Cuda_CudaArray, slice);
 ZEND_METHOD(Cuda_CudaArray, getShape);
 ZEND_METHOD(Cuda_CudaArray, getStrides);
 ZEND_METHOD(Cuda_CudaArray, dtype);
+ZEND_METHOD(Cuda_CudaArray, getNdims);
 ZEND_METHOD(Cuda_CudaArray, getSize);
 ZEND_METHOD(Cuda_CudaArray, device);
 ZEND_METHOD(Cuda_CudaArray, memoryInfo);
@@ -450,6 +456,7 @@ static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, argMin, arginfo_class_Cuda_CudaArray_argMin, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, matmul, arginfo_class_Cuda_CudaArray_matmul, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, reshape, arginfo_class_Cuda_CudaArray_reshape, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, flatten, arginfo_class_Cuda_CudaArray_flatten, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, transpose, arginfo_class_Cuda_CudaArray_transpose, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, squeeze, arginfo_class_Cuda_CudaArray_squeeze, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, unsqueeze, arginfo_class_Cuda_CudaArray_unsqueeze, ZEND_ACC_PUBLIC)
@@ -458,6 +465,7 @@ static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, getShape, arginfo_class_Cuda_CudaArray_getShape, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, getStrides, arginfo_class_Cuda_CudaArray_getStrides, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, dtype, arginfo_class_Cuda_CudaArray_dtype, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, getNdims, arginfo_class_Cuda_CudaArray_getNdims, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, getSize, arginfo_class_Cuda_CudaArray_getSize, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, device, arginfo_class_Cuda_CudaArray_device, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, memoryInfo, arginfo_class_Cuda_CudaArray_memoryInfo, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
