@@ -92,6 +92,10 @@ struct RtBackend {
     int (*versions)(int *driver, int *runtime);     /* 1000*major + 10*minor; 0, or -1 */
     int (*peer_access)(int device, int peer);       /* 1 can access, 0 cannot, -1 after rt_error */
     size_t (*empty_cache)(void); /* returns cached free blocks to the driver; the bytes freed */
+    /* float32 matmul (eager) on TF32 tensor cores (on) or strict FP32 (off, the default); NULL:
+     * the backend has strict FP32 only */
+    void (*set_tf32)(bool on);
+    bool (*tf32)(void);
     const RtPlanOps *plan;      /* runs compiled plans (plan.h); every backend has one */
     const RtModuleOps *modules; /* user kernels from source (module.h); NULL: not offered */
 };

@@ -194,23 +194,43 @@ ZEND_FUNCTION(cuda_get_peer_access) {
     RETURN_BOOL(r);
 }
 
-/* Float32 products are strict FP32 everywhere today (eager cuBLAS and OpenBLAS, the compiled
- * GEMMs); TF32 and bf16 arrive with the precision issue. Until then "fp32" (or PyTorch's
- * "highest") is accepted and reported, and the reduced precisions are refused by name. */
+/* The precision of eager float32 matrix products on the default backend: "fp32-strict" (also
+ * "fp32", "highest") or "tf32" (also "high": TF32 tensor cores, a CUDA device of compute
+ * capability 8.0 or later). Compiled steps (Fusion, gtc compile) stay strict FP32 until the
+ * precision issue brings them a policy; bf16 is not offered yet. Returns the mode now in force. */
+static const char *precision_name(const RtBackend *b) { return b->tf32 && b->tf32() ? "tf32" : "fp32-strict"; }
+
 ZEND_FUNCTION(cuda_set_matmul_precision) {
     zend_string *p;
     ZEND_PARSE_PARAMETERS_START(1, 1)
         Z_PARAM_STR(p)
     ZEND_PARSE_PARAMETERS_END();
     const char *s = ZSTR_VAL(p);
-    if (!strcmp(s, "fp32") || !strcmp(s, "highest")) RETURN_STRING("fp32");
-    if (!strcmp(s, "tf32") || !strcmp(s, "high") || !strcmp(s, "bf16") || !strcmp(s, "medium")) {
-        php_gtc_throw(RT_EINVAL, "matmul precision \"%s\" is not available in this gtc: float32 products are strict "
-                      "FP32 (\"fp32\")", s);
+    bool strict = !strcmp(s, "fp32-strict") || !strcmp(s, "fp32") || !strcmp(s, "highest");
+    bool tf32 = !strcmp(s, "tf32") || !strcmp(s, "high");
+    if (!strict && !tf32) {
+        bool later = !strcmp(s, "bf16") || !strcmp(s, "medium");
+        php_gtc_throw(later ? RT_ERUNTIME : RT_EINVAL,
+                      later ? "matmul precision \"%.64s\" is not available in this gtc (fp32-strict or tf32)"
+                            : "unknown matmul precision \"%.64s\": fp32-strict (or fp32, highest) or tf32 (or high)",
+                      s);
         RETURN_THROWS();
     }
-    zend_argument_value_error(1, "must be one of \"fp32\", \"highest\", \"tf32\", \"high\", \"bf16\" or \"medium\"");
-    RETURN_THROWS();
+    const RtBackend *b = php_gtc_backend();
+    if (!b) RETURN_THROWS();
+    if (tf32) {
+        RtDeviceInfo d;
+        if (!b->set_tf32 || !b->device_info || b->device_info(-1, &d) || d.cc_major < 8) {
+            rt_clear_error();
+            php_gtc_throw(RT_ERUNTIME, "matmul precision tf32 needs a CUDA device of compute capability 8.0 or later; "
+                          "the %s backend computes float32 products in strict FP32", b->name);
+            RETURN_THROWS();
+        }
+        b->set_tf32(true);
+    } else if (b->set_tf32) {
+        b->set_tf32(false);
+    }
+    RETURN_STRING(precision_name(b));
 }
 
 ZEND_FUNCTION(cuda_get_backend_info) {
@@ -231,5 +251,5 @@ ZEND_FUNCTION(cuda_get_backend_info) {
     add_assoc_string(return_value, "blas", "openblas"); /* the CPU backend's GEMM */
     if (nvrtc) add_assoc_string(return_value, "nvrtc", nvrtc);
     else add_assoc_null(return_value, "nvrtc");
-    add_assoc_string(return_value, "precision", "fp32-strict");
+    add_assoc_string(return_value, "precision", precision_name(b));
 }

@@ -50,5 +50,6 @@ function cuda_clear_error(): bool {}
 /** Whether device1 can read device2's memory directly. */
 function cuda_get_peer_access(int $device1, int $device2): bool {}
 
-/** Sets the precision of float32 matrix products; returns the one now in force ("fp32"). */
+/** Eager float32 matmul precision: "fp32-strict" (or "fp32", "highest") or "tf32" (or "high", a
+ *  CUDA device of compute capability 8.0+); returns the mode now in force. */
 function cuda_set_matmul_precision(string $precision): string {}

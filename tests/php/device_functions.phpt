@@ -58,7 +58,7 @@ $calls = [
     fn() => cuda_get_peer_access(0, -1),
     fn() => cuda_get_peer_access(PHP_INT_MAX, 0),
     fn() => cuda_set_matmul_precision('bogus'),
-    fn() => cuda_set_matmul_precision('tf32'),
+    fn() => cuda_set_matmul_precision('bf16'),
     fn() => cuda_set_matmul_precision(''),
     fn() => cuda_get_device_info('x'),
     fn() => cuda_get_device_count(1),
@@ -86,7 +86,7 @@ backend,cuda,devices,device,cublas,cublasLt,cub,cudnn,blas,nvrtc,precision
 bool(true)
 bool(true)
 NULL
-fp32 fp32
+fp32-strict fp32-strict
 bool(true)
 bool(true)
 bool(true)
@@ -97,9 +97,9 @@ ValueError: cuda_get_device_info(): Argument #1 ($deviceId) must be between 0 an
 ValueError: cuda_set_device(): Argument #1 ($deviceId) must be between 0 and 2147483647
 ValueError: cuda_get_peer_access(): Argument #2 ($device2) must be between 0 and 2147483647
 ValueError: cuda_get_peer_access(): Argument #1 ($device1) must be between 0 and 2147483647
-ValueError: cuda_set_matmul_precision(): Argument #1 ($precision) must be one of "fp32", "highest", "tf32", "high", "bf16" or "medium"
-Cuda\InvalidArgumentException: matmul precision "tf32" is not available in this gtc: float32 products are strict FP32 ("fp32")
-ValueError: cuda_set_matmul_precision(): Argument #1 ($precision) must be one of "fp32", "highest", "tf32", "high", "bf16" or "medium"
+Cuda\InvalidArgumentException: unknown matmul precision "bogus": fp32-strict (or fp32, highest) or tf32 (or high)
+Cuda\RuntimeException: matmul precision "bf16" is not available in this gtc (fp32-strict or tf32)
+Cuda\InvalidArgumentException: unknown matmul precision "": fp32-strict (or fp32, highest) or tf32 (or high)
 TypeError: cuda_get_device_info(): Argument #1 ($deviceId) must be of type int, string given
 ArgumentCountError: cuda_get_device_count() expects exactly 0 arguments, 1 given
 

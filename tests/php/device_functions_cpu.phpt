@@ -11,10 +11,11 @@ foreach (['cuda_get_device_info', 'cuda_get_current_device', 'cuda_get_memory_in
     try { $f(); echo "$f: no exception\n"; }
     catch (Cuda\RuntimeException $e) { echo "$f: ", msg($e), "\n"; }
 }
-foreach ([fn() => cuda_set_device(0), fn() => cuda_get_peer_access(0, 0)] as $i => $f) {
+foreach ([fn() => cuda_set_device(0), fn() => cuda_get_peer_access(0, 0), fn() => cuda_set_matmul_precision('tf32')] as $i => $f) {
     try { $f(); echo "$i: no exception\n"; }
     catch (Cuda\RuntimeException $e) { echo "$i: ", msg($e), "\n"; }
 }
+echo 'precision ', cuda_get_backend_info()['precision'], "\n";
 echo (new Cuda\CudaArray([1.5, 2.5]))->sum()->item(), ' on ', (new Cuda\CudaArray([1]))->device(), "\n";
 ?>
 --EXPECTF--
@@ -27,4 +28,6 @@ cuda_get_memory_info: Cuda\RuntimeException: no CUDA device is available
 cuda_device_reset: Cuda\RuntimeException: no CUDA device is available
 0: Cuda\RuntimeException: cannot select CUDA device 0: no CUDA device is available
 1: Cuda\RuntimeException: %s
+2: Cuda\RuntimeException: matmul precision tf32 needs a CUDA device of compute capability 8.0 or later; the cpu backend computes float32 products in strict FP32
+precision fp32-strict
 4 on cpu

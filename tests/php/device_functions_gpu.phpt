@@ -19,6 +19,17 @@ var_dump($dv['version'] >= cuda_get_runtime_version()['version'] || $dv['version
 var_dump(cuda_get_peer_access(0, 0), cuda_set_device(0), cuda_device_reset(), cuda_synchronize());
 echo $x->sum()->item(), ' on ', $x->device(), "\n";     // live tensors survive the reset
 try { cuda_get_device_info($n); } catch (Cuda\RuntimeException $e) { echo $e->getMessage(), "\n"; }
+// eager TF32: products differ from strict FP32 (within TF32's error) and strict comes back exactly
+$a = Cuda\CudaArray::rand([256, 256], seed: 1) - 0.5;
+$b = Cuda\CudaArray::rand([256, 256], seed: 2) - 0.5;
+$strict = $a->matmul($b)->toArray();
+echo cuda_set_matmul_precision('tf32'), ' ', cuda_get_backend_info()['precision'], "\n";
+$fast = $a->matmul($b)->toArray();
+$diff = 0.0;
+foreach ($strict as $i => $row) foreach ($row as $j => $v) $diff = max($diff, abs($v - $fast[$i][$j]));
+var_dump($diff > 0, $diff < 0.05);
+echo cuda_set_matmul_precision('fp32-strict'), "\n";
+var_dump($a->matmul($b)->toArray() === $strict);
 if ($n > 1) { try { cuda_set_device(1); } catch (Cuda\RuntimeException $e) { echo "second device refused\n"; } }
 else echo "second device refused\n";
 ?>
@@ -40,4 +51,9 @@ bool(true)
 bool(true)
 4 on cuda:0
 CUDA device %d does not exist (%d device%s visible)
+tf32 tf32
+bool(true)
+bool(true)
+fp32-strict
+bool(true)
 second device refused
