@@ -167,9 +167,17 @@ static void fgraph_result(php_gtc_plan_obj *o, zval *outs, zval *rv) { rebuild(&
 
 static const char *fgraph_kernels(php_gtc_plan_obj *o) { (void)o; return "eager"; }
 
-/* getStats() adds 'cache': 'memory' (this plan was compiled before in this process) or 'miss'. */
+/* getStats() adds 'cache': 'memory' (this plan was compiled before in this process) or 'miss';
+ * and php-gpu-tensors' keys where gtc has the same fact: 'executions' (runs so far),
+ * 'executionSteps' (kernels per run), 'boundaries' (where one kernel's results go to memory for
+ * the next: steps - 1), 'cudaGraph' (replayed as one CUDA Graph), 'capturedTensors'. */
 static void fgraph_stats(php_gtc_plan_obj *o, zval *rv) {
     add_assoc_string(rv, "cache", o->cached ? "memory" : "miss");
+    add_assoc_long(rv, "executions", o->exec ? (zend_long)rt_exec_replays(o->exec) : o->fallback_runs);
+    add_assoc_long(rv, "executionSteps", o->plan->nsteps);
+    add_assoc_long(rv, "boundaries", o->plan->nsteps > 0 ? o->plan->nsteps - 1 : 0);
+    add_assoc_bool(rv, "cudaGraph", o->exec && o->backend->async);
+    add_assoc_long(rv, "capturedTensors", o->nhidden);
 }
 
 /* getSource() adds 'graph': the traced v1 JSON. */
@@ -213,14 +221,15 @@ static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTab
     const RtBackend *b = php_gtc_backend();
     if (!b) return false;
     zval shape;
-    Graph *g = fusion_trace_closure(fci, fcc, inputs, name, donate, b, &shape);
+    RtTensor **captured;
+    int ncaptured;
+    Graph *g = fusion_trace_closure(fci, fcc, inputs, name, donate, b, &shape, &captured, &ncaptured);
     if (!g) return false;
     Target tt = {0};
     const Target *t = jit_target(b, &tt);
     if (!t) {
         graph_free(g);
-        zval_ptr_dtor(&shape);
-        return false;
+        goto fail;
     }
     char *json = ir_write_json(g);
     uint64_t h = json_hash(json) ^ json_hash(t->name) * 31 ^ (uint64_t)t->sms;
@@ -229,10 +238,7 @@ static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTab
     if (hit) free(json);
     else c = compile_graph(g, t, json, h);
     graph_free(g);
-    if (!c) {
-        zval_ptr_dtor(&shape);
-        return false;
-    }
+    if (!c) goto fail;
     RtExec *e = rt_exec_new(c->plan, b);
     if (!e && rt_status() == RT_EUNSUPPORTED && !c->eager) {
         /* no kernels and no way to build them here (no C compiler): op by op */
@@ -245,8 +251,7 @@ static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTab
     if (!e && !c->eager) {
         php_gtc_throw_rt();
         if (!hit) compiled_free(c);
-        zval_ptr_dtor(&shape);
-        return false;
+        goto fail;
     }
     if (e && !hit) { /* cached once it runs */
         c->next = g_compiled[h % CACHE_BUCKETS];
@@ -261,8 +266,15 @@ static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTab
     o->pinned = true;
     o->exec = e;
     o->cached = hit;
+    o->hidden = captured; /* bound at every run: their values then, not at tracing */
+    o->nhidden = ncaptured;
     ZVAL_COPY_VALUE(&o->host_value, &shape);
     return true;
+fail:
+    for (int i = 0; i < ncaptured; i++) rt_release(captured[i]);
+    free(captured);
+    zval_ptr_dtor(&shape);
+    return false;
 }
 
 ZEND_METHOD(Cuda_FusionGraph, __construct) { ZEND_PARSE_PARAMETERS_NONE(); }
@@ -360,27 +372,74 @@ ZEND_METHOD(Cuda_Fusion, compile) {
     zend_fcall_info_cache fcc;
     HashTable *inputs;
     zend_string *name = NULL;
+    zval *third = NULL;
+    bool cuda_graph = false;
     HashTable *donate = NULL;
-    ZEND_PARSE_PARAMETERS_START(2, 4)
+    ZEND_PARSE_PARAMETERS_START(2, 5)
         Z_PARAM_FUNC(fci, fcc)
         Z_PARAM_ARRAY_HT(inputs)
         Z_PARAM_OPTIONAL
-        Z_PARAM_STR(name)
+        Z_PARAM_ZVAL(third)
         Z_PARAM_ARRAY_HT(donate)
+        Z_PARAM_BOOL(cuda_graph)
     ZEND_PARSE_PARAMETERS_END();
+    if (third && Z_TYPE_P(third) == IS_STRING) {
+        name = Z_STR_P(third);
+    } else if (third && Z_TYPE_P(third) != IS_TRUE && Z_TYPE_P(third) != IS_FALSE) {
+        zend_argument_type_error(3, "must be of type string|bool, %s given", zend_zval_type_name(third));
+        RETURN_THROWS();
+    }
+    (void)cuda_graph; /* php-gpu-tensors' cudaGraph (also a bool third argument): a plan on a
+                       * CUDA device is one CUDA Graph replay anyway */
     if (name && !php_gtc_no_nul(name, "graph name")) RETURN_THROWS();
     if (!make_graph(&fci, &fcc, inputs, name ? ZSTR_VAL(name) : "fusion", donate, return_value)) RETURN_THROWS();
 }
 
-/* run(fn, inputs): compile (or reuse) and run once with the inputs themselves. */
+/* run(fn, inputs, enabled): compile (or reuse) and run once with the inputs themselves; with
+ * enabled false (or php-gpu-tensors' run(fn, false)) fn is called eagerly on them. */
 ZEND_METHOD(Cuda_Fusion, run) {
     zend_fcall_info fci;
     zend_fcall_info_cache fcc;
-    HashTable *inputs;
-    ZEND_PARSE_PARAMETERS_START(2, 2)
+    HashTable *inputs = (HashTable *)&zend_empty_array;
+    zval *second = NULL;
+    bool enabled = true;
+    ZEND_PARSE_PARAMETERS_START(1, 3)
         Z_PARAM_FUNC(fci, fcc)
-        Z_PARAM_ARRAY_HT(inputs)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_ZVAL(second)
+        Z_PARAM_BOOL(enabled)
     ZEND_PARSE_PARAMETERS_END();
+    if (second && Z_TYPE_P(second) == IS_ARRAY) {
+        inputs = Z_ARRVAL_P(second);
+    } else if (second && (Z_TYPE_P(second) == IS_TRUE || Z_TYPE_P(second) == IS_FALSE)) {
+        enabled = enabled && Z_TYPE_P(second) == IS_TRUE; /* php-gpu-tensors' run($fn, false) */
+    } else if (second) {
+        zend_argument_type_error(2, "must be of type array|bool, %s given", zend_zval_type_name(second));
+        RETURN_THROWS();
+    }
+    if (!enabled) { /* eager: the closure on the inputs, positionally */
+        zval *args = NULL, ret;
+        ZVAL_UNDEF(&ret);
+        uint32_t n = zend_hash_num_elements(inputs), i = 0;
+        args = safe_emalloc(n + 1, sizeof(zval), 0);
+        zval *v;
+        ZEND_HASH_FOREACH_VAL(inputs, v) {
+            ZVAL_COPY_DEREF(&args[i], v);
+            i++;
+        } ZEND_HASH_FOREACH_END();
+        fci.retval = &ret;
+        fci.params = args;
+        fci.param_count = n;
+        fci.named_params = NULL;
+        bool ok = zend_call_function(&fci, &fcc) == SUCCESS && !EG(exception);
+        for (i = 0; i < n; i++) zval_ptr_dtor(&args[i]);
+        efree(args);
+        if (!ok) {
+            zval_ptr_dtor(&ret);
+            RETURN_THROWS();
+        }
+        RETURN_COPY_VALUE(&ret);
+    }
     zval g;
     if (!make_graph(&fci, &fcc, inputs, "fusion", NULL, &g)) RETURN_THROWS();
     uint32_t n = zend_hash_num_elements(inputs), i = 0;
@@ -414,7 +473,7 @@ ZEND_METHOD(Cuda_Fusion, export) {
     const RtBackend *b = php_gtc_backend();
     if (!b) RETURN_THROWS();
     zval shape;
-    Graph *g = fusion_trace_closure(&fci, &fcc, inputs, name ? ZSTR_VAL(name) : "fusion", donate, b, &shape);
+    Graph *g = fusion_trace_closure(&fci, &fcc, inputs, name ? ZSTR_VAL(name) : "fusion", donate, b, &shape, NULL, NULL);
     if (!g) RETURN_THROWS();
     zval_ptr_dtor(&shape);
     char *json = ir_write_json(g);

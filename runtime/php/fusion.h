@@ -26,7 +26,10 @@ Graph *fusion_trace_end(void);
 /* Calls the closure once on placeholders for `inputs` (name => CudaArray, dtype name, number or
  * [shape, dtype]) in a new trace named `name`, adds the tensors it returns as outputs (key paths
  * as names; *shape receives the result with output indices in place of tensors) and the
- * donations (output => input), and verifies the graph. The caller owns it; NULL after throwing. */
+ * donations (output => input), and verifies the graph. The caller owns it; NULL after throwing.
+ * Real tensors the closure used (captured, or made in it) are inputs after the declared ones,
+ * in order: *captured receives them (malloc'd, one reference each) unless captured is NULL. */
 Graph *fusion_trace_closure(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable *inputs, const char *name,
-                            HashTable *donate, const RtBackend *b, zval *shape);
+                            HashTable *donate, const RtBackend *b, zval *shape, RtTensor ***captured,
+                            int *ncaptured);
 #endif

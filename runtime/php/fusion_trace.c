@@ -15,7 +15,10 @@ static struct {
     NodeId *ids;     /* their nodes */
     int n, cap;
     int counter;
-} g_trace;
+    RtTensor **captured; /* real tensors the closure used, one reference each: graph inputs */
+    NodeId *captured_ids;
+    int ncaptured, captured_cap;
+} g_trace; /* the active trace (one per process) */
 
 bool php_gtc_is_placeholder(const RtTensor *t) { return t && t->storage == &g_placeholder; }
 bool php_gtc_tracing(void) { return g_trace.active; }
@@ -106,6 +109,38 @@ RtTensor *fusion_trace_input(const char *name, const TensorType *t) {
     return placeholder(t, id);
 }
 
+/* The graph input that stands for a real tensor the traced closure uses (captured by the closure,
+ * or made inside it): one per tensor object, named captured_N, after the declared inputs. Its
+ * value is read at every run (the FusionGraph binds the tensor itself), not baked in. -1 after
+ * rt_error. */
+static NodeId capture(RtTensor *t) {
+    for (int i = 0; i < g_trace.ncaptured; i++)
+        if (g_trace.captured[i] == t) return g_trace.captured_ids[i];
+    char name[32];
+    int k = g_trace.ncaptured;
+    do snprintf(name, sizeof name, "captured_%d", k++);
+    while (graph_find(g_trace.g, name) >= 0);
+    NodeId id = graph_add(g_trace.g, name, OP_INPUT);
+    if (id < 0) {
+        rt_error(RT_EINVAL, "the traced graph has too many nodes");
+        return -1;
+    }
+    if (g_trace.ncaptured == g_trace.captured_cap) {
+        g_trace.captured_cap = g_trace.captured_cap ? 2 * g_trace.captured_cap : 8;
+        g_trace.captured = realloc(g_trace.captured, (size_t)g_trace.captured_cap * sizeof *g_trace.captured);
+        g_trace.captured_ids = realloc(g_trace.captured_ids, (size_t)g_trace.captured_cap * sizeof *g_trace.captured_ids);
+        if (!g_trace.captured || !g_trace.captured_ids) abort();
+    }
+    Node *nd = &g_trace.g->nodes[id];
+    nd->type = rt_type(t);
+    nd->type.weak = false;
+    nd->input_index = g_trace.g->ninputs++;
+    snprintf(nd->loc, sizeof nd->loc, "captured[%d]", g_trace.ncaptured);
+    g_trace.captured[g_trace.ncaptured] = rt_retain(t);
+    g_trace.captured_ids[g_trace.ncaptured++] = id;
+    return id;
+}
+
 /* A node for op over traced operands. */
 static RtTensor *record(Op op, const RtOperand *in, int nin, const Attrs *a) {
     static const Attrs none;
@@ -118,13 +153,10 @@ static RtTensor *record(Op op, const RtOperand *in, int nin, const Attrs *a) {
     }
     for (int i = 0; i < nin; i++) {
         if (in[i].t) {
-            NodeId id = fusion_trace_node(in[i].t);
+            bool ph = php_gtc_is_placeholder(in[i].t);
+            NodeId id = ph ? fusion_trace_node(in[i].t) : capture(in[i].t);
             if (id < 0) {
-                if (php_gtc_is_placeholder(in[i].t))
-                    rt_error(RT_ERUNTIME, "%s: a placeholder tensor of another trace was used", ir_ops[op].name);
-                else
-                    rt_error(RT_EINVAL, "%s: captured tensors are not supported while tracing: pass the "
-                             "tensor as an input of Cuda\\Fusion::compile", ir_ops[op].name);
+                if (ph) rt_error(RT_ERUNTIME, "%s: a placeholder tensor of another trace was used", ir_ops[op].name);
                 return NULL;
             }
             ops[i] = (Operand){.id = id};
@@ -173,9 +205,12 @@ static RtTensor *record(Op op, const RtOperand *in, int nin, const Attrs *a) {
     return placeholder(&out, id);
 }
 
+/* While a trace is active every op on tensors is recorded: placeholders are the declared
+ * inputs, and real tensors (captured by the closure or made in it) become inputs of their own. */
 RtTensor *php_gtc_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
-    bool traced = false;
-    for (int i = 0; i < nin; i++) traced |= php_gtc_is_placeholder(in[i].t);
+    bool traced = false, tensors = false;
+    for (int i = 0; i < nin; i++) traced |= php_gtc_is_placeholder(in[i].t), tensors |= in[i].t != NULL;
+    if (g_trace.active && tensors) return record(op, in, nin, a);
     if (!traced) return rt_apply(op, in, nin, a);
     if (!g_trace.active) {
         rt_error(RT_ERUNTIME, "placeholder tensors have no data outside tracing");
@@ -190,6 +225,9 @@ Graph *fusion_trace_end(void) {
     for (int i = 0; i < g_trace.n; i++) rt_release(g_trace.held[i]);
     free(g_trace.held);
     free(g_trace.ids);
+    for (int i = 0; i < g_trace.ncaptured; i++) rt_release(g_trace.captured[i]);
+    free(g_trace.captured);
+    free(g_trace.captured_ids);
     memset(&g_trace, 0, sizeof g_trace);
     return g;
 }
@@ -273,11 +311,15 @@ static bool flatten(Graph *g, zval *v, const char *path, zval *shape, int depth)
     ZVAL_DEREF(v);
     if (Z_TYPE_P(v) == IS_OBJECT && instanceof_function(Z_OBJCE_P(v), php_gtc_ce_CudaArray)) {
         RtTensor *t = php_gtc_array_tensor(v);
-        NodeId id = t ? fusion_trace_node(t) : -1;
-        if (id < 0) {
-            php_gtc_throw(RT_EINVAL, "the traced function returned a tensor (%s) that was not computed from "
-                          "its inputs: captured tensors are not supported, pass it as an input",
+        if (!t) {
+            php_gtc_throw(RT_EINVAL, "the traced function returned an uninitialized Cuda\\CudaArray (%s)",
                           *path ? path : "its result");
+            return false;
+        }
+        NodeId id = php_gtc_is_placeholder(t) ? fusion_trace_node(t) : capture(t); /* returned as it is */
+        if (id < 0) {
+            if (php_gtc_is_placeholder(t)) rt_error(RT_ERUNTIME, "the traced function returned a placeholder of another trace");
+            php_gtc_throw_rt();
             return false;
         }
         Output *o = realloc(g->outputs, (size_t)(g->noutputs + 1) * sizeof *o);
@@ -351,8 +393,9 @@ static bool add_donations(Graph *g, HashTable *donate) {
  * inputs, others are named in0, in1, ...) and returns the verified graph, with *shape set to
  * the result's structure; NULL after throwing, with no trace left active. */
 Graph *fusion_trace_closure(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable *inputs, const char *name,
-                           HashTable *donate, const RtBackend *b, zval *shape) {
+                           HashTable *donate, const RtBackend *b, zval *shape, RtTensor ***captured, int *ncaptured) {
     ZVAL_UNDEF(shape);
+    if (captured) *captured = NULL, *ncaptured = 0;
     if (php_gtc_tracing()) {
         php_gtc_throw(RT_ERUNTIME, "nested capture: Cuda\\Fusion is already tracing a function");
         return NULL;
@@ -408,6 +451,10 @@ Graph *fusion_trace_closure(zend_fcall_info *fci, zend_fcall_info_cache *fcc, Ha
         ok = false;
     }
     if (ok && donate) ok = add_donations(tg, donate);
+    if (ok && captured) { /* the caller binds them at every run */
+        *captured = g_trace.captured, *ncaptured = g_trace.ncaptured;
+        g_trace.captured = NULL, g_trace.ncaptured = 0;
+    }
     g = fusion_trace_end();
     for (uint32_t i = 0; i < argc; i++) zval_ptr_dtor(&args[i]);
     efree(args);
@@ -424,6 +471,11 @@ Graph *fusion_trace_closure(zend_fcall_info *fci, zend_fcall_info_cache *fcc, Ha
         graph_free(g);
         zval_ptr_dtor(shape);
         ZVAL_UNDEF(shape);
+        if (captured && *captured) {
+            for (int i = 0; i < *ncaptured; i++) rt_release((*captured)[i]);
+            free(*captured);
+            *captured = NULL, *ncaptured = 0;
+        }
         return NULL;
     }
     return g;

@@ -289,12 +289,19 @@ final class Fusion
 {
     /**
      * $donate maps output key paths to inputs whose buffers they reuse ("donate" in the graph
-     * format): replays update those input tensors in place and return them.
+     * format): replays update those input tensors in place and return them. Tensors the closure
+     * captures (use ($w)) are inputs of their own, read at every run. php-gpu-tensors' call
+     * compile($fn, $inputs, true) / cudaGraph: true is accepted: a plan on a CUDA device always
+     * replays as one CUDA Graph.
      */
-    public static function compile(callable $fn, array $inputs, string $name = "fusion", array $donate = []): FusionGraph {}
+    public static function compile(callable $fn, array $inputs, string|bool $name = "fusion", array $donate = [], bool $cudaGraph = false): FusionGraph {}
 
-    /** Traces (or reuses the plan of) $fn over $inputs (real values) and runs it once on them. */
-    public static function run(callable $fn, array $inputs): CudaArray|array {}
+    /**
+     * Traces (or reuses the plan of) $fn over $inputs (real values, often none: the closure's
+     * captured tensors are its inputs) and runs it once on them. enabled: false calls $fn
+     * eagerly instead (also php-gpu-tensors' run($fn, false)).
+     */
+    public static function run(callable $fn, array|bool $inputs = [], bool $enabled = true): CudaArray|array {}
 
     /** The traced graph as v1 JSON (docs/graph-format.md), which `gtc compile` accepts. */
     public static function export(callable $fn, array $inputs, string $name = "fusion", array $donate = []): string {}

@@ -33,6 +33,8 @@ static void plan_free(zend_object *obj) {
     if (o->exec) rt_exec_free(o->exec);
     o->exec = NULL;
     if (o->host && o->host->free) o->host->free(o);
+    for (int i = 0; i < o->nhidden; i++) rt_release(o->hidden[i]);
+    free(o->hidden);
     zval_ptr_dtor(&o->host_value);
     zend_object_std_dtor(obj);
 }
@@ -63,8 +65,8 @@ static const char *value_type_name(zval *z) {
     return Z_TYPE_P(z) == IS_OBJECT ? ZSTR_VAL(Z_OBJCE_P(z)->name) : zend_get_type_by_const(Z_TYPE_P(z));
 }
 
-static int input_index(const RtPlan *p, const char *name, size_t len) {
-    for (int i = 0; i < p->ninputs; i++)
+static int input_index(const RtPlan *p, int nvis, const char *name, size_t len) {
+    for (int i = 0; i < nvis; i++)
         if (strlen(p->inputs[i].name) == len && !memcmp(p->inputs[i].name, name, len)) return i;
     return -1;
 }
@@ -76,10 +78,10 @@ static bool input_donated(const RtPlan *p, int i) {
     return false;
 }
 
-/* "x, y, w1" for messages. */
-static zend_string *input_names(const RtPlan *p) {
+/* "x, y, w1" for messages: the inputs run() takes (not the hidden ones). */
+static zend_string *input_names(const RtPlan *p, int nvis) {
     smart_str s = {0};
-    for (int i = 0; i < p->ninputs; i++) {
+    for (int i = 0; i < nvis; i++) {
         if (i) smart_str_appends(&s, ", ");
         smart_str_appends(&s, p->inputs[i].name);
     }
@@ -131,13 +133,13 @@ static bool read_input(const RtPlan *p, int i, zval *z, RtTensor **t, double *sc
     return false;
 }
 
-/* Fills given[0..ninputs) from positional args and named ones; false after throwing. */
-static bool bind_inputs(const RtPlan *p, const char *cls, zval *args, uint32_t argc, HashTable *named,
+/* Fills given[0..nvis) from positional args and named ones; false after throwing. */
+static bool bind_inputs(const RtPlan *p, int nvis, const char *cls, zval *args, uint32_t argc, HashTable *named,
                         zval **given) {
-    if (argc > (uint32_t)p->ninputs) {
-        zend_string *names = input_names(p);
-        php_gtc_throw(RT_EINVAL, "%s::run() takes %d input%s (%s), %u given", cls, p->ninputs,
-                      p->ninputs == 1 ? "" : "s", ZSTR_VAL(names), argc);
+    if (argc > (uint32_t)nvis) {
+        zend_string *names = input_names(p, nvis);
+        php_gtc_throw(RT_EINVAL, "%s::run() takes %d input%s (%s), %u given", cls, nvis,
+                      nvis == 1 ? "" : "s", ZSTR_VAL(names), argc);
         zend_string_release(names);
         return false;
     }
@@ -147,9 +149,9 @@ static bool bind_inputs(const RtPlan *p, const char *cls, zval *args, uint32_t a
         zval *val;
         ZEND_HASH_FOREACH_STR_KEY_VAL(named, key, val) {
             if (key && !php_gtc_no_nul(key, "input name")) return false;
-            int i = key ? input_index(p, ZSTR_VAL(key), ZSTR_LEN(key)) : -1;
+            int i = key ? input_index(p, nvis, ZSTR_VAL(key), ZSTR_LEN(key)) : -1;
             if (i < 0) {
-                zend_string *names = input_names(p);
+                zend_string *names = input_names(p, nvis);
                 php_gtc_throw(RT_EINVAL, "unknown input \"%s\"; %s's inputs are %s", key ? ZSTR_VAL(key) : "",
                               cls, ZSTR_VAL(names));
                 zend_string_release(names);
@@ -162,7 +164,7 @@ static bool bind_inputs(const RtPlan *p, const char *cls, zval *args, uint32_t a
             given[i] = val;
         } ZEND_HASH_FOREACH_END();
     }
-    for (int i = 0; i < p->ninputs; i++)
+    for (int i = 0; i < nvis; i++)
         if (!given[i]) {
             php_gtc_throw(RT_EINVAL, "input \"%s\" is missing", p->inputs[i].name);
             return false;
@@ -199,11 +201,24 @@ bool php_gtc_plan_run(php_gtc_plan_obj *o, zval *args, uint32_t argc, HashTable 
     RtTensor **in = ecalloc((size_t)nin + 1, sizeof *in);
     double *scalars = ecalloc((size_t)nin + 1, sizeof *scalars);
     RtTensor **out = ecalloc((size_t)nout + 1, sizeof *out);
+    RtTensor **copies = ecalloc((size_t)nin + 1, sizeof *copies); /* contiguous copies of views */
     zval *outs = NULL;
     bool ok = false, fallback;
-    if (!bind_inputs(p, ZSTR_VAL(o->std.ce->name), args, argc, named, given)) goto done;
-    for (int i = 0; i < nin; i++)
+    int nvis = nin - o->nhidden;
+    if (!bind_inputs(p, nvis, ZSTR_VAL(o->std.ce->name), args, argc, named, given)) goto done;
+    for (int i = 0; i < nvis; i++)
         if (!read_input(p, i, given[i], &in[i], &scalars[i])) goto done;
+    for (int i = nvis; i < nin; i++) in[i] = o->hidden[i - nvis];
+    /* A strided view is read through a contiguous copy (the plan's kernels index inputs densely);
+     * an input updated in place cannot be, and the executor says so. */
+    for (int i = 0; i < nin; i++)
+        if (in[i] && p->inputs[i].scalar < 0 && !input_donated(p, i) && !rt_is_contiguous(in[i])) {
+            if (!(copies[i] = rt_contiguous(in[i]))) {
+                php_gtc_throw_rt();
+                goto done;
+            }
+            in[i] = copies[i];
+        }
     RtExec *e = executor(o, &fallback);
     if (!e && !fallback) goto done;
     if (e ? rt_exec_run(e, in, scalars, out) != 0
@@ -215,7 +230,7 @@ bool php_gtc_plan_run(php_gtc_plan_obj *o, zval *args, uint32_t argc, HashTable 
     outs = safe_emalloc((size_t)nout + 1, sizeof(zval), 0);
     for (int j = 0; j < nout; j++) {
         int d = p->outputs[j].donated_from;
-        if (d >= 0 && out[j] == in[d]) { /* the caller's object, updated in place */
+        if (d >= 0 && d < nvis && out[j] == in[d]) { /* the caller's object, updated in place */
             rt_release(out[j]);
             out[j] = NULL;
             ZVAL_COPY_DEREF(&outs[j], given[d]);
@@ -240,6 +255,8 @@ bool php_gtc_plan_run(php_gtc_plan_obj *o, zval *args, uint32_t argc, HashTable 
     for (int j = 0; j < nout; j++) zval_ptr_dtor(&outs[j]);
     ok = true;
 done:
+    for (int i = 0; i < nin; i++) rt_release(copies[i]);
+    efree(copies);
     if (outs) efree(outs);
     efree(given);
     efree(in);
@@ -378,8 +395,8 @@ void php_gtc_plan_method_inputs(INTERNAL_FUNCTION_PARAMETERS) {
     ZEND_PARSE_PARAMETERS_NONE();
     php_gtc_plan_obj *o = this_plan(ZEND_THIS);
     if (!o) RETURN_THROWS();
-    array_init_size(return_value, (uint32_t)o->plan->ninputs);
-    for (int i = 0; i < o->plan->ninputs; i++) {
+    array_init_size(return_value, (uint32_t)(o->plan->ninputs - o->nhidden));
+    for (int i = 0; i < o->plan->ninputs - o->nhidden; i++) {
         zval v;
         io_to_php(o->plan, &o->plan->inputs[i], false, &v);
         add_assoc_zval(return_value, o->plan->inputs[i].name, &v);

@@ -34,6 +34,8 @@ struct php_gtc_plan_obj {
     const RtBackend *backend;       /* of exec; pinned: every run uses it (the JIT's tensors) */
     bool pinned;
     bool cached;                    /* the JIT: the plan came from the process's cache */
+    RtTensor **hidden;              /* the plan's last nhidden inputs, bound by the object itself */
+    int nhidden;                    /* (the JIT's captured tensors); one reference each */
     RtExec *exec;
     long fallback_runs;
     zend_object std;
