@@ -190,6 +190,106 @@ ZEND_METHOD(Cuda_CudaArray, fromBuffer) {
     RETURN_TENSOR(t);
 }
 
+/* fromFlatArray($values, $shape, $dtype): a flat list of numbers (C order) as an array of that
+ * shape (php-gpu-tensors' constructor for data that is not nested). */
+ZEND_METHOD(Cuda_CudaArray, fromFlatArray) {
+    HashTable *values, *shape_ht;
+    zend_string *dtype_name = NULL;
+    ZEND_PARSE_PARAMETERS_START(2, 3)
+        Z_PARAM_ARRAY_HT(values)
+        Z_PARAM_ARRAY_HT(shape_ht)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_STR_OR_NULL(dtype_name)
+    ZEND_PARSE_PARAMETERS_END();
+    int64_t shape[IR_MAX_RANK];
+    DType dt = DT_FLOAT32;
+    int rank = php_gtc_parse_shape(shape_ht, 2, false, shape);
+    if (rank < 0 || (dtype_name && !php_gtc_parse_dtype(dtype_name, 3, &dt))) RETURN_THROWS();
+    if (!check_shape(dt, rank, shape)) RETURN_THROWS();
+    if (!zend_array_is_list(values)) {
+        zend_argument_value_error(1, "must be a list of numbers");
+        RETURN_THROWS();
+    }
+    zval *v;
+    ZEND_HASH_FOREACH_VAL(values, v) { /* nested arrays would make a deeper tensor: refuse them */
+        ZVAL_DEREF(v);
+        if (Z_TYPE_P(v) == IS_ARRAY) {
+            zend_argument_value_error(1, "must be a flat list of numbers (an array was found in it)");
+            RETURN_THROWS();
+        }
+    } ZEND_HASH_FOREACH_END();
+    size_t n = shape_numel(rank, shape);
+    if (zend_hash_num_elements(values) != n) {
+        TensorType tt = {.rank = rank};
+        memcpy(tt.dims, shape, (size_t)rank * sizeof *shape);
+        char s[256];
+        php_gtc_throw(RT_EINVAL, "fromFlatArray: shape %s holds %zu values, %u given", ir_shape_str(&tt, s, sizeof s), n,
+                      zend_hash_num_elements(values));
+        RETURN_THROWS();
+    }
+    const RtBackend *b = php_gtc_backend();
+    if (!b) RETURN_THROWS();
+    zval data;
+    ZVAL_ARR(&data, values);
+    RtTensor *flat = php_gtc_from_php(b, &data, dt, false);
+    if (!flat) RETURN_THROWS();
+    Attrs a = {0};
+    a.nshape = rank;
+    memcpy(a.shape, shape, (size_t)rank * sizeof *shape);
+    RtOperand in = {.t = flat};
+    RtTensor *t = rt_apply(OP_RESHAPE, &in, 1, &a);
+    rt_release(flat);
+    RETURN_TENSOR(t);
+}
+
+/* fromFile($path, $shape, $dtype): raw packed little-endian bytes (no header; .npy is fromNpy).
+ * Only a regular file whose size is exactly what the shape needs is read: a wrong size, a
+ * directory, a FIFO or a device is refused before any byte is read. */
+ZEND_METHOD(Cuda_CudaArray, fromFile) {
+    zend_string *path, *dtype_name = NULL;
+    HashTable *shape_ht;
+    ZEND_PARSE_PARAMETERS_START(2, 3)
+        Z_PARAM_PATH_STR(path)
+        Z_PARAM_ARRAY_HT(shape_ht)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_STR_OR_NULL(dtype_name)
+    ZEND_PARSE_PARAMETERS_END();
+    int64_t shape[IR_MAX_RANK];
+    DType dt = DT_FLOAT32;
+    int rank = php_gtc_parse_shape(shape_ht, 2, false, shape);
+    if (rank < 0 || (dtype_name && !php_gtc_parse_dtype(dtype_name, 3, &dt))) RETURN_THROWS();
+    if (!check_shape(dt, rank, shape)) RETURN_THROWS();
+    size_t want = shape_numel(rank, shape) * ir_dtype_size(dt);
+    if (php_check_open_basedir(ZSTR_VAL(path))) RETURN_THROWS();
+    FILE *f = fopen(ZSTR_VAL(path), "rb");
+    struct stat sb;
+    if (!f || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        php_gtc_throw(RT_EINVAL, "fromFile: %s is not a regular file that can be read", ZSTR_VAL(path));
+        if (f) fclose(f);
+        RETURN_THROWS();
+    }
+    if ((uint64_t)sb.st_size != want) {
+        TensorType tt = {.rank = rank};
+        memcpy(tt.dims, shape, (size_t)rank * sizeof *shape);
+        char s[256];
+        php_gtc_throw(RT_EINVAL, "fromFile: shape %s of %s needs %zu bytes, %s has %lld", ir_shape_str(&tt, s, sizeof s),
+                      ir_dtype_name(dt), want, ZSTR_VAL(path), (long long)sb.st_size);
+        fclose(f);
+        RETURN_THROWS();
+    }
+    char *buf = want ? emalloc(want) : NULL;
+    bool ok = !want || fread(buf, 1, want, f) == want;
+    fclose(f);
+    RtTensor *t = ok ? from_bytes(dt, rank, shape, buf) : NULL;
+    if (buf) efree(buf);
+    if (!ok) {
+        php_gtc_throw(RT_ERUNTIME, "fromFile: %s: read failed", ZSTR_VAL(path));
+        RETURN_THROWS();
+    }
+    if (!t) RETURN_THROWS();
+    RETURN_TENSOR(t);
+}
+
 static void factory(INTERNAL_FUNCTION_PARAMETERS, double fixed, int kind) {
     HashTable *shape_ht;
     zval *value = NULL;

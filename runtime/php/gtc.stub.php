@@ -48,6 +48,12 @@ final class CudaArray
 
     public static function fromBuffer(string $bytes, array $shape, string $dtype = "float32"): CudaArray {}
 
+    /** A flat list of numbers (C order) shaped as $shape (php-gpu-tensors' name). */
+    public static function fromFlatArray(array $values, array $shape, ?string $dtype = "float32"): CudaArray {}
+
+    /** A file of raw packed little-endian values (no header; .npy files are fromNpy's). */
+    public static function fromFile(string $path, array $shape, ?string $dtype = "float32"): CudaArray {}
+
     public function toBuffer(): string {}
 
     /** Nested lists; a rank-0 array gives its scalar. */

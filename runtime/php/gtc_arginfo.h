@@ -12,6 +12,18 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_fromBuffer, 
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 0, "\"float32\"")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_fromFlatArray, 0, 2, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, values, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, shape, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 1, "\"float32\"")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_fromFile, 0, 2, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, shape, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 1, "\"float32\"")
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_toBuffer, 0, 0, IS_STRING, 0)
 ZEND_END_ARG_INFO()
 
@@ -291,6 +303,8 @@ ZEND_END_ARG_INFO()
 ZEND_METHOD(Cuda_CompilationException, getLog);
 ZEND_METHOD(Cuda_CudaArray, __construct);
 ZEND_METHOD(Cuda_CudaArray, fromBuffer);
+ZEND_METHOD(Cuda_CudaArray, fromFlatArray);
+ZEND_METHOD(Cuda_CudaArray, fromFile);
 ZEND_METHOD(Cuda_CudaArray, toBuffer);
 ZEND_METHOD(Cuda_CudaArray, toArray);
 ZEND_METHOD(Cuda_CudaArray, item);
@@ -409,6 +423,8 @@ static const zend_function_entry class_Cuda_CompilationException_methods[] = {
 static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, __construct, arginfo_class_Cuda_CudaArray___construct, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, fromBuffer, arginfo_class_Cuda_CudaArray_fromBuffer, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_CudaArray, fromFlatArray, arginfo_class_Cuda_CudaArray_fromFlatArray, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_CudaArray, fromFile, arginfo_class_Cuda_CudaArray_fromFile, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Cuda_CudaArray, toBuffer, arginfo_class_Cuda_CudaArray_toBuffer, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, toArray, arginfo_class_Cuda_CudaArray_toArray, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, item, arginfo_class_Cuda_CudaArray_item, ZEND_ACC_PUBLIC)
