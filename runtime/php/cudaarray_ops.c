@@ -444,6 +444,137 @@ static bool parse_spec(const char *spec, size_t len, const RtTensor *t, Attrs *a
     return true;
 }
 
+/* ---- ArrayAccess: $t[i] --------------------------------------------------------------------- */
+
+/* The index of $t[offset] along axis 0 (negative counts from the end); false after throwing. */
+static bool array_index(const RtTensor *t, zval *offset, int64_t *k) {
+    if (Z_TYPE_P(offset) != IS_LONG) { /* $t[] = v passes null: appending to a fixed shape */
+        zend_type_error("Cuda\\CudaArray index must be of type int, %s given", zend_zval_type_name(offset));
+        return false;
+    }
+    if (t->rank == 0) {
+        php_gtc_throw(RT_EINVAL, "cannot index a rank-0 Cuda\\CudaArray (item() reads its value)");
+        return false;
+    }
+    zend_long i = Z_LVAL_P(offset);
+    int64_t dim = t->shape[0];
+    if (i < -dim || i >= dim) {
+        php_gtc_throw(RT_EINVAL, "index " ZEND_LONG_FMT " is out of range for axis 0 of size %lld", i, (long long)dim);
+        return false;
+    }
+    *k = i < 0 ? i + dim : i;
+    return true;
+}
+
+/* $t[k]: a view of row k along axis 0, that axis dropped (traced like slice). */
+static RtTensor *index_view(RtTensor *t, int64_t k) {
+    Attrs a = {0};
+    a.has_axes = a.has_steps = true;
+    a.nslice = a.naxes = 1;
+    a.axes[0] = 0;
+    a.starts[0] = k, a.ends[0] = k + 1, a.steps[0] = 1;
+    RtOperand in = {.t = t};
+    RtTensor *r = php_gtc_apply(OP_SLICE, &in, 1, &a);
+    if (!r) return NULL;
+    RtTensor *v = reshape_to(r, t->rank - 1, t->shape + 1);
+    rt_release(r);
+    return v;
+}
+
+/* offsetGet: a view for rank 2 and up (shares storage: writes through it show in $t), the
+ * element's value (int, float or bool) at rank 1; while tracing, a rank-0 array there (a traced
+ * value has no data yet, and arithmetic takes it as it would the number). */
+ZEND_METHOD(Cuda_CudaArray, offsetGet) {
+    zval *offset;
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+        Z_PARAM_ZVAL(offset)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    int64_t k;
+    if (!array_index(t, offset, &k)) RETURN_THROWS();
+    RtTensor *v = index_view(t, k);
+    if (!v) {
+        php_gtc_throw_rt();
+        RETURN_THROWS();
+    }
+    if (t->rank > 1 || php_gtc_is_placeholder(v)) RETURN_TENSOR(v);
+    bool ok = php_gtc_check_data(v) && php_gtc_to_php(v, return_value);
+    rt_release(v);
+    if (!ok) RETURN_THROWS();
+}
+
+ZEND_METHOD(Cuda_CudaArray, offsetExists) {
+    zval *offset;
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+        Z_PARAM_ZVAL(offset)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    RETURN_BOOL(Z_TYPE_P(offset) == IS_LONG && t->rank > 0 && Z_LVAL_P(offset) >= -t->shape[0] &&
+                Z_LVAL_P(offset) < t->shape[0]);
+}
+
+/* offsetSet: $t[k] = number | CudaArray (broadcast to the row's shape, converted to $t's dtype),
+ * written into $t's storage. The row must be contiguous memory (any row of a contiguous array
+ * is); eager only. */
+ZEND_METHOD(Cuda_CudaArray, offsetSet) {
+    zval *offset, *value;
+    ZEND_PARSE_PARAMETERS_START(2, 2)
+        Z_PARAM_ZVAL(offset)
+        Z_PARAM_ZVAL(value)
+    ZEND_PARSE_PARAMETERS_END();
+    if (!php_gtc_trace_forbid("writing through $t[i]")) RETURN_THROWS();
+    GTC_THIS_DATA_TENSOR(t);
+    int64_t k;
+    if (!array_index(t, offset, &k)) RETURN_THROWS();
+    RtTensor *src = NULL, *dst = index_view(t, k), *b = NULL;
+    bool ok = false;
+    if (!dst) goto rt;
+    if (!rt_is_contiguous(dst)) {
+        php_gtc_throw(RT_EINVAL, "cannot write through $t[" ZEND_LONG_FMT "]: the row is a strided view of a "
+                      "transposed or sliced array; write to a contiguous copy", Z_LVAL_P(offset));
+        goto done;
+    }
+    ZVAL_DEREF(value);
+    if (Z_TYPE_P(value) == IS_OBJECT && instanceof_function(Z_OBJCE_P(value), php_gtc_ce_CudaArray)) {
+        src = php_gtc_tensor(Z_OBJ_P(value));
+        if (!src || !php_gtc_check_data(src)) goto done;
+        src = rt_retain(src);
+    } else if (Z_TYPE_P(value) == IS_LONG || Z_TYPE_P(value) == IS_DOUBLE || Z_TYPE_P(value) == IS_TRUE ||
+               Z_TYPE_P(value) == IS_FALSE) {
+        double d = Z_TYPE_P(value) == IS_LONG ? (double)Z_LVAL_P(value) : Z_TYPE_P(value) == IS_DOUBLE ? Z_DVAL_P(value)
+                                                                                                       : Z_TYPE_P(value) == IS_TRUE;
+        src = rt_full(t->storage->backend, t->dtype, 0, NULL, d);
+        if (!src) goto rt;
+    } else {
+        zend_type_error("a value stored in a Cuda\\CudaArray must be int, float, bool or Cuda\\CudaArray, %s given",
+                        zend_zval_type_name(value));
+        goto done;
+    }
+    Attrs a = {.nshape = dst->rank};
+    memcpy(a.shape, dst->shape, (size_t)dst->rank * sizeof *dst->shape);
+    RtOperand in = {.t = src};
+    if (!(b = rt_apply(OP_BROADCAST_TO, &in, 1, &a)) || rt_assign(dst, b)) goto rt;
+    ok = true;
+    goto done;
+rt:
+    php_gtc_throw_rt();
+done:
+    rt_release(src);
+    rt_release(b);
+    rt_release(dst);
+    if (!ok) RETURN_THROWS();
+}
+
+ZEND_METHOD(Cuda_CudaArray, offsetUnset) {
+    zval *offset;
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+        Z_PARAM_ZVAL(offset)
+    ZEND_PARSE_PARAMETERS_END();
+    (void)offset;
+    zend_throw_error(NULL, "Cannot unset an element of a Cuda\\CudaArray: its shape is fixed");
+    RETURN_THROWS();
+}
+
 ZEND_METHOD(Cuda_CudaArray, slice) {
     HashTable *starts_ht = NULL, *ends_ht = NULL, *steps_ht = NULL, *axes_ht = NULL;
     zend_string *spec = NULL;

@@ -41,8 +41,19 @@ class CompilationException extends RuntimeException
  *
  * @strict-properties
  */
-final class CudaArray
+final class CudaArray implements \ArrayAccess
 {
+    /** $t[i]: a view of row i (negative from the end; axis 0 dropped), its value at rank 1. */
+    public function offsetGet(mixed $offset): mixed {}
+
+    public function offsetExists(mixed $offset): bool {}
+
+    /** $t[i] = number or CudaArray: broadcast into row i, written through to $t's storage. */
+    public function offsetSet(mixed $offset, mixed $value): void {}
+
+    /** Always an Error: the shape is fixed. */
+    public function offsetUnset(mixed $offset): void {}
+
     /** Nested lists of int|float|bool; $dtype null infers bool, int64 or float32. */
     public function __construct(array $data, ?string $dtype = "float32") {}
 

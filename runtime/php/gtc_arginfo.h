@@ -6,6 +6,23 @@ ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Cuda_CudaArray___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 1, "\"float32\"")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_offsetGet, 0, 1, IS_MIXED, 0)
+	ZEND_ARG_TYPE_INFO(0, offset, IS_MIXED, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_offsetExists, 0, 1, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, offset, IS_MIXED, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_offsetSet, 0, 2, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, offset, IS_MIXED, 0)
+	ZEND_ARG_TYPE_INFO(0, value, IS_MIXED, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_offsetUnset, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, offset, IS_MIXED, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_fromBuffer, 0, 2, Cuda\\CudaArray, 0)
 	ZEND_ARG_TYPE_INFO(0, bytes, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO(0, shape, IS_ARRAY, 0)
@@ -302,6 +319,10 @@ ZEND_END_ARG_INFO()
 
 ZEND_METHOD(Cuda_CompilationException, getLog);
 ZEND_METHOD(Cuda_CudaArray, __construct);
+ZEND_METHOD(Cuda_CudaArray, offsetGet);
+ZEND_METHOD(Cuda_CudaArray, offsetExists);
+ZEND_METHOD(Cuda_CudaArray, offsetSet);
+ZEND_METHOD(Cuda_CudaArray, offsetUnset);
 ZEND_METHOD(Cuda_CudaArray, fromBuffer);
 ZEND_METHOD(Cuda_CudaArray, fromFlatArray);
 ZEND_METHOD(Cuda_CudaArray, fromFile);
@@ -422,6 +443,10 @@ static const zend_function_entry class_Cuda_CompilationException_methods[] = {
 
 static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, __construct, arginfo_class_Cuda_CudaArray___construct, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, offsetGet, arginfo_class_Cuda_CudaArray_offsetGet, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, offsetExists, arginfo_class_Cuda_CudaArray_offsetExists, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, offsetSet, arginfo_class_Cuda_CudaArray_offsetSet, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, offsetUnset, arginfo_class_Cuda_CudaArray_offsetUnset, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, fromBuffer, arginfo_class_Cuda_CudaArray_fromBuffer, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Cuda_CudaArray, fromFlatArray, arginfo_class_Cuda_CudaArray_fromFlatArray, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Cuda_CudaArray, fromFile, arginfo_class_Cuda_CudaArray_fromFile, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
@@ -603,6 +628,7 @@ static zend_class_entry *register_class_Cuda_CudaArray(void)
 	INIT_NS_CLASS_ENTRY(ce, "Cuda", "CudaArray", class_Cuda_CudaArray_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
 	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES;
+	zend_class_implements(class_entry, 1, zend_ce_arrayaccess);
 
 	return class_entry;
 }

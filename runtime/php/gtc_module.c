@@ -5,6 +5,7 @@
 #include "ext/standard/info.h"
 #include "php_ini.h"
 #include "zend_exceptions.h"
+#include "zend_interfaces.h"
 
 #include "device_functions_arginfo.h"
 #include "gtc_arginfo.h"
