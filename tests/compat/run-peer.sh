@@ -21,9 +21,12 @@ src=$(abs "$1")
 ext=$(abs "${2:-build/gtc.so}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp -r "$src"/. "$work"/
+# the peer's layout: tests/ beside its fused.php (fusion_training.phpt requires ../fused.php)
+mkdir "$work/tests"
+cp -r "$src"/. "$work/tests/"
+[ -f "$src/fused.php" ] && mv "$work/tests/fused.php" "$work/fused.php"
 # our .phpt runner (run-tests.php with -d extension=GTC_SO) over the scratch copy
-out=$(bash "$here/../php/run.sh" "$ext" "$work" 2>&1)
+out=$(bash "$here/../php/run.sh" "$ext" "$work/tests" 2>&1)
 pass=0 fail=0 skip=0
 while IFS= read -r line; do
     case $line in
