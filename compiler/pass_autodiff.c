@@ -141,6 +141,9 @@ static void rule(Builder *b, NodeId y, NodeId gy, const bool *active, NodeId con
         break;
     case OP_SIN: c[0] = ad_bin(b, w, OP_MUL, G, ad_v(ad_un(b, w, OP_COS, A))); break;
     case OP_COS: c[0] = ad_un(b, w, OP_NEG, ad_v(ad_bin(b, w, OP_MUL, G, ad_v(ad_un(b, w, OP_SIN, A))))); break;
+    case OP_TAN: /* g * (1 + y^2) */
+        c[0] = ad_bin(b, w, OP_MUL, G, ad_v(ad_bin(b, w, OP_ADD, ad_c(1), ad_v(ad_bin(b, w, OP_MUL, Y, Y)))));
+        break;
     case OP_TANH: /* g * (1 - y^2) */
         c[0] = ad_bin(b, w, OP_MUL, G, ad_v(ad_bin(b, w, OP_SUB, ad_c(1), ad_v(ad_bin(b, w, OP_MUL, Y, Y)))));
         break;

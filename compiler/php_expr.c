@@ -176,7 +176,7 @@ static const Method methods[] = {
     {"clamp", OP_CLAMP, M_CLAMP, 2, {"min", "max"}},
     {"neg", OP_NEG, M_UNARY, 0, {0}}, {"abs", OP_ABS, M_UNARY, 0, {0}}, {"exp", OP_EXP, M_UNARY, 0, {0}},
     {"log", OP_LOG, M_UNARY, 0, {0}}, {"sqrt", OP_SQRT, M_UNARY, 0, {0}}, {"rsqrt", OP_RSQRT, M_UNARY, 0, {0}},
-    {"sin", OP_SIN, M_UNARY, 0, {0}}, {"cos", OP_COS, M_UNARY, 0, {0}}, {"tanh", OP_TANH, M_UNARY, 0, {0}},
+    {"sin", OP_SIN, M_UNARY, 0, {0}}, {"cos", OP_COS, M_UNARY, 0, {0}}, {"tan", OP_TAN, M_UNARY, 0, {0}}, {"tanh", OP_TANH, M_UNARY, 0, {0}},
     {"sigmoid", OP_SIGMOID, M_UNARY, 0, {0}}, {"relu", OP_RELU, M_UNARY, 0, {0}},
     {"floor", OP_FLOOR, M_UNARY, 0, {0}}, {"ceil", OP_CEIL, M_UNARY, 0, {0}},
     {"round", OP_ROUND, M_UNARY, 0, {0}}, {"sign", OP_SIGN, M_UNARY, 0, {0}},

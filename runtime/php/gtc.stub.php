@@ -129,6 +129,8 @@ final class CudaArray implements \ArrayAccess
 
     public function cos(): CudaArray {}
 
+    public function tan(): CudaArray {}
+
     public function tanh(): CudaArray {}
 
     public function sigmoid(): CudaArray {}

@@ -127,6 +127,8 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Cuda_CudaArray_cos arginfo_class_Cuda_CudaArray_neg
 
+#define arginfo_class_Cuda_CudaArray_tan arginfo_class_Cuda_CudaArray_neg
+
 #define arginfo_class_Cuda_CudaArray_tanh arginfo_class_Cuda_CudaArray_neg
 
 #define arginfo_class_Cuda_CudaArray_sigmoid arginfo_class_Cuda_CudaArray_neg
@@ -357,6 +359,7 @@ ZEND_METHOD(Cuda_CudaArray, sqrt);
 ZEND_METHOD(Cuda_CudaArray, rsqrt);
 ZEND_METHOD(Cuda_CudaArray, sin);
 ZEND_METHOD(Cuda_CudaArray, cos);
+ZEND_METHOD(Cuda_CudaArray, tan);
 ZEND_METHOD(Cuda_CudaArray, tanh);
 ZEND_METHOD(Cuda_CudaArray, sigmoid);
 ZEND_METHOD(Cuda_CudaArray, relu);
@@ -481,6 +484,7 @@ static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, rsqrt, arginfo_class_Cuda_CudaArray_rsqrt, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, sin, arginfo_class_Cuda_CudaArray_sin, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, cos, arginfo_class_Cuda_CudaArray_cos, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, tan, arginfo_class_Cuda_CudaArray_tan, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, tanh, arginfo_class_Cuda_CudaArray_tanh, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, sigmoid, arginfo_class_Cuda_CudaArray_sigmoid, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, relu, arginfo_class_Cuda_CudaArray_relu, ZEND_ACC_PUBLIC)

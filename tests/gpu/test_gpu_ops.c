@@ -341,6 +341,7 @@ static Range range_for(Op op, DType dt, int k) {
         return k == 0 ? (Range){0.1, 3, 0, 0} : (Range){-3, 3, 0, 0};
     case OP_DIV: return k == 0 ? (Range){-4, 4, 0, nan} : (Range){0.5, 3, 0, 0};
     case OP_SIN: case OP_COS: case OP_TANH: case OP_SIGMOID: return (Range){-8, 8, 0, nan};
+    case OP_TAN: return (Range){-1.2, 1.2, 0, nan}; /* away from the poles at +-pi/2 */
     case OP_FLOOR: case OP_CEIL: case OP_ROUND: case OP_SIGN: case OP_EQ: case OP_NE: case OP_LT:
     case OP_LE: case OP_GT: case OP_GE: case OP_MAXIMUM: case OP_MINIMUM: case OP_CLAMP: case OP_RELU:
         return flt ? (Range){-4, 4, 0.25, nan} : (Range){-5, 5, 1, 0};

@@ -110,11 +110,11 @@ def _sigmoid(a):
 UNARY = {
     "neg": np.negative, "abs": np.abs, "exp": np.exp, "log": np.log, "sqrt": np.sqrt,
     "rsqrt": lambda a: (1 / np.sqrt(a)).astype(a.dtype), "sin": np.sin, "cos": np.cos,
-    "tanh": np.tanh, "sigmoid": _sigmoid,
+    "tan": np.tan, "tanh": np.tanh, "sigmoid": _sigmoid,
     "relu": lambda a: np.maximum(a, np.zeros((), a.dtype)),
     "floor": np.floor, "ceil": np.ceil, "round": np.round, "sign": np.sign,
 }
-UNARY_FLOAT = {"exp", "log", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid"}
+UNARY_FLOAT = {"exp", "log", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid"}
 BINARY = {
     "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide, "pow": np.power,
     "maximum": np.maximum, "minimum": np.minimum,

@@ -203,7 +203,7 @@ TEST(grad_maximum_minimum__broadcast__match_finite_differences) {
 }
 
 TEST(grad_unary__every_op__match_finite_differences) {
-    static const char *const any[] = {"neg", "abs", "exp", "sin", "cos", "tanh", "sigmoid", "relu"};
+    static const char *const any[] = {"neg", "abs", "exp", "sin", "cos", "tan", "tanh", "sigmoid", "relu"};
     static const char *const pos[] = {"log", "sqrt", "rsqrt"};
     char buf[1024];
     for (size_t i = 0; i < sizeof any / sizeof *any; i++) {

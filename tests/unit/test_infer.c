@@ -101,7 +101,7 @@ static const Case cases[] = {
      DT_INT32, 2, {2, 3}},
     BIN(ADD), BIN(SUB), BIN(MUL), BIN(DIV), BIN(POW), BIN(MAXIMUM), BIN(MINIMUM),
     CMP(EQ), CMP(NE), CMP(LT), CMP(LE), CMP(GT), CMP(GE),
-    UN(NEG), UN(ABS), UN(EXP), UN(LOG), UN(SQRT), UN(RSQRT), UN(SIN), UN(COS), UN(TANH),
+    UN(NEG), UN(ABS), UN(EXP), UN(LOG), UN(SQRT), UN(RSQRT), UN(SIN), UN(COS), UN(TAN), UN(TANH),
     UN(SIGMOID), UN(RELU), UN(FLOOR), UN(CEIL), UN(ROUND), UN(SIGN),
     {OP_WHERE, 3, {{.dtype = DT_BOOL, .rank = 2, .dims = {2, 3}}, X3, {.dtype = DT_FLOAT32, .weak = true}},
      {0}, DT_FLOAT32, 2, {2, 3}},
@@ -250,7 +250,7 @@ TEST(ir_infer_op__comparison_incompatible_shapes__cannot_broadcast) {
 
 /* ---- unary ------------------------------------------------------------------------------------- */
 
-static const Op float_unaries[] = {OP_EXP, OP_LOG, OP_SQRT, OP_RSQRT, OP_SIN, OP_COS, OP_TANH, OP_SIGMOID};
+static const Op float_unaries[] = {OP_EXP, OP_LOG, OP_SQRT, OP_RSQRT, OP_SIN, OP_COS, OP_TAN, OP_TANH, OP_SIGMOID};
 static const Op signed_unaries[] = {OP_NEG, OP_ABS, OP_RELU, OP_FLOOR, OP_CEIL, OP_ROUND, OP_SIGN};
 
 TEST(ir_infer_op__float_unaries_on_int__float32) {
