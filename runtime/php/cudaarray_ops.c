@@ -137,6 +137,40 @@ ZEND_METHOD(Cuda_CudaArray, astype) {
 
 /* ---- reductions and matmul -------------------------------------------------------------------- */
 
+/* A reduction's attributes from (axis: int, list of ints or null for all, keepdims); false
+ * after throwing. */
+static bool reduce_attrs(const RtTensor *t, HashTable *axes_ht, zend_long axis, bool axis_null, bool keepdims,
+                         const char *name, Attrs *a) {
+    memset(a, 0, sizeof *a);
+    a->keepdims = keepdims;
+    int64_t axes[IR_MAX_RANK];
+    int n = 0;
+    if (axes_ht) {
+        n = php_gtc_parse_int_list(axes_ht, 1, axes);
+        if (n < 0) return false;
+    } else if (!axis_null) {
+        axes[n++] = axis;
+    }
+    a->has_axes = axes_ht || !axis_null;
+    a->naxes = n;
+    for (int i = 0; i < n; i++)
+        if (!axis_to_int(axes[i], t->rank, name, &a->axes[i])) return false;
+    return true;
+}
+
+/* reduce_attrs, and every axis within the rank (for composites, whose first op is not the
+ * reduction a message should name); false after throwing. */
+static bool reduce_attrs_checked(const RtTensor *t, HashTable *axes_ht, zend_long axis, bool axis_null, bool keepdims,
+                                 const char *name, Attrs *a) {
+    if (!reduce_attrs(t, axes_ht, axis, axis_null, keepdims, name, a)) return false;
+    for (int i = 0; i < a->naxes; i++)
+        if (a->axes[i] < -t->rank || a->axes[i] >= t->rank) {
+            php_gtc_throw(RT_EINVAL, "%s: axis %d is out of range for rank %d", name, a->axes[i], t->rank);
+            return false;
+        }
+    return true;
+}
+
 static void reduce(INTERNAL_FUNCTION_PARAMETERS, Op op) {
     HashTable *axes_ht = NULL;
     zend_long axis = 0;
@@ -147,22 +181,82 @@ static void reduce(INTERNAL_FUNCTION_PARAMETERS, Op op) {
         Z_PARAM_BOOL(keepdims)
     ZEND_PARSE_PARAMETERS_END();
     GTC_THIS_TENSOR(t);
-    Attrs a = {.keepdims = keepdims};
-    int64_t axes[IR_MAX_RANK];
-    int n = 0;
-    if (axes_ht) {
-        n = php_gtc_parse_int_list(axes_ht, 1, axes);
-        if (n < 0) RETURN_THROWS();
-    } else if (!axis_null) {
-        axes[n++] = axis;
-    }
-    a.has_axes = axes_ht || !axis_null;
-    a.naxes = n;
-    for (int i = 0; i < n; i++)
-        if (!axis_to_int(axes[i], t->rank, ir_ops[op].name, &a.axes[i])) RETURN_THROWS();
+    Attrs a;
+    if (!reduce_attrs(t, axes_ht, axis, axis_null, keepdims, ir_ops[op].name, &a)) RETURN_THROWS();
     RtOperand in = {.t = t};
     apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, op, &in, 1, &a);
 }
+
+/* One op from C on tensors and numbers (NULL t: the number), consuming nothing. */
+static RtTensor *op2(Op op, RtTensor *x, RtTensor *y, double yv, const Attrs *a) {
+    RtOperand in[2] = {{.t = x}, {.t = y, .value = yv}}; /* an integral weak number */
+    return php_gtc_apply(op, in, ir_ops[op].arity, a);
+}
+
+/* all()/any(): whether every / some element along the axes is nonzero (NaN counts as nonzero),
+ * as bool: the count of zeros (all) or nonzeros (any) along the axes, == 0 / != 0; an empty axis
+ * gives true / false, as NumPy's. Composed of graph ops, so traced too. */
+static void logical_reduce(INTERNAL_FUNCTION_PARAMETERS, bool all) {
+    HashTable *axes_ht = NULL;
+    zend_long axis = 0;
+    bool axis_null = true, keepdims = false;
+    ZEND_PARSE_PARAMETERS_START(0, 2)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_ARRAY_HT_OR_LONG_OR_NULL(axes_ht, axis, axis_null)
+        Z_PARAM_BOOL(keepdims)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    Attrs a, cast = {.has_dtype = true, .dtype = DT_INT32};
+    if (!reduce_attrs_checked(t, axes_ht, axis, axis_null, keepdims, all ? "all" : "any", &a)) RETURN_THROWS();
+    RtTensor *hit = op2(all ? OP_EQ : OP_NE, t, NULL, 0, NULL), *i = hit ? op2(OP_CAST, hit, NULL, 0, &cast) : NULL;
+    RtTensor *r = i ? op2(OP_SUM, i, NULL, 0, &a) : NULL, *out = r ? op2(all ? OP_EQ : OP_NE, r, NULL, 0, NULL) : NULL;
+    rt_release(hit), rt_release(i), rt_release(r);
+    RETURN_TENSOR(out);
+}
+
+ZEND_METHOD(Cuda_CudaArray, all) { logical_reduce(INTERNAL_FUNCTION_PARAM_PASSTHRU, true); }
+ZEND_METHOD(Cuda_CudaArray, any) { logical_reduce(INTERNAL_FUNCTION_PARAM_PASSTHRU, false); }
+
+/* var()/std(): sum((x - mean)^2) / (n - correction) over the axes (correction 0: the population
+ * variance, php-gpu-tensors' default; 1: the sample variance), std its square root. Composed of
+ * graph ops, so traced (and differentiated) too. */
+static void variance(INTERNAL_FUNCTION_PARAMETERS, bool sd) {
+    HashTable *axes_ht = NULL;
+    zend_long axis = 0, correction = 0;
+    bool axis_null = true, keepdims = false;
+    ZEND_PARSE_PARAMETERS_START(0, 3)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_ARRAY_HT_OR_LONG_OR_NULL(axes_ht, axis, axis_null)
+        Z_PARAM_LONG(correction)
+        Z_PARAM_BOOL(keepdims)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    const char *name = sd ? "std" : "var";
+    Attrs a, mk;
+    if (!reduce_attrs_checked(t, axes_ht, axis, axis_null, keepdims, name, &a)) RETURN_THROWS();
+    mk = a;
+    mk.keepdims = true;
+    int64_t n = 1;
+    for (int d = 0; d < t->rank; d++) {
+        bool reduced = !a.has_axes;
+        for (int k = 0; k < a.naxes; k++) reduced |= a.axes[k] == d || a.axes[k] + t->rank == d;
+        if (reduced) n *= t->shape[d];
+    }
+    if (correction < 0 || correction >= n) {
+        php_gtc_throw(RT_EINVAL, "%s: correction " ZEND_LONG_FMT " leaves no degrees of freedom for %lld element%s",
+                      name, correction, (long long)n, n == 1 ? "" : "s");
+        RETURN_THROWS();
+    }
+    RtTensor *m = op2(OP_MEAN, t, NULL, 0, &mk), *d = m ? op2(OP_SUB, t, m, 0, NULL) : NULL;
+    RtTensor *sq = d ? op2(OP_MUL, d, d, 0, NULL) : NULL, *s = sq ? op2(OP_SUM, sq, NULL, 0, &a) : NULL;
+    RtTensor *v = s ? op2(OP_DIV, s, NULL, (double)(n - correction), NULL) : NULL;
+    RtTensor *out = v && sd ? op2(OP_SQRT, v, NULL, 0, NULL) : v ? rt_retain(v) : NULL;
+    rt_release(m), rt_release(d), rt_release(sq), rt_release(s), rt_release(v);
+    RETURN_TENSOR(out);
+}
+
+ZEND_METHOD(Cuda_CudaArray, var) { variance(INTERNAL_FUNCTION_PARAM_PASSTHRU, false); }
+ZEND_METHOD(Cuda_CudaArray, std) { variance(INTERNAL_FUNCTION_PARAM_PASSTHRU, true); }
 
 ZEND_METHOD(Cuda_CudaArray, sum) { reduce(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_SUM); }
 ZEND_METHOD(Cuda_CudaArray, mean) { reduce(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_MEAN); }

@@ -154,6 +154,18 @@ final class CudaArray implements \ArrayAccess
 
     public function mean(int|array|null $axis = null, bool $keepdims = false): CudaArray {}
 
+    /** Whether every element along the axes is nonzero (NaN is), as bool. */
+    public function all(int|array|null $axis = null, bool $keepdims = false): CudaArray {}
+
+    /** Whether some element along the axes is nonzero, as bool. */
+    public function any(int|array|null $axis = null, bool $keepdims = false): CudaArray {}
+
+    /** sum((x - mean)^2) / (n - correction): 0 the population variance, 1 the sample one. */
+    public function var(int|array|null $axis = null, int $correction = 0, bool $keepdims = false): CudaArray {}
+
+    /** sqrt(var(...)). */
+    public function std(int|array|null $axis = null, int $correction = 0, bool $keepdims = false): CudaArray {}
+
     public function max(int|array|null $axis = null, bool $keepdims = false): CudaArray {}
 
     public function min(int|array|null $axis = null, bool $keepdims = false): CudaArray {}

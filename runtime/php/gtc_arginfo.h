@@ -158,6 +158,18 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_sum, 0, 0, C
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, keepdims, _IS_BOOL, 0, "false")
 ZEND_END_ARG_INFO()
 
+#define arginfo_class_Cuda_CudaArray_all arginfo_class_Cuda_CudaArray_sum
+
+#define arginfo_class_Cuda_CudaArray_any arginfo_class_Cuda_CudaArray_sum
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_var, 0, 0, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_MASK(0, axis, MAY_BE_LONG|MAY_BE_ARRAY|MAY_BE_NULL, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, correction, IS_LONG, 0, "0")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, keepdims, _IS_BOOL, 0, "false")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_CudaArray_std arginfo_class_Cuda_CudaArray_var
+
 #define arginfo_class_Cuda_CudaArray_mean arginfo_class_Cuda_CudaArray_sum
 
 #define arginfo_class_Cuda_CudaArray_max arginfo_class_Cuda_CudaArray_sum
@@ -371,6 +383,10 @@ ZEND_METHOD(Cuda_CudaArray, astype);
 ZEND_METHOD(Cuda_CudaArray, where);
 ZEND_METHOD(Cuda_CudaArray, sum);
 ZEND_METHOD(Cuda_CudaArray, mean);
+ZEND_METHOD(Cuda_CudaArray, all);
+ZEND_METHOD(Cuda_CudaArray, any);
+ZEND_METHOD(Cuda_CudaArray, var);
+ZEND_METHOD(Cuda_CudaArray, std);
 ZEND_METHOD(Cuda_CudaArray, max);
 ZEND_METHOD(Cuda_CudaArray, min);
 ZEND_METHOD(Cuda_CudaArray, prod);
@@ -496,6 +512,10 @@ static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, where, arginfo_class_Cuda_CudaArray_where, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Cuda_CudaArray, sum, arginfo_class_Cuda_CudaArray_sum, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, mean, arginfo_class_Cuda_CudaArray_mean, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, all, arginfo_class_Cuda_CudaArray_all, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, any, arginfo_class_Cuda_CudaArray_any, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, var, arginfo_class_Cuda_CudaArray_var, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, std, arginfo_class_Cuda_CudaArray_std, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, max, arginfo_class_Cuda_CudaArray_max, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, min, arginfo_class_Cuda_CudaArray_min, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, prod, arginfo_class_Cuda_CudaArray_prod, ZEND_ACC_PUBLIC)
