@@ -7,10 +7,11 @@
 bool php_gtc_parse_dtype(zend_string *name, uint32_t arg_num, DType *out) {
     if (ir_dtype_from_name(ZSTR_VAL(name), out) == 0 && strlen(ZSTR_VAL(name)) == ZSTR_LEN(name))
         return true;
-    zend_argument_value_error(arg_num,
-                              "must be one of \"bool\", \"int32\", \"int64\", \"float32\", "
-                              "\"float64\", \"%s\" given",
-                              ZSTR_VAL(name));
+    /* Cuda\InvalidArgumentException, as php-gpu-tensors has it for a bad dtype (not ValueError) */
+    zend_argument_error(php_gtc_ce_InvalidArgumentException, arg_num,
+                        "must be one of \"bool\", \"int32\", \"int64\", \"float32\", "
+                        "\"float64\", \"%s\" given",
+                        ZSTR_VAL(name));
     return false;
 }
 

@@ -6,8 +6,8 @@
  * tests/php/stub_reflection.phpt checks every class, method, parameter and return type
  * against the loaded extension, so the two cannot drift.
  *
- * Argument errors (a bad dtype name, a shape that is not a list of ints) throw \ValueError or
- * \TypeError; errors that depend on the tensors (shapes that do not broadcast, an axis out of
+ * Argument errors (a shape that is not a list of ints) throw \ValueError or \TypeError, except a
+ * bad dtype name: Cuda\InvalidArgumentException, as php-gpu-tensors has it; errors that depend on the tensors (shapes that do not broadcast, an axis out of
  * range, ragged data, a corrupt .npy) throw Cuda\InvalidArgumentException; a memory limit hit
  * throws Cuda\OutOfMemoryException; anything else from the runtime Cuda\RuntimeException.
  *

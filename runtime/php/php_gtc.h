@@ -116,7 +116,8 @@ RtTensor *php_gtc_tensor(zend_object *obj);
 RtTensor *php_gtc_to_backend(const RtTensor *t, const RtBackend *b);
 
 /* ---- cudaarray_convert.c ---- */
-/* A dtype from a name; throws ValueError for argument arg_num and returns false if unknown. */
+/* A dtype from a name; throws Cuda\InvalidArgumentException (the message of a ValueError for
+ * argument arg_num) and returns false if unknown. */
 bool php_gtc_parse_dtype(zend_string *name, uint32_t arg_num, DType *out);
 /* A shape from a PHP list of ints (rank <= IR_MAX_RANK); allow_neg1 admits one -1 (reshape).
  * Throws TypeError/ValueError for argument arg_num and returns -1 on error, else the rank. */

@@ -1,5 +1,5 @@
 --TEST--
-an unknown dtype name is a ValueError everywhere a dtype is taken
+an unknown dtype name is a Cuda\InvalidArgumentException everywhere a dtype is taken (as php-gpu-tensors has it)
 --FILE--
 <?php
 require __DIR__ . '/helpers.inc';
@@ -17,12 +17,12 @@ throws(fn() => CudaArray::fromBuffer('', [0], 'f4'));
 throws(fn() => HostArray::fromArray([1], 'double'));
 ?>
 --EXPECT--
-ValueError: Cuda\CudaArray::astype(): Argument #1 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "float16" given
-ValueError: Cuda\CudaArray::astype(): Argument #1 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "Float32" given
-ValueError: Cuda\CudaArray::astype(): Argument #1 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "float32" given
-ValueError: Cuda\CudaArray::zeros(): Argument #2 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "int8" given
-ValueError: Cuda\CudaArray::ones(): Argument #2 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "" given
-ValueError: Cuda\CudaArray::full(): Argument #3 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "complex64" given
-ValueError: Cuda\CudaArray::rand(): Argument #3 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "uint8" given
-ValueError: Cuda\CudaArray::fromBuffer(): Argument #3 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "f4" given
-ValueError: Cuda\HostArray::fromArray(): Argument #2 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "double" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::astype(): Argument #1 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "float16" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::astype(): Argument #1 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "Float32" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::astype(): Argument #1 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "float32" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::zeros(): Argument #2 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "int8" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::ones(): Argument #2 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::full(): Argument #3 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "complex64" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::rand(): Argument #3 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "uint8" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::fromBuffer(): Argument #3 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "f4" given
+Cuda\InvalidArgumentException: Cuda\HostArray::fromArray(): Argument #2 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "double" given

@@ -85,4 +85,4 @@ array(1) {
 Error: Call to private Cuda\HostArray::__construct() from global scope
 Exception: Serialization of 'Cuda\HostArray' is not allowed
 Cuda\InvalidArgumentException: ragged array: $data[1] has 2 elements, expected 1
-ValueError: Cuda\HostArray::fromArray(): Argument #2 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "int16" given
+Cuda\InvalidArgumentException: Cuda\HostArray::fromArray(): Argument #2 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "int16" given
