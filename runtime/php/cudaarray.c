@@ -122,6 +122,14 @@ static size_t shape_numel(int rank, const int64_t *shape) {
     return n;
 }
 
+
+/* The ($shape, $dtype) arguments 2 and 3 of fromBuffer, fromFlatArray and fromFile: the rank, or
+ * -1 after throwing (a bad shape or dtype, or a size over the limits). */
+static int shape_dtype_args(HashTable *shape_ht, zend_string *dtype_name, int64_t *shape, DType *dt) {
+    int rank = php_gtc_parse_shape(shape_ht, 2, false, shape);
+    if (rank < 0 || (dtype_name && !php_gtc_parse_dtype(dtype_name, 3, dt))) return -1;
+    return check_shape(*dt, rank, shape) ? rank : -1;
+}
 /* Builds a tensor from raw C-order bytes; bool bytes are normalised to 0/1. */
 static RtTensor *from_bytes(DType dt, int rank, const int64_t *shape, const char *bytes) {
     const RtBackend *b = php_gtc_backend();
@@ -173,9 +181,8 @@ ZEND_METHOD(Cuda_CudaArray, fromBuffer) {
     ZEND_PARSE_PARAMETERS_END();
     int64_t shape[IR_MAX_RANK];
     DType dt = DT_FLOAT32;
-    int rank = php_gtc_parse_shape(shape_ht, 2, false, shape);
-    if (rank < 0 || (dtype_name && !php_gtc_parse_dtype(dtype_name, 3, &dt))) RETURN_THROWS();
-    if (!check_shape(dt, rank, shape)) RETURN_THROWS();
+    int rank = shape_dtype_args(shape_ht, dtype_name, shape, &dt);
+    if (rank < 0) RETURN_THROWS();
     size_t want = shape_numel(rank, shape) * ir_dtype_size(dt);
     if (ZSTR_LEN(bytes) != want) {
         TensorType tt = {.rank = rank};
@@ -203,9 +210,8 @@ ZEND_METHOD(Cuda_CudaArray, fromFlatArray) {
     ZEND_PARSE_PARAMETERS_END();
     int64_t shape[IR_MAX_RANK];
     DType dt = DT_FLOAT32;
-    int rank = php_gtc_parse_shape(shape_ht, 2, false, shape);
-    if (rank < 0 || (dtype_name && !php_gtc_parse_dtype(dtype_name, 3, &dt))) RETURN_THROWS();
-    if (!check_shape(dt, rank, shape)) RETURN_THROWS();
+    int rank = shape_dtype_args(shape_ht, dtype_name, shape, &dt);
+    if (rank < 0) RETURN_THROWS();
     if (!zend_array_is_list(values)) {
         zend_argument_value_error(1, "must be a list of numbers");
         RETURN_THROWS();
@@ -256,9 +262,8 @@ ZEND_METHOD(Cuda_CudaArray, fromFile) {
     ZEND_PARSE_PARAMETERS_END();
     int64_t shape[IR_MAX_RANK];
     DType dt = DT_FLOAT32;
-    int rank = php_gtc_parse_shape(shape_ht, 2, false, shape);
-    if (rank < 0 || (dtype_name && !php_gtc_parse_dtype(dtype_name, 3, &dt))) RETURN_THROWS();
-    if (!check_shape(dt, rank, shape)) RETURN_THROWS();
+    int rank = shape_dtype_args(shape_ht, dtype_name, shape, &dt);
+    if (rank < 0) RETURN_THROWS();
     size_t want = shape_numel(rank, shape) * ir_dtype_size(dt);
     if (php_check_open_basedir(ZSTR_VAL(path))) RETURN_THROWS();
     FILE *f = fopen(ZSTR_VAL(path), "rb");
