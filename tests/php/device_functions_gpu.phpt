@@ -50,7 +50,7 @@ bool(true)
 bool(true)
 bool(true)
 4 on cuda:0
-CUDA device %d does not exist (%d device%s visible)
+CUDA device %d does not exist (%s visible)
 tf32 tf32
 bool(true)
 bool(true)
