@@ -264,19 +264,38 @@ ZEND_METHOD(Cuda_CudaArray, max) { reduce(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_M
 ZEND_METHOD(Cuda_CudaArray, min) { reduce(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_MIN); }
 ZEND_METHOD(Cuda_CudaArray, prod) { reduce(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_PROD); }
 
+static RtTensor *reshape_to(RtTensor *t, int rank, const int64_t *shape);
+
+/* argMax/argMin along an axis; without one (php-gpu-tensors' form) over the flattened array:
+ * the graph ops reshape([n]) then argmax(0), so a traced closure records the same. */
 static void arg_reduce(INTERNAL_FUNCTION_PARAMETERS, Op op) {
-    zend_long axis;
-    bool keepdims = false;
-    ZEND_PARSE_PARAMETERS_START(1, 2)
-        Z_PARAM_LONG(axis)
+    zend_long axis = 0;
+    bool axis_null = true, keepdims = false;
+    ZEND_PARSE_PARAMETERS_START(0, 2)
         Z_PARAM_OPTIONAL
+        Z_PARAM_LONG_OR_NULL(axis, axis_null)
         Z_PARAM_BOOL(keepdims)
     ZEND_PARSE_PARAMETERS_END();
     GTC_THIS_TENSOR(t);
     Attrs a = {.has_axes = true, .naxes = 1, .keepdims = keepdims};
-    if (!axis_to_int(axis, t->rank, ir_ops[op].name, &a.axes[0])) RETURN_THROWS();
-    RtOperand in = {.t = t};
-    apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, op, &in, 1, &a);
+    if (!axis_null) {
+        if (!axis_to_int(axis, t->rank, ir_ops[op].name, &a.axes[0])) RETURN_THROWS();
+        RtOperand in = {.t = t};
+        apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, op, &in, 1, &a);
+        return;
+    }
+    int64_t n = rt_numel(t), ones[IR_MAX_RANK];
+    RtTensor *flat = reshape_to(t, 1, &n);
+    a.keepdims = false;
+    RtOperand in = {.t = flat};
+    RtTensor *r = flat ? php_gtc_apply(op, &in, 1, &a) : NULL, *out = r;
+    if (r && keepdims) { /* every axis kept, of size 1 */
+        for (int i = 0; i < t->rank; i++) ones[i] = 1;
+        out = reshape_to(r, t->rank, ones);
+        rt_release(r);
+    }
+    rt_release(flat);
+    RETURN_TENSOR(out);
 }
 
 ZEND_METHOD(Cuda_CudaArray, argMax) { arg_reduce(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_ARGMAX); }

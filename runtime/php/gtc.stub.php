@@ -172,9 +172,10 @@ final class CudaArray implements \ArrayAccess
 
     public function prod(int|array|null $axis = null, bool $keepdims = false): CudaArray {}
 
-    public function argMax(int $axis, bool $keepdims = false): CudaArray {}
+    /** Without an axis: the index into the flattened array (rank 0; keepdims: all axes 1). */
+    public function argMax(?int $axis = null, bool $keepdims = false): CudaArray {}
 
-    public function argMin(int $axis, bool $keepdims = false): CudaArray {}
+    public function argMin(?int $axis = null, bool $keepdims = false): CudaArray {}
 
     public function matmul(CudaArray $other): CudaArray {}
 

@@ -178,8 +178,8 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Cuda_CudaArray_prod arginfo_class_Cuda_CudaArray_sum
 
-ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_argMax, 0, 1, Cuda\\CudaArray, 0)
-	ZEND_ARG_TYPE_INFO(0, axis, IS_LONG, 0)
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_argMax, 0, 0, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, axis, IS_LONG, 1, "null")
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, keepdims, _IS_BOOL, 0, "false")
 ZEND_END_ARG_INFO()
 
