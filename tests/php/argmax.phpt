@@ -30,4 +30,4 @@ int64 [] 1
 Cuda\InvalidArgumentException: argmax: axis 2 is out of range for rank 2
 Cuda\InvalidArgumentException: argmin: axis -3 is out of range for rank 2
 Cuda\InvalidArgumentException: argmax: reduces an empty axis 1 of [2,0], which has no identity
-TypeError: Cuda\CudaArray::argMax(): Argument #1 ($axis) must be of type int, string given
+TypeError: Cuda\CudaArray::argMax(): Argument #1 ($axis) must be of type ?int, string given

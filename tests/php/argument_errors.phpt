@@ -16,7 +16,7 @@ throws(fn() => $a->reshape('2'));
 throws(fn() => $a->transpose('x'));
 throws(fn() => $a->squeeze('x'));
 throws(fn() => $a->unsqueeze([0]));
-throws(fn() => $a->argMax());
+throws(fn() => $a->argMax(0, false, 1));
 throws(fn() => $a->toNpy());
 throws(fn() => $a->matmul());
 throws(fn() => $a->astype([]));
@@ -40,7 +40,7 @@ TypeError: Cuda\CudaArray::reshape(): Argument #1 ($shape) must be of type array
 TypeError: Cuda\CudaArray::transpose(): Argument #1 ($perm) must be of type ?array, string given
 TypeError: Cuda\CudaArray::squeeze(): Argument #1 ($axis) must be of type array|int|null, string given
 TypeError: Cuda\CudaArray::unsqueeze(): Argument #1 ($axis) must be of type int, array given
-ArgumentCountError: Cuda\CudaArray::argMax() expects at least 1 argument, 0 given
+ArgumentCountError: Cuda\CudaArray::argMax() expects at most 2 arguments, 3 given
 ArgumentCountError: Cuda\CudaArray::toNpy() expects exactly 1 argument, 0 given
 ArgumentCountError: Cuda\CudaArray::matmul() expects exactly 1 argument, 0 given
 TypeError: Cuda\CudaArray::astype(): Argument #1 ($dtype) must be of type string, array given
