@@ -133,7 +133,10 @@ static int shape_dtype_args(HashTable *shape_ht, zend_string *dtype_name, int64_
 /* Builds a tensor from raw C-order bytes; bool bytes are normalised to 0/1. */
 static RtTensor *from_bytes(DType dt, int rank, const int64_t *shape, const char *bytes) {
     const RtBackend *b = php_gtc_backend();
-    if (!b) return NULL;
+    return b ? php_gtc_from_bytes(b, dt, rank, shape, bytes) : NULL;
+}
+
+RtTensor *php_gtc_from_bytes(const RtBackend *b, DType dt, int rank, const int64_t *shape, const char *bytes) {
     RtTensor *t;
     if (dt == DT_BOOL) {
         size_t n = shape_numel(rank, shape);
@@ -170,6 +173,23 @@ ZEND_METHOD(Cuda_CudaArray, __construct) {
     if (!self->t) RETURN_THROWS();
 }
 
+RtTensor *php_gtc_buffer_args(const RtBackend *b, zend_string *bytes, HashTable *shape_ht, zend_string *dtype_name) {
+    int64_t shape[IR_MAX_RANK];
+    DType dt = DT_FLOAT32;
+    int rank = shape_dtype_args(shape_ht, dtype_name, shape, &dt);
+    if (rank < 0) return NULL;
+    size_t want = shape_numel(rank, shape) * ir_dtype_size(dt);
+    if (ZSTR_LEN(bytes) != want) {
+        TensorType tt = {.rank = rank};
+        memcpy(tt.dims, shape, (size_t)rank * sizeof *shape);
+        char s[256];
+        php_gtc_throw(RT_EINVAL, "fromBuffer: shape %s of %s needs %zu bytes, got %zu",
+                      ir_shape_str(&tt, s, sizeof s), ir_dtype_name(dt), want, ZSTR_LEN(bytes));
+        return NULL;
+    }
+    return php_gtc_from_bytes(b, dt, rank, shape, ZSTR_VAL(bytes));
+}
+
 ZEND_METHOD(Cuda_CudaArray, fromBuffer) {
     zend_string *bytes, *dtype_name = NULL;
     HashTable *shape_ht;
@@ -179,20 +199,9 @@ ZEND_METHOD(Cuda_CudaArray, fromBuffer) {
         Z_PARAM_OPTIONAL
         Z_PARAM_STR(dtype_name)
     ZEND_PARSE_PARAMETERS_END();
-    int64_t shape[IR_MAX_RANK];
-    DType dt = DT_FLOAT32;
-    int rank = shape_dtype_args(shape_ht, dtype_name, shape, &dt);
-    if (rank < 0) RETURN_THROWS();
-    size_t want = shape_numel(rank, shape) * ir_dtype_size(dt);
-    if (ZSTR_LEN(bytes) != want) {
-        TensorType tt = {.rank = rank};
-        memcpy(tt.dims, shape, (size_t)rank * sizeof *shape);
-        char s[256];
-        php_gtc_throw(RT_EINVAL, "fromBuffer: shape %s of %s needs %zu bytes, got %zu",
-                      ir_shape_str(&tt, s, sizeof s), ir_dtype_name(dt), want, ZSTR_LEN(bytes));
-        RETURN_THROWS();
-    }
-    RtTensor *t = from_bytes(dt, rank, shape, ZSTR_VAL(bytes));
+    const RtBackend *b = php_gtc_backend();
+    if (!b) RETURN_THROWS();
+    RtTensor *t = php_gtc_buffer_args(b, bytes, shape_ht, dtype_name);
     if (!t) RETURN_THROWS();
     RETURN_TENSOR(t);
 }
@@ -425,17 +434,22 @@ ZEND_METHOD(Cuda_CudaArray, toNpy) {
 
 /* ---- back to PHP ------------------------------------------------------------------------------ */
 
-ZEND_METHOD(Cuda_CudaArray, toBuffer) {
-    ZEND_PARSE_PARAMETERS_NONE();
-    GTC_THIS_DATA_TENSOR(t);
+bool php_gtc_to_bytes(const RtTensor *t, zval *rv) {
     zend_string *s = zend_string_alloc(rt_nbytes(t), 0);
     if (ZSTR_LEN(s) && rt_to_host(t, ZSTR_VAL(s)) != 0) {
         zend_string_efree(s);
         php_gtc_throw_rt();
-        RETURN_THROWS();
+        return false;
     }
     ZSTR_VAL(s)[ZSTR_LEN(s)] = 0;
-    RETURN_NEW_STR(s);
+    ZVAL_NEW_STR(rv, s);
+    return true;
+}
+
+ZEND_METHOD(Cuda_CudaArray, toBuffer) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    GTC_THIS_DATA_TENSOR(t);
+    if (!php_gtc_to_bytes(t, return_value)) RETURN_THROWS();
 }
 
 ZEND_METHOD(Cuda_CudaArray, toArray) {

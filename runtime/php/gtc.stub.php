@@ -239,19 +239,47 @@ final class CudaArray implements \ArrayAccess
  * @strict-properties
  * @not-serializable
  */
-final class HostArray
+/** Also registered as Cuda\ContiguousArray (php-gpu-tensors' name for it). */
+final class HostArray implements \Countable
 {
-    private function __construct() {}
+    /** Nested lists of numbers, as fromArray; page-locked memory is not offered ($pinned is accepted, isPinned() says false). */
+    public function __construct(array $values, ?string $dtype = "float32", bool $pinned = false) {}
 
     public static function fromArray(array $data, string $dtype = "float32"): HostArray {}
 
+    /** Packed little-endian values (C order), as CudaArray::fromBuffer. */
+    public static function fromBuffer(string $bytes, array $shape, ?string $dtype = "float32", bool $pinned = false): HostArray {}
+
     public function toArray(): array|int|float|bool {}
+
+    public function toBuffer(): string {}
 
     public function getShape(): array {}
 
     public function dtype(): string {}
 
+    public function getDtype(): string {}
+
+    public function getNdims(): int {}
+
+    public function getSize(): int {}
+
+    public function getElementSize(): int {}
+
+    /** The length of the first axis (1 at rank 0). */
+    public function count(): int {}
+
+    /** One element by its coordinates (negative from the end). */
+    public function get(array $indices): int|float|bool {}
+
+    public function at(int ...$indices): int|float|bool {}
+
+    public function isPinned(): bool {}
+
     public function toDevice(): CudaArray {}
+
+    /** php-gpu-tensors' name for toDevice(). */
+    public function toGpu(): CudaArray {}
 }
 
 /**

@@ -244,7 +244,13 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray___unseriali
 	ZEND_ARG_TYPE_INFO(0, data, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Cuda_HostArray___construct, 0, 0, 0)
+ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Cuda_FusionGraph___construct, 0, 0, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Cuda_HostArray___construct, 0, 0, 1)
+	ZEND_ARG_TYPE_INFO(0, values, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 1, "\"float32\"")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, pinned, _IS_BOOL, 0, "false")
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_HostArray_fromArray, 0, 1, Cuda\\HostArray, 0)
@@ -252,14 +258,48 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_HostArray_fromArray, 0
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 0, "\"float32\"")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_HostArray_fromBuffer, 0, 2, Cuda\\HostArray, 0)
+	ZEND_ARG_TYPE_INFO(0, bytes, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, shape, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 1, "\"float32\"")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, pinned, _IS_BOOL, 0, "false")
+ZEND_END_ARG_INFO()
+
 #define arginfo_class_Cuda_HostArray_toArray arginfo_class_Cuda_CudaArray_toArray
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_HostArray_toBuffer, 0, 0, IS_STRING, 0)
+ZEND_END_ARG_INFO()
 
 #define arginfo_class_Cuda_HostArray_getShape arginfo_class_Cuda_CudaArray_getShape
 
 #define arginfo_class_Cuda_HostArray_dtype arginfo_class_Cuda_CudaArray_dtype
 
+#define arginfo_class_Cuda_HostArray_getDtype arginfo_class_Cuda_HostArray_toBuffer
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_HostArray_getNdims, 0, 0, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_HostArray_getSize arginfo_class_Cuda_HostArray_getNdims
+
+#define arginfo_class_Cuda_HostArray_getElementSize arginfo_class_Cuda_HostArray_getNdims
+
+#define arginfo_class_Cuda_HostArray_count arginfo_class_Cuda_HostArray_getNdims
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_class_Cuda_HostArray_get, 0, 1, MAY_BE_LONG|MAY_BE_DOUBLE|MAY_BE_BOOL)
+	ZEND_ARG_TYPE_INFO(0, indices, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_class_Cuda_HostArray_at, 0, 0, MAY_BE_LONG|MAY_BE_DOUBLE|MAY_BE_BOOL)
+	ZEND_ARG_VARIADIC_TYPE_INFO(0, indices, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_HostArray_isPinned, 0, 0, _IS_BOOL, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_HostArray_toDevice, 0, 0, Cuda\\CudaArray, 0)
 ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_HostArray_toGpu arginfo_class_Cuda_HostArray_toDevice
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CompilationException_getLog, 0, 0, IS_STRING, 0)
 ZEND_END_ARG_INFO()
@@ -413,10 +453,21 @@ ZEND_METHOD(Cuda_CudaArray, __serialize);
 ZEND_METHOD(Cuda_CudaArray, __unserialize);
 ZEND_METHOD(Cuda_HostArray, __construct);
 ZEND_METHOD(Cuda_HostArray, fromArray);
+ZEND_METHOD(Cuda_HostArray, fromBuffer);
 ZEND_METHOD(Cuda_HostArray, toArray);
+ZEND_METHOD(Cuda_HostArray, toBuffer);
 ZEND_METHOD(Cuda_HostArray, getShape);
 ZEND_METHOD(Cuda_HostArray, dtype);
+ZEND_METHOD(Cuda_HostArray, getDtype);
+ZEND_METHOD(Cuda_HostArray, getNdims);
+ZEND_METHOD(Cuda_HostArray, getSize);
+ZEND_METHOD(Cuda_HostArray, getElementSize);
+ZEND_METHOD(Cuda_HostArray, count);
+ZEND_METHOD(Cuda_HostArray, get);
+ZEND_METHOD(Cuda_HostArray, at);
+ZEND_METHOD(Cuda_HostArray, isPinned);
 ZEND_METHOD(Cuda_HostArray, toDevice);
+ZEND_METHOD(Cuda_HostArray, toGpu);
 ZEND_METHOD(Cuda_Compiler, __construct);
 ZEND_METHOD(Cuda_Compiler, launch);
 ZEND_METHOD(Cuda_Compiler, kernels);
@@ -544,12 +595,23 @@ static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 };
 
 static const zend_function_entry class_Cuda_HostArray_methods[] = {
-	ZEND_ME(Cuda_HostArray, __construct, arginfo_class_Cuda_HostArray___construct, ZEND_ACC_PRIVATE)
+	ZEND_ME(Cuda_HostArray, __construct, arginfo_class_Cuda_HostArray___construct, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_HostArray, fromArray, arginfo_class_Cuda_HostArray_fromArray, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_HostArray, fromBuffer, arginfo_class_Cuda_HostArray_fromBuffer, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Cuda_HostArray, toArray, arginfo_class_Cuda_HostArray_toArray, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_HostArray, toBuffer, arginfo_class_Cuda_HostArray_toBuffer, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_HostArray, getShape, arginfo_class_Cuda_HostArray_getShape, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_HostArray, dtype, arginfo_class_Cuda_HostArray_dtype, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_HostArray, getDtype, arginfo_class_Cuda_HostArray_getDtype, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_HostArray, getNdims, arginfo_class_Cuda_HostArray_getNdims, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_HostArray, getSize, arginfo_class_Cuda_HostArray_getSize, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_HostArray, getElementSize, arginfo_class_Cuda_HostArray_getElementSize, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_HostArray, count, arginfo_class_Cuda_HostArray_count, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_HostArray, get, arginfo_class_Cuda_HostArray_get, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_HostArray, at, arginfo_class_Cuda_HostArray_at, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_HostArray, isPinned, arginfo_class_Cuda_HostArray_isPinned, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_HostArray, toDevice, arginfo_class_Cuda_HostArray_toDevice, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_HostArray, toGpu, arginfo_class_Cuda_HostArray_toGpu, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 
@@ -571,7 +633,7 @@ static const zend_function_entry class_Cuda_Fusion_methods[] = {
 };
 
 static const zend_function_entry class_Cuda_FusionGraph_methods[] = {
-	ZEND_ME(Cuda_FusionGraph, __construct, arginfo_class_Cuda_HostArray___construct, ZEND_ACC_PRIVATE)
+	ZEND_ME(Cuda_FusionGraph, __construct, arginfo_class_Cuda_FusionGraph___construct, ZEND_ACC_PRIVATE)
 	ZEND_ME(Cuda_FusionGraph, run, arginfo_class_Cuda_FusionGraph_run, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_FusionGraph, runAsync, arginfo_class_Cuda_FusionGraph_runAsync, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_FusionGraph, getPlan, arginfo_class_Cuda_FusionGraph_getPlan, ZEND_ACC_PUBLIC)
@@ -583,7 +645,7 @@ static const zend_function_entry class_Cuda_FusionGraph_methods[] = {
 };
 
 static const zend_function_entry class_Cuda_FusionExecution_methods[] = {
-	ZEND_ME(Cuda_FusionExecution, __construct, arginfo_class_Cuda_HostArray___construct, ZEND_ACC_PRIVATE)
+	ZEND_ME(Cuda_FusionExecution, __construct, arginfo_class_Cuda_FusionGraph___construct, ZEND_ACC_PRIVATE)
 	ZEND_ME(Cuda_FusionExecution, wait, arginfo_class_Cuda_FusionExecution_wait, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_FusionExecution, isFinished, arginfo_class_Cuda_FusionExecution_isFinished, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
@@ -664,6 +726,7 @@ static zend_class_entry *register_class_Cuda_HostArray(void)
 	INIT_NS_CLASS_ENTRY(ce, "Cuda", "HostArray", class_Cuda_HostArray_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
 	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+	zend_class_implements(class_entry, 1, zend_ce_countable);
 
 	return class_entry;
 }

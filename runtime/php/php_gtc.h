@@ -112,6 +112,14 @@ RtTensor *php_gtc_tensor(zend_object *obj);
     RtTensor *var = php_gtc_tensor(Z_OBJ_P(ZEND_THIS));          \
     if (!var) RETURN_THROWS()
 
+/* Packed little-endian values (C order, bools as 0/1 bytes) as a tensor on b; NULL after throwing. */
+RtTensor *php_gtc_from_bytes(const RtBackend *b, DType dt, int rank, const int64_t *shape, const char *bytes);
+/* fromBuffer's arguments ($bytes, $shape as argument 2, $dtype as 3) as a tensor on b: the size
+ * must be exactly what shape and dtype need. NULL after throwing. */
+RtTensor *php_gtc_buffer_args(const RtBackend *b, zend_string *bytes, HashTable *shape_ht, zend_string *dtype_name);
+/* toBuffer(): the values packed into a new PHP string in rv; false after throwing. */
+bool php_gtc_to_bytes(const RtTensor *t, zval *rv);
+
 /* t's values on backend b as a new contiguous tensor (NULL after rt_error). */
 RtTensor *php_gtc_to_backend(const RtTensor *t, const RtBackend *b);
 

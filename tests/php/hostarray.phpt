@@ -1,5 +1,5 @@
 --TEST--
-HostArray: from PHP arrays, shape and dtype, to and from the device, not constructible or serialisable
+HostArray: from PHP arrays, shape and dtype, to and from the device, not serialisable
 --FILE--
 <?php
 require __DIR__ . '/helpers.inc';
@@ -82,7 +82,7 @@ array(1) {
   [0]=>
   int(0)
 }
-Error: Call to private Cuda\HostArray::__construct() from global scope
+ArgumentCountError: Cuda\HostArray::__construct() expects at least 1 argument, 0 given
 Exception: Serialization of 'Cuda\HostArray' is not allowed
 Cuda\InvalidArgumentException: ragged array: $data[1] has 2 elements, expected 1
 Cuda\InvalidArgumentException: Cuda\HostArray::fromArray(): Argument #2 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "int16" given
