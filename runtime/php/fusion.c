@@ -31,8 +31,12 @@ zend_class_entry *php_gtc_ce_FusionExecution;
 /* Keyed by the traced graph's canonical JSON, found through a 64-bit hash of it (the text is
  * compared only on a hash match). The plan is backend-independent; its kernels per backend are
  * the backend's (RtBackend.plan, shared per plan). An entry is added only once an executor ran
- * up, so a failed build or the op-by-op fallback is tried afresh by the next compile. */
+ * up, so a failed build or the op-by-op fallback is tried afresh by the next compile. The cache
+ * is bounded (entries and bytes, least recently used out first) and can be cleared
+ * (Fusion::clearCache); an entry lives on while FusionGraph objects use it (refs). */
 #define CACHE_BUCKETS 64
+#define CACHE_MAX_ENTRIES 256
+#define CACHE_MAX_BYTES ((size_t)64 << 20)
 
 typedef struct Compiled {
     struct Compiled *next;
@@ -41,9 +45,18 @@ typedef struct Compiled {
     Target target;       /* what it was lowered for */
     RtPlan *plan;
     Graph *eager;        /* the fallback's graph (no way to build kernels), or NULL */
+    int refs;            /* FusionGraph objects using it */
+    bool cached;         /* in g_compiled */
+    uint64_t used;       /* the cache clock when last found or added */
+    size_t bytes;        /* the graph's JSON and the plan's sources */
 } Compiled;
 
 static Compiled *g_compiled[CACHE_BUCKETS];
+static struct {
+    long entries, compilations, hits, misses, evictions;
+    size_t bytes;
+    uint64_t clock;
+} g_cache;
 
 /* FNV-1a over the text: fast, and collisions only cost a string comparison. */
 static uint64_t json_hash(const char *s) {
@@ -60,14 +73,44 @@ static void compiled_free(Compiled *c) {
     free(c);
 }
 
-void php_gtc_fusion_mshutdown(void) {
-    for (int i = 0; i < CACHE_BUCKETS; i++)
-        while (g_compiled[i]) {
-            Compiled *c = g_compiled[i];
-            g_compiled[i] = c->next;
-            compiled_free(c);
+/* Takes c out of the cache; it is freed now unless an object still uses it (then by the last). */
+static void cache_remove(Compiled *c) {
+    for (Compiled **pp = &g_compiled[c->hash % CACHE_BUCKETS]; *pp; pp = &(*pp)->next)
+        if (*pp == c) {
+            *pp = c->next;
+            break;
         }
+    c->cached = false;
+    g_cache.entries--;
+    g_cache.bytes -= c->bytes;
+    if (c->refs == 0) compiled_free(c);
 }
+
+static void cache_clear(void) {
+    for (int i = 0; i < CACHE_BUCKETS; i++)
+        while (g_compiled[i]) cache_remove(g_compiled[i]);
+}
+
+/* Adds c, then evicts the least recently used entries (never c) while over a bound. */
+static void cache_insert(Compiled *c) {
+    c->next = g_compiled[c->hash % CACHE_BUCKETS];
+    g_compiled[c->hash % CACHE_BUCKETS] = c;
+    c->cached = true;
+    c->used = ++g_cache.clock;
+    g_cache.entries++;
+    g_cache.bytes += c->bytes;
+    while (g_cache.entries > CACHE_MAX_ENTRIES || (g_cache.bytes > CACHE_MAX_BYTES && g_cache.entries > 1)) {
+        Compiled *lru = NULL;
+        for (int i = 0; i < CACHE_BUCKETS; i++)
+            for (Compiled *e = g_compiled[i]; e; e = e->next)
+                if (e != c && (!lru || e->used < lru->used)) lru = e;
+        if (!lru) break;
+        cache_remove(lru);
+        g_cache.evictions++;
+    }
+}
+
+void php_gtc_fusion_mshutdown(void) { cache_clear(); }
 
 /* The cached plan of the graph whose JSON is `json` lowered for t, or NULL. */
 static Compiled *cache_find(const char *json, uint64_t h, const Target *t) {
@@ -99,6 +142,9 @@ static Compiled *compile_graph(Graph *g, const Target *t, char *json, uint64_t h
     c->hash = h;
     c->target = *t;
     c->plan = plan;
+    c->bytes = strlen(json) + (plan->cuda_source ? strlen(plan->cuda_source) : 0) +
+               (plan->cpu_source ? strlen(plan->cpu_source) : 0);
+    g_cache.compilations++;
     return c;
 }
 
@@ -173,6 +219,7 @@ static const char *fgraph_kernels(php_gtc_plan_obj *o) { (void)o; return "eager"
  * the next: steps - 1), 'cudaGraph' (replayed as one CUDA Graph), 'capturedTensors'. */
 static void fgraph_stats(php_gtc_plan_obj *o, zval *rv) {
     add_assoc_string(rv, "cache", o->cached ? "memory" : "miss");
+    add_assoc_bool(rv, "cacheHit", o->cached); /* php-gpu-tensors' name */
     add_assoc_long(rv, "executions", o->exec ? (zend_long)rt_exec_replays(o->exec) : o->fallback_runs);
     add_assoc_long(rv, "executionSteps", o->plan->nsteps);
     add_assoc_long(rv, "boundaries", o->plan->nsteps > 0 ? o->plan->nsteps - 1 : 0);
@@ -185,10 +232,11 @@ static void fgraph_source(php_gtc_plan_obj *o, zval *rv) {
     add_assoc_string(rv, "graph", ((Compiled *)o->host_data)->json);
 }
 
-/* An entry the cache never took (the op-by-op fallback) belongs to its one object. */
+/* The last object of an entry the cache no longer holds (cleared, evicted, or never taken: the
+ * op-by-op fallback) frees it. */
 static void fgraph_free(php_gtc_plan_obj *o) {
     Compiled *c = o->host_data;
-    if (c && !cache_find(c->json, c->hash, &c->target)) compiled_free(c);
+    if (c && --c->refs == 0 && !c->cached) compiled_free(c);
     o->host_data = NULL;
 }
 
@@ -235,8 +283,14 @@ static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTab
     uint64_t h = json_hash(json) ^ json_hash(t->name) * 31 ^ (uint64_t)t->sms;
     Compiled *c = cache_find(json, h, t);
     bool hit = c != NULL;
-    if (hit) free(json);
-    else c = compile_graph(g, t, json, h);
+    if (hit) {
+        free(json);
+        c->used = ++g_cache.clock;
+        g_cache.hits++;
+    } else {
+        g_cache.misses++;
+        c = compile_graph(g, t, json, h);
+    }
     graph_free(g);
     if (!c) goto fail;
     RtExec *e = rt_exec_new(c->plan, b);
@@ -253,10 +307,8 @@ static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTab
         if (!hit) compiled_free(c);
         goto fail;
     }
-    if (e && !hit) { /* cached once it runs */
-        c->next = g_compiled[h % CACHE_BUCKETS];
-        g_compiled[h % CACHE_BUCKETS] = c;
-    }
+    c->refs++; /* before an insert may evict: never this one */
+    if (e && !hit) cache_insert(c); /* cached once it runs */
     object_init_ex(rv, php_gtc_ce_FusionGraph);
     php_gtc_plan_obj *o = php_gtc_plan_from_obj(Z_OBJ_P(rv));
     o->plan = c->plan;
@@ -480,6 +532,29 @@ ZEND_METHOD(Cuda_Fusion, export) {
     graph_free(g);
     RETVAL_STRING(json);
     free(json);
+}
+
+/* getCacheStats(): the plan cache of this process (php-gpu-tensors' keys where they mean the
+ * same: entries, bytes, maxEntries, maxBytes, compilations, hits, misses, evictions). Kernels
+ * built from plans also have a disk cache (runtime/core/kcache.h), which this does not count. */
+ZEND_METHOD(Cuda_Fusion, getCacheStats) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    array_init_size(return_value, 8);
+    add_assoc_long(return_value, "entries", g_cache.entries);
+    add_assoc_long(return_value, "bytes", (zend_long)g_cache.bytes);
+    add_assoc_long(return_value, "maxEntries", CACHE_MAX_ENTRIES);
+    add_assoc_long(return_value, "maxBytes", (zend_long)CACHE_MAX_BYTES);
+    add_assoc_long(return_value, "compilations", g_cache.compilations);
+    add_assoc_long(return_value, "hits", g_cache.hits);
+    add_assoc_long(return_value, "misses", g_cache.misses);
+    add_assoc_long(return_value, "evictions", g_cache.evictions);
+}
+
+/* clearCache(): forgets every cached plan; compiled FusionGraph objects keep theirs. */
+ZEND_METHOD(Cuda_Fusion, clearCache) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    if (!php_gtc_trace_forbid("Cuda\\Fusion::clearCache()")) RETURN_THROWS();
+    cache_clear();
 }
 
 ZEND_METHOD(Cuda_Fusion, isTracing) {

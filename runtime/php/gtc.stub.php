@@ -367,6 +367,12 @@ final class Fusion
     public static function export(callable $fn, array $inputs, string $name = "fusion", array $donate = []): string {}
 
     public static function isTracing(): bool {}
+
+    /** The process's plan cache: entries, bytes, maxEntries, maxBytes, compilations, hits, misses, evictions. */
+    public static function getCacheStats(): array {}
+
+    /** Forgets every cached plan (least recently used ones also go when the cache is full); compiled FusionGraphs keep theirs. */
+    public static function clearCache(): void {}
 }
 
 /**

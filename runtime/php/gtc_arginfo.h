@@ -338,6 +338,12 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_TYPE_MASK_EX(arginfo_class_Cuda_Fusion_run, 0, 1,
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, enabled, _IS_BOOL, 0, "true")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_Fusion_getCacheStats, 0, 0, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_Fusion_clearCache, 0, 0, IS_VOID, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_Fusion_export, 0, 2, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
 	ZEND_ARG_TYPE_INFO(0, inputs, IS_ARRAY, 0)
@@ -477,6 +483,8 @@ ZEND_METHOD(Cuda_Fusion, compile);
 ZEND_METHOD(Cuda_Fusion, run);
 ZEND_METHOD(Cuda_Fusion, export);
 ZEND_METHOD(Cuda_Fusion, isTracing);
+ZEND_METHOD(Cuda_Fusion, getCacheStats);
+ZEND_METHOD(Cuda_Fusion, clearCache);
 ZEND_METHOD(Cuda_FusionGraph, __construct);
 ZEND_METHOD(Cuda_FusionGraph, run);
 ZEND_METHOD(Cuda_FusionGraph, runAsync);
@@ -629,6 +637,8 @@ static const zend_function_entry class_Cuda_Fusion_methods[] = {
 	ZEND_ME(Cuda_Fusion, run, arginfo_class_Cuda_Fusion_run, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Cuda_Fusion, export, arginfo_class_Cuda_Fusion_export, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Cuda_Fusion, isTracing, arginfo_class_Cuda_Fusion_isTracing, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_Fusion, getCacheStats, arginfo_class_Cuda_Fusion_getCacheStats, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_Fusion, clearCache, arginfo_class_Cuda_Fusion_clearCache, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_FE_END
 };
 
