@@ -225,6 +225,7 @@ static void fgraph_stats(php_gtc_plan_obj *o, zval *rv) {
     add_assoc_long(rv, "boundaries", o->plan->nsteps > 0 ? o->plan->nsteps - 1 : 0);
     add_assoc_bool(rv, "cudaGraph", o->exec && o->backend->async);
     add_assoc_long(rv, "capturedTensors", o->nhidden);
+    add_assoc_long(rv, "pending", o->pending); /* runAsync() executions not waited for */
 }
 
 /* getSource() adds 'graph': the traced v1 JSON. */
@@ -345,6 +346,7 @@ typedef struct {
     zval result;
     const RtBackend *b;
     bool done;
+    zend_object *graph; /* the FusionGraph it came from (a reference), for its pending count */
     zend_object std;
 } php_gtc_fexec;
 
@@ -363,8 +365,18 @@ static zend_object *fexec_create(zend_class_entry *ce) {
     return &x->std;
 }
 
+/* Marks the execution finished: its graph has one pending run fewer. */
+static void fexec_done(php_gtc_fexec *x) {
+    if (!x->done && x->graph) php_gtc_plan_from_obj(x->graph)->pending--;
+    x->done = true;
+}
+
 static void fexec_free(zend_object *obj) {
-    zval_ptr_dtor(&fexec_from_obj(obj)->result);
+    php_gtc_fexec *x = fexec_from_obj(obj);
+    if (!x->done && x->b && x->b->synchronize) x->b->synchronize(); /* its outputs may still be written */
+    fexec_done(x);
+    if (x->graph) OBJ_RELEASE(x->graph);
+    zval_ptr_dtor(&x->result);
     zend_object_std_dtor(obj);
 }
 
@@ -388,6 +400,9 @@ ZEND_METHOD(Cuda_FusionGraph, runAsync) {
     ZVAL_COPY_VALUE(&x->result, &r);
     x->b = f->backend;
     x->done = !f->backend->async;
+    x->graph = Z_OBJ_P(ZEND_THIS);
+    GC_ADDREF(x->graph);
+    if (!x->done) f->pending++;
 }
 
 static bool fexec_sync(php_gtc_fexec *x) {
@@ -396,7 +411,7 @@ static bool fexec_sync(php_gtc_fexec *x) {
         return false;
     }
     if (!x->done && x->b->synchronize) x->b->synchronize();
-    x->done = true;
+    fexec_done(x);
     return true;
 }
 

@@ -38,6 +38,7 @@ struct php_gtc_plan_obj {
     int nhidden;                    /* (the JIT's captured tensors); one reference each */
     RtExec *exec;
     long fallback_runs;
+    long pending;                   /* runAsync() executions not waited for yet */
     zend_object std;
 };
 

@@ -82,7 +82,7 @@ int(1)
 1 step: elementwise mul,add reads a,b,c
 steps 1 fused 1 gemms 0 arena 0 nodes 2
 bool(true)
-nodes,steps,fusedKernels,gemms,reductions,graphNodes,arenaBytes,backend,replays,kernels,cache,cacheHit,executions,executionSteps,boundaries,cudaGraph,capturedTensors
+nodes,steps,fusedKernels,gemms,reductions,graphNodes,arenaBytes,backend,replays,kernels,cache,cacheHit,executions,executionSteps,boundaries,cudaGraph,capturedTensors,pending
 cuda,cpu,graph
 bool(true)
 bool(true)
