@@ -137,6 +137,18 @@ ZEND_METHOD(Cuda_CudaArray, astype) {
 
 /* ---- reductions and matmul -------------------------------------------------------------------- */
 
+/* The (axis: int, list of ints or null for all; keepdims) arguments of every reduction method:
+ * declares axes_ht, axis, axis_null and keepdims. */
+#define REDUCE_ARGS()                                                  \
+    HashTable *axes_ht = NULL;                                         \
+    zend_long axis = 0;                                                \
+    bool axis_null = true, keepdims = false;                           \
+    ZEND_PARSE_PARAMETERS_START(0, 2)                                  \
+        Z_PARAM_OPTIONAL                                               \
+        Z_PARAM_ARRAY_HT_OR_LONG_OR_NULL(axes_ht, axis, axis_null)     \
+        Z_PARAM_BOOL(keepdims)                                         \
+    ZEND_PARSE_PARAMETERS_END()
+
 /* A reduction's attributes from (axis: int, list of ints or null for all, keepdims); false
  * after throwing. */
 static bool reduce_attrs(const RtTensor *t, HashTable *axes_ht, zend_long axis, bool axis_null, bool keepdims,
@@ -172,14 +184,7 @@ static bool reduce_attrs_checked(const RtTensor *t, HashTable *axes_ht, zend_lon
 }
 
 static void reduce(INTERNAL_FUNCTION_PARAMETERS, Op op) {
-    HashTable *axes_ht = NULL;
-    zend_long axis = 0;
-    bool axis_null = true, keepdims = false;
-    ZEND_PARSE_PARAMETERS_START(0, 2)
-        Z_PARAM_OPTIONAL
-        Z_PARAM_ARRAY_HT_OR_LONG_OR_NULL(axes_ht, axis, axis_null)
-        Z_PARAM_BOOL(keepdims)
-    ZEND_PARSE_PARAMETERS_END();
+    REDUCE_ARGS();
     GTC_THIS_TENSOR(t);
     Attrs a;
     if (!reduce_attrs(t, axes_ht, axis, axis_null, keepdims, ir_ops[op].name, &a)) RETURN_THROWS();
@@ -197,14 +202,7 @@ static RtTensor *op2(Op op, RtTensor *x, RtTensor *y, double yv, const Attrs *a)
  * as bool: the count of zeros (all) or nonzeros (any) along the axes, == 0 / != 0; an empty axis
  * gives true / false, as NumPy's. Composed of graph ops, so traced too. */
 static void logical_reduce(INTERNAL_FUNCTION_PARAMETERS, bool all) {
-    HashTable *axes_ht = NULL;
-    zend_long axis = 0;
-    bool axis_null = true, keepdims = false;
-    ZEND_PARSE_PARAMETERS_START(0, 2)
-        Z_PARAM_OPTIONAL
-        Z_PARAM_ARRAY_HT_OR_LONG_OR_NULL(axes_ht, axis, axis_null)
-        Z_PARAM_BOOL(keepdims)
-    ZEND_PARSE_PARAMETERS_END();
+    REDUCE_ARGS();
     GTC_THIS_TENSOR(t);
     Attrs a, cast = {.has_dtype = true, .dtype = DT_INT32};
     if (!reduce_attrs_checked(t, axes_ht, axis, axis_null, keepdims, all ? "all" : "any", &a)) RETURN_THROWS();
