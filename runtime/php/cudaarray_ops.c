@@ -687,6 +687,69 @@ ZEND_METHOD(Cuda_CudaArray, offsetUnset) {
     RETURN_THROWS();
 }
 
+/* $t(...$selectors), php-gpu-tensors' form: one selector per leading axis: an int selects that
+ * index and drops the axis, null keeps the whole axis, [start, end] keeps start..end INCLUSIVE
+ * (the peer's "legacy" ranges; negative values count from the end, bounds clamp). A view, traced
+ * as slice (+ reshape). */
+ZEND_METHOD(Cuda_CudaArray, __invoke) {
+    zval *sel = NULL;
+    uint32_t n = 0;
+    ZEND_PARSE_PARAMETERS_START(0, -1)
+        Z_PARAM_VARIADIC('*', sel, n)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    if (n > (uint32_t)t->rank) {
+        php_gtc_throw(RT_EINVAL, "%u selectors for a rank-%d array", n, t->rank);
+        RETURN_THROWS();
+    }
+    Attrs a = {0};
+    a.has_axes = a.has_steps = true;
+    unsigned drop = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        zval *z = &sel[i];
+        ZVAL_DEREF(z);
+        int64_t dim = t->shape[i], s, e;
+        if (Z_TYPE_P(z) == IS_NULL) continue;
+        if (Z_TYPE_P(z) == IS_LONG) {
+            zend_long k = Z_LVAL_P(z);
+            if (k < -dim || k >= dim) {
+                php_gtc_throw(RT_EINVAL, "index " ZEND_LONG_FMT " is out of range for axis %u of size %lld", k, i,
+                              (long long)dim);
+                RETURN_THROWS();
+            }
+            s = k < 0 ? k + dim : k, e = s + 1;
+            drop |= 1u << i;
+        } else if (Z_TYPE_P(z) == IS_ARRAY && zend_hash_num_elements(Z_ARRVAL_P(z)) == 2 &&
+                   zend_array_is_list(Z_ARRVAL_P(z)) && Z_TYPE_P(zend_hash_index_find(Z_ARRVAL_P(z), 0)) == IS_LONG &&
+                   Z_TYPE_P(zend_hash_index_find(Z_ARRVAL_P(z), 1)) == IS_LONG) {
+            s = Z_LVAL_P(zend_hash_index_find(Z_ARRVAL_P(z), 0));
+            e = Z_LVAL_P(zend_hash_index_find(Z_ARRVAL_P(z), 1));
+            if (e < 0) e += dim;    /* inclusive end, from the end */
+            e = e >= INT64_MAX - 1 ? INT64_MAX : e + 1;
+            if (e < 0) e = 0;       /* still before the start: an empty range */
+        } else {
+            zend_argument_type_error(i + 1, "must be an int, null or a list [start, end] of two ints, %s given",
+                                     zend_zval_type_name(z));
+            RETURN_THROWS();
+        }
+        int k = a.nslice++;
+        a.axes[k] = (int)i, a.starts[k] = s, a.ends[k] = e, a.steps[k] = 1;
+    }
+    a.naxes = a.nslice;
+    RtOperand in = {.t = t};
+    RtTensor *r = a.nslice ? php_gtc_apply(OP_SLICE, &in, 1, &a) : rt_retain(t);
+    if (r && drop) {
+        int64_t shape[IR_MAX_RANK];
+        int rank = 0;
+        for (int i = 0; i < r->rank; i++)
+            if (!(drop & (1u << i))) shape[rank++] = r->shape[i];
+        RtTensor *v = reshape_to(r, rank, shape);
+        rt_release(r);
+        r = v;
+    }
+    RETURN_TENSOR(r);
+}
+
 ZEND_METHOD(Cuda_CudaArray, slice) {
     HashTable *starts_ht = NULL, *ends_ht = NULL, *steps_ht = NULL, *axes_ht = NULL;
     zend_string *spec = NULL;

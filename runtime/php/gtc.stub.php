@@ -201,6 +201,12 @@ final class CudaArray implements \ArrayAccess
      */
     public function slice(array|string $starts, ?array $ends = null, ?array $steps = null, ?array $axes = null): CudaArray {}
 
+    /**
+     * $t(1, null, [0, 2]): php-gpu-tensors' selectors, one per leading axis: an int selects and
+     * drops its axis, null keeps it, [start, end] keeps start..end inclusive. A view.
+     */
+    public function __invoke(int|array|null ...$selectors): CudaArray {}
+
     public function getShape(): array {}
 
     /** In elements (0 on broadcast axes, negative after a reversing slice). */

@@ -23,6 +23,10 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_offsetUnset
 	ZEND_ARG_TYPE_INFO(0, offset, IS_MIXED, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray___invoke, 0, 0, Cuda\\CudaArray, 0)
+	{ "selectors", ZEND_TYPE_INIT_MASK(MAY_BE_LONG|MAY_BE_ARRAY|MAY_BE_NULL | _ZEND_ARG_INFO_FLAGS(0, 1, 0)), NULL },
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_fromBuffer, 0, 2, Cuda\\CudaArray, 0)
 	ZEND_ARG_TYPE_INFO(0, bytes, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO(0, shape, IS_ARRAY, 0)
@@ -379,6 +383,7 @@ ZEND_END_ARG_INFO()
 
 ZEND_METHOD(Cuda_CompilationException, getLog);
 ZEND_METHOD(Cuda_CudaArray, __construct);
+ZEND_METHOD(Cuda_CudaArray, __invoke);
 ZEND_METHOD(Cuda_CudaArray, offsetGet);
 ZEND_METHOD(Cuda_CudaArray, offsetExists);
 ZEND_METHOD(Cuda_CudaArray, offsetSet);
@@ -521,6 +526,7 @@ static const zend_function_entry class_Cuda_CompilationException_methods[] = {
 
 static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, __construct, arginfo_class_Cuda_CudaArray___construct, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, __invoke, arginfo_class_Cuda_CudaArray___invoke, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, offsetGet, arginfo_class_Cuda_CudaArray_offsetGet, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, offsetExists, arginfo_class_Cuda_CudaArray_offsetExists, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, offsetSet, arginfo_class_Cuda_CudaArray_offsetSet, ZEND_ACC_PUBLIC)
