@@ -123,6 +123,13 @@ bool php_gtc_to_bytes(const RtTensor *t, zval *rv);
 /* t's values on backend b as a new contiguous tensor (NULL after rt_error). */
 RtTensor *php_gtc_to_backend(const RtTensor *t, const RtBackend *b);
 
+/* ---- cudaarray_ops.c: helpers shared with cudaarray_index.c ---- */
+/* A reshape to an explicit shape through php_gtc_apply (traced); NULL after rt_error. */
+RtTensor *php_gtc_reshape_to(RtTensor *t, int rank, const int64_t *shape);
+/* An axis from PHP as an int; anything outside int's range is out of range for any rank (false
+ * after throwing; what names the op). */
+bool php_gtc_axis_to_int(int64_t v, int rank, const char *what, int *out);
+
 /* ---- cudaarray_convert.c ---- */
 /* A dtype from a name; throws Cuda\InvalidArgumentException (the message of a ValueError for
  * argument arg_num) and returns false if unknown. */
