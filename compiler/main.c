@@ -36,7 +36,9 @@ static void usage(FILE *f) {
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
     fprintf(f, "  %-8s %s\n", "compile", "build a PHP extension: gtc compile FILE -o OUT.so (gtc compile --help)");
-    fprintf(f, "\nFILE is a graph in the gtc JSON format (docs/graph-format.md).\n");
+    fprintf(f, "\nFILE is a graph in the gtc JSON format (docs/graph-format.md) or a PHP file with\n"
+               "#[Gtc\\Graph] attributes (docs/php-graphs.md). Every command takes --target=sm_NN\n"
+               "(or --arch=sm_NN): the GPU the plan is lowered for (default sm_90, docs/codegen.md).\n");
 }
 
 static Graph *load(const char *file) {
