@@ -10,6 +10,11 @@
 # `-d extension=GTC_SO`; on the GPU machine set GTC_DEVICE=cuda to run on the device). Prints one line per test (PASS, FAIL,
 # SKIP, BORK) and "N passed, N failed, N skipped"; exits 1 when any failed. Not part of
 # `make test`: the peer's tests are not here.
+#
+# The peer's tests skip themselves when cuda_get_device_count() < 1, which is the truthful
+# answer on our CPU backend. PEER_ON_CPU=1 drops that one condition from the scratch copies'
+# SKIPIF sections, so the same tests run against the CPU backend (the per-test CPU column of
+# docs/compat.md).
 set -u
 if [ $# -lt 1 ] || [ $# -gt 2 ] || [ ! -d "$1" ]; then
     echo "usage: $0 PEER_TESTS_DIR [GTC_SO]" >&2
@@ -25,6 +30,9 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/tests"
 cp -r "$src"/. "$work/tests/"
 [ -f "$src/fused.php" ] && mv "$work/tests/fused.php" "$work/fused.php"
+if [ -n "${PEER_ON_CPU:-}" ]; then
+    sed -i 's/cuda_get_device_count() < 1/false/' "$work"/tests/*.phpt
+fi
 # our .phpt runner (run-tests.php with -d extension=GTC_SO) over the scratch copy
 out=$(bash "$here/../php/run.sh" "$ext" "$work/tests" 2>&1)
 pass=0 fail=0 skip=0
