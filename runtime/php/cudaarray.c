@@ -455,7 +455,7 @@ ZEND_METHOD(Cuda_CudaArray, toBuffer) {
 ZEND_METHOD(Cuda_CudaArray, toArray) {
     ZEND_PARSE_PARAMETERS_NONE();
     GTC_THIS_DATA_TENSOR(t);
-    if (!php_gtc_to_php(t, return_value)) RETURN_THROWS();
+    if (!php_gtc_to_array(t, return_value)) RETURN_THROWS();
 }
 
 ZEND_METHOD(Cuda_CudaArray, item) {

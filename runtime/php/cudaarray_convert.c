@@ -222,3 +222,14 @@ bool php_gtc_to_php(const RtTensor *t, zval *rv) {
     efree(buf);
     return true;
 }
+
+/* toArray() of CudaArray and HostArray: always an array, as its name and the peer extension's
+ * say: a rank-0 array gives a one-element list ([v]; item() gives v). */
+bool php_gtc_to_array(const RtTensor *t, zval *rv) {
+    if (t->rank > 0) return php_gtc_to_php(t, rv);
+    zval v;
+    if (!php_gtc_to_php(t, &v)) return false;
+    array_init_size(rv, 1);
+    zend_hash_next_index_insert_new(Z_ARRVAL_P(rv), &v);
+    return true;
+}

@@ -67,8 +67,8 @@ final class CudaArray implements \ArrayAccess
 
     public function toBuffer(): string {}
 
-    /** Nested lists; a rank-0 array gives its scalar. */
-    public function toArray(): array|int|float|bool {}
+    /** Nested lists; a rank-0 array gives a one-element list (item() gives the number). */
+    public function toArray(): array {}
 
     public function item(): int|float|bool {}
 
@@ -256,7 +256,8 @@ final class HostArray implements \Countable
     /** Packed little-endian values (C order), as CudaArray::fromBuffer. */
     public static function fromBuffer(string $bytes, array $shape, ?string $dtype = "float32", bool $pinned = false): HostArray {}
 
-    public function toArray(): array|int|float|bool {}
+    /** Nested lists; a rank-0 array gives a one-element list. */
+    public function toArray(): array {}
 
     public function toBuffer(): string {}
 

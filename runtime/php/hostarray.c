@@ -165,7 +165,7 @@ ZEND_METHOD(Cuda_HostArray, fromArray) {
 ZEND_METHOD(Cuda_HostArray, toArray) {
     ZEND_PARSE_PARAMETERS_NONE();
     GTC_THIS_TENSOR(t);
-    if (!php_gtc_to_php(t, return_value)) RETURN_THROWS();
+    if (!php_gtc_to_array(t, return_value)) RETURN_THROWS();
 }
 
 ZEND_METHOD(Cuda_HostArray, getShape) {

@@ -144,6 +144,7 @@ int php_gtc_parse_int_list(HashTable *ht, uint32_t arg_num, int64_t *out);
 RtTensor *php_gtc_from_php(const RtBackend *b, zval *data, DType dt, bool infer_dtype);
 /* Nested PHP arrays (rank 0: the scalar itself) of a tensor's values; false after throwing. */
 bool php_gtc_to_php(const RtTensor *t, zval *rv);
+bool php_gtc_to_array(const RtTensor *t, zval *rv);
 /* The shape (or strides) as a PHP list. */
 void php_gtc_dims_to_php(int rank, const int64_t *dims, zval *rv);
 

@@ -23,12 +23,12 @@ foreach ([fn() => $x->var(1, 2), fn() => $x->std(null, 4), fn() => $x->var(0, -1
 }
 ?>
 --EXPECTF--
-[false,true] [true,true] false [true,true] bool [2,1]
-true [true,true] [false,false]
-[true,false] false
+[false,true] [true,true] [false] [true,true] bool [2,1]
+[true] [true,true] [false,false]
+[true,false] [false]
 2.5000 1.5811 3.3333 1.8257
-[1,4] 2.5 [2,1] float32
-1.25 float32
+[1,4] [2.5] [2,1] float32
+[1.25] float32
 bool(true)
 bool(true)
 bool(true)

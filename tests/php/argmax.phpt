@@ -25,8 +25,8 @@ int64 [4] [1,0,1,0]
 int64 [2] [3,3]
 int64 [2,1] [[1],[0]]
 int64 [1,4] [[0,1,0,1]]
-int64 [] 1
-int64 [] 1
+int64 [] [1]
+int64 [] [1]
 Cuda\InvalidArgumentException: argmax: axis 2 is out of range for rank 2
 Cuda\InvalidArgumentException: argmin: axis -3 is out of range for rank 2
 Cuda\InvalidArgumentException: argmax: reduces an empty axis 1 of [2,0], which has no identity

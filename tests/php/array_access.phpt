@@ -61,7 +61,7 @@ bool(false)
 [[[false,false],[false,false]],[[true,true],[false,false]]]
 float(3)
 float(1.5)
-[2,4] 6 0
+[2,4] [6] 0
 float(9)
 Cuda\InvalidArgumentException: index 2 is out of range for axis 0 of size 2
 Cuda\InvalidArgumentException: index -3 is out of range for axis 0 of size 2

@@ -34,9 +34,9 @@ int64 [2] [7,7]
 int32 [2] [1,1]
 int32 [2] [2,2]
 bool [3] [true,true,true]
-int32 [] -1
+int32 [] [-1]
 float32 [0,3] []
-float32 [] 1.0
+float32 [] [1.0]
 float32 [2] [3.0,3.0]
 TypeError: Cuda\CudaArray::full(): Argument #2 ($value) must be of type int|float|bool, string given
 TypeError: Cuda\CudaArray::full(): Argument #2 ($value) must be of type int|float|bool, array given

@@ -46,7 +46,7 @@ rmdir($dir);
 [2,3] float32 [[1,2,3],[4,5,6]]
 [2,1,2] int32 [[[1,2]],[[3,4]]]
 [2] bool [true,false]
-[] float32 7
+[] float32 [7]
 [0,3] float32 []
 float32 true -INF
 [3,2] float32 [[1,2.5],[-3,4],[5,6]]

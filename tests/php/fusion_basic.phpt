@@ -95,10 +95,10 @@ int(1)
 int(3)
 float(0)
 ["loss","params"]["w","stats"][0,1]
-float32 [] 11.0417
+float32 [] [11.0417]
 float32 [3,2] [[0.5,-2.5],[2.5,3.5],[0.0,5.5]]
-float32 [] 6.0
-float32 [] -2.0
+float32 [] [6.0]
+float32 [] [-2.0]
 float32 [3,2] [[-1.0,-4.0],[1.0,2.0],[-1.5,4.0]]
 bool(true)
 bool(true)

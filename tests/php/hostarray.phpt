@@ -69,7 +69,10 @@ array(2) {
 string(4) "bool"
 string(4) "bool"
 int32 [3,2] [[1,4],[2,5],[3,6]]
-float(2.5)
+array(1) {
+  [0]=>
+  float(2.5)
+}
 array(3) {
   [0]=>
   int(2)

@@ -30,7 +30,7 @@ Cuda\OutOfMemoryException: %s
 float32 [3] [2.0,3.0,4.0]
 float32 [8] [0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0]
 string(2) "1K"
-float32 [] 0.0
+float32 [] [0.0]
 ok
 Cuda\OutOfMemoryException: %s
-float32 [] 0.0
+float32 [] [0.0]

@@ -39,19 +39,22 @@ array(0) {
 array(0) {
 }
 int(1)
+array(1) {
+  [0]=>
+  int(3)
+}
 int(3)
-int(3)
-int32 [] 4
-int32 [] 9
-float32 [] 20.0855
-int64 [] 3
-int64 [] 3
+int32 [] [4]
+int32 [] [9]
+float32 [] [20.0855]
+int64 [] [3]
+int64 [] [3]
 int32 [1] [3]
 int32 [1] [3]
 int32 [3] [3,3,3]
-bool [] true
-int32 [] 3
-float32 [] 5.0
+bool [] [true]
+int32 [] [3]
+float32 [] [5.0]
 int(0)
 array(0) {
 }
@@ -61,7 +64,7 @@ float32 [0,3] []
 float32 [3] [0.0,0.0,0.0]
 float32 [0] []
 float32 [3] [NAN,NAN,NAN]
-float32 [] 1.0
+float32 [] [1.0]
 float32 [3,0] [[],[],[]]
 float32 [3,0] [[],[],[]]
 float32 [0,3] []

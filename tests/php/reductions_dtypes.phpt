@@ -26,20 +26,20 @@ show(CudaArray::zeros([0])->mean());
 show(CudaArray::full([], 5)->sum());
 ?>
 --EXPECT--
-int64 [] 2147483650
+int64 [] [2147483650]
 int64 [2] [2147483648,2]
 int64 [2] [10737418235,-3]
-float32 [] 536870912.0
+float32 [] [536870912.0]
 int32 [2] [2147483647,1]
-int32 [] -3
-int64 [] 2
-bool [] true
-float32 [] 0.6667
-float64 [] 0.30000000000000004
-float32 [] NAN
-float32 [] NAN
-float32 [] 0.0
-int64 [] 1
+int32 [] [-3]
+int64 [] [2]
+bool [] [true]
+float32 [] [0.6667]
+float64 [] [0.30000000000000004]
+float32 [] [NAN]
+float32 [] [NAN]
+float32 [] [0.0]
+int64 [] [1]
 float32 [3] [0.0,0.0,0.0]
-float32 [] NAN
-float32 [] 5.0
+float32 [] [NAN]
+float32 [] [5.0]

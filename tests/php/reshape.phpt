@@ -36,7 +36,7 @@ int32 [1,6,1] [[[1],[2],[3],[4],[5],[6]]]
 int32 [2,3] [[1,2,3],[4,5,6]]
 int32 [6] [1,4,2,5,3,6]
 float32 [1,1] [[7.0]]
-float32 [] 7.0
+float32 [] [7.0]
 float32 [3,0,5] [[],[],[]]
 int32 [2,3] [[1,2,3],[4,5,6]]
 Cuda\InvalidArgumentException: reshape: cannot reshape [2,3] (6 elements) into [4,2] (8 elements)

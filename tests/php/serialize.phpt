@@ -35,7 +35,7 @@ int32 [2] [-7,7]
 bool(true)
 bool [2] [true,false]
 bool(true)
-float32 [] 2.5
+float32 [] [2.5]
 bool(true)
 int32 [0,3] []
 bool(true)

@@ -33,8 +33,8 @@ int32 [3,2] [[1,4],[2,5],[3,6]]
 [4,3,2] [1,4,12]
 int32 [2,3] [[1,2,3],[4,5,6]]
 int32 [3] [1,2,3]
-float32 [] 3.0
-float32 [] 3.0
+float32 [] [3.0]
+float32 [] [3.0]
 int32 [2,3] [[1,2,3],[4,5,6]]
 Cuda\InvalidArgumentException: transpose: perm has 1 entries for rank 2
 Cuda\InvalidArgumentException: transpose: perm has 0 entries for rank 2
