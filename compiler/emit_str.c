@@ -120,6 +120,8 @@ int emit_literal(DType t, double v, char *buf, size_t n) {
         const char *sfx = t == DT_FLOAT32 ? "F" : "D", *ty = t == DT_FLOAT32 ? "float" : "double";
         if (v != v) snprintf(buf, n, "GTC_NAN_%s", sfx);
         else if (isinf(v)) snprintf(buf, n, "(%sGTC_INF_%s)", v < 0 ? "-" : "", sfx);
+        /* "-0" would be the integer 0: the sign of a negative zero is kept only by a float literal */
+        else if (v == 0 && signbit(v)) snprintf(buf, n, "((%s)-0.0)", ty);
         else snprintf(buf, n, "((%s)%s)", ty, ir_fmt_number(v, num, sizeof num));
         return 0;
     }
