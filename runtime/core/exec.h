@@ -26,6 +26,9 @@ struct RtPlanOps {
      * the first run: CUDA builds its graph there), freed with state_free. 0, or -1 after rt_error. */
     int (*run)(void **state, const RtPlan *p, void *k, const void *args, size_t nbytes);
     void (*state_free)(void *state);
+    /* The source text of the kernels this backend runs for the plan (p->cpu_source, p->cuda_source;
+     * NULL when the plan carries none): getSource()'s default. */
+    const char *(*plan_source)(const RtPlan *p);
 };
 
 /* Executes a plan. Inputs in plan order; outputs are created (or, when donated, are the input

@@ -195,6 +195,7 @@ static void *cpu_kernels_get(const RtPlan *p) {
 }
 
 static const char *cpu_kernels_source(const void *k) { return ((const CpuKernels *)k)->source; }
+static const char *cpu_plan_source(const RtPlan *p) { return p->cpu_source; }
 
 static void cpu_kernels_release(void *kv) {
     CpuKernels *k = kv;
@@ -227,4 +228,5 @@ const RtPlanOps rt_cpu_plan_ops = {
     .kernels_release = cpu_kernels_release,
     .run = cpu_plan_run,
     .state_free = cpu_plan_state_free,
+    .plan_source = cpu_plan_source,
 };

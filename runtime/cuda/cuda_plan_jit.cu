@@ -274,7 +274,8 @@ static int plan_run(void **state, const RtPlan *p, void *k, const void *args, si
     return *state ? rt_cuda_graph_launch((RtCudaGraph *)*state, args, nbytes) : -1;
 }
 static void plan_state_free(void *state) { rt_cuda_graph_free((RtCudaGraph *)state); }
+static const char *plan_source(const RtPlan *p) { return p->cuda_source; }
 
 extern "C" const RtPlanOps rt_cuda_plan_ops = {
-    "cuda-graph", plan_kernels_get, plan_kernels_source, plan_kernels_release, plan_run, plan_state_free,
+    "cuda-graph", plan_kernels_get, plan_kernels_source, plan_kernels_release, plan_run, plan_state_free, plan_source,
 };

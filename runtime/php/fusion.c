@@ -49,6 +49,8 @@ typedef struct Compiled {
     bool cached;         /* in g_compiled */
     uint64_t used;       /* the cache clock when last found or added */
     size_t bytes;        /* the graph's JSON and the plan's sources */
+    int intermediates;   /* getStats()['intermediateBuffers'], ['viewAliases']: plan_facts() */
+    int view_aliases;
 } Compiled;
 
 static Compiled *g_compiled[CACHE_BUCKETS];
@@ -119,6 +121,17 @@ static Compiled *cache_find(const char *json, uint64_t h, const Target *t) {
     return NULL;
 }
 
+/* Two facts of a planned graph that php-gpu-tensors' getStats() reports: the values written to
+ * the arena between steps (neither input nor output), and the views (transpose, reshape, slice,
+ * broadcast) that cost no copy because their readers index through them. */
+static void plan_facts(const Graph *g, Compiled *c) {
+    const Plan *p = g->plan;
+    for (int i = 0; p && i < g->nnodes && i < p->nnodes; i++) {
+        if (p->buf[i].kind == BUF_ARENA) c->intermediates++;
+        else if (p->buf[i].kind == BUF_NONE && ir_ops[g->nodes[i].op].kind == K_VIEW) c->view_aliases++;
+    }
+}
+
 /* A verified traced graph planned, generated and built into an RtPlan (not cached yet). NULL
  * after throwing. `json` is taken over. */
 static Compiled *compile_graph(Graph *g, const Target *t, char *json, uint64_t h) {
@@ -142,6 +155,7 @@ static Compiled *compile_graph(Graph *g, const Target *t, char *json, uint64_t h
     c->hash = h;
     c->target = *t;
     c->plan = plan;
+    plan_facts(g, c);
     c->bytes = strlen(json) + (plan->cuda_source ? strlen(plan->cuda_source) : 0) +
                (plan->cpu_source ? strlen(plan->cpu_source) : 0);
     g_cache.compilations++;
@@ -216,21 +230,24 @@ static const char *fgraph_kernels(php_gtc_plan_obj *o) { (void)o; return "eager"
 /* getStats() adds 'cache': 'memory' (this plan was compiled before in this process) or 'miss';
  * and php-gpu-tensors' keys where gtc has the same fact: 'executions' (runs so far),
  * 'executionSteps' (kernels per run), 'boundaries' (where one kernel's results go to memory for
- * the next: steps - 1), 'cudaGraph' (replayed as one CUDA Graph), 'capturedTensors'. */
+ * the next: steps - 1), 'intermediateBuffers' and 'viewAliases' (plan_facts), 'cudaGraph' (replayed
+ * as one CUDA Graph), 'capturedTensors'. */
 static void fgraph_stats(php_gtc_plan_obj *o, zval *rv) {
     add_assoc_string(rv, "cache", o->cached ? "memory" : "miss");
     add_assoc_bool(rv, "cacheHit", o->cached); /* php-gpu-tensors' name */
     add_assoc_long(rv, "executions", o->exec ? (zend_long)rt_exec_replays(o->exec) : o->fallback_runs);
     add_assoc_long(rv, "executionSteps", o->plan->nsteps);
     add_assoc_long(rv, "boundaries", o->plan->nsteps > 0 ? o->plan->nsteps - 1 : 0);
+    add_assoc_long(rv, "intermediateBuffers", ((Compiled *)o->host_data)->intermediates);
+    add_assoc_long(rv, "viewAliases", ((Compiled *)o->host_data)->view_aliases);
     add_assoc_bool(rv, "cudaGraph", o->exec && o->backend->async);
     add_assoc_long(rv, "capturedTensors", o->nhidden);
     add_assoc_long(rv, "pending", o->pending); /* runAsync() executions not waited for */
 }
 
-/* getSource() adds 'graph': the traced v1 JSON. */
-static void fgraph_source(php_gtc_plan_obj *o, zval *rv) {
-    add_assoc_string(rv, "graph", ((Compiled *)o->host_data)->json);
+/* getSource('graph'): the traced v1 JSON. */
+static const char *fgraph_source(php_gtc_plan_obj *o, const char *part) {
+    return strcmp(part, "graph") ? NULL : ((Compiled *)o->host_data)->json;
 }
 
 /* The last object of an entry the cache no longer holds (cleared, evicted, or never taken: the
@@ -247,6 +264,7 @@ static const php_gtc_plan_host fgraph_host = {
     .kernels = fgraph_kernels,
     .stats = fgraph_stats,
     .source = fgraph_source,
+    .source_parts = "null, 'cuda', 'cpu' or 'graph'",
     .free = fgraph_free,
 };
 
@@ -339,6 +357,7 @@ ZEND_METHOD(Cuda_FusionGraph, getStats) { php_gtc_plan_method_getStats(INTERNAL_
 ZEND_METHOD(Cuda_FusionGraph, getSource) { php_gtc_plan_method_getSource(INTERNAL_FUNCTION_PARAM_PASSTHRU); }
 ZEND_METHOD(Cuda_FusionGraph, inputs) { php_gtc_plan_method_inputs(INTERNAL_FUNCTION_PARAM_PASSTHRU); }
 ZEND_METHOD(Cuda_FusionGraph, outputs) { php_gtc_plan_method_outputs(INTERNAL_FUNCTION_PARAM_PASSTHRU); }
+ZEND_METHOD(Cuda_FusionGraph, setProfiling) { php_gtc_plan_method_setProfiling(INTERNAL_FUNCTION_PARAM_PASSTHRU); }
 
 /* ---- Cuda\FusionExecution ---------------------------------------------------------------------- */
 

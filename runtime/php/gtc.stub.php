@@ -386,7 +386,7 @@ final class Fusion
  * A compiled trace: run() takes the inputs by position or name and returns the outputs with the
  * traced function's keys; getPlan(), getStats(), getSource(), inputs() and outputs() are a model
  * extension's, one implementation (getStats adds 'cache': 'memory' or 'miss'; 'kernels': nvrtc,
- * nvrtc-cache, cc, cc-cache or eager; getSource adds 'graph').
+ * nvrtc-cache, cc, cc-cache or eager; getSource() also takes 'graph').
  *
  * @strict-properties
  * @not-serializable
@@ -403,13 +403,17 @@ final class FusionGraph
 
     public function getStats(): array {}
 
-    public function getSource(): array {}
+    /** One source text: by default the kernels of the backend it runs on (CUDA C++ or C); 'cuda', 'cpu' or 'graph' (the traced JSON) pick one. */
+    public function getSource(?string $part = null): string {}
 
     /** name => ['dtype' => ..., 'shape' => [...]], in run()'s positional order. */
     public function inputs(): array {}
 
     /** name => ['dtype' => ..., 'shape' => [...], 'inPlaceOf' => input name or null]. */
     public function outputs(): array {}
+
+    /** Times each run()'s phases into getStats() (bindTimeNs, executeTimeNs, collectTimeNs, profiledExecutions); either switch restarts the counts; refused while runAsync() executions are pending. */
+    public function setProfiling(bool $enabled): void {}
 }
 
 /**

@@ -370,11 +370,17 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Cuda_FusionGraph_getStats arginfo_class_Cuda_CudaArray_getShape
 
-#define arginfo_class_Cuda_FusionGraph_getSource arginfo_class_Cuda_CudaArray_getShape
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_FusionGraph_getSource, 0, 0, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, part, IS_STRING, 1, "null")
+ZEND_END_ARG_INFO()
 
 #define arginfo_class_Cuda_FusionGraph_inputs arginfo_class_Cuda_CudaArray_getShape
 
 #define arginfo_class_Cuda_FusionGraph_outputs arginfo_class_Cuda_CudaArray_getShape
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_FusionGraph_setProfiling, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, enabled, _IS_BOOL, 0)
+ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_TYPE_MASK_EX(arginfo_class_Cuda_FusionExecution_wait, 0, 0, Cuda\\CudaArray, MAY_BE_ARRAY)
 ZEND_END_ARG_INFO()
@@ -498,6 +504,7 @@ ZEND_METHOD(Cuda_FusionGraph, getStats);
 ZEND_METHOD(Cuda_FusionGraph, getSource);
 ZEND_METHOD(Cuda_FusionGraph, inputs);
 ZEND_METHOD(Cuda_FusionGraph, outputs);
+ZEND_METHOD(Cuda_FusionGraph, setProfiling);
 ZEND_METHOD(Cuda_FusionExecution, __construct);
 ZEND_METHOD(Cuda_FusionExecution, wait);
 ZEND_METHOD(Cuda_FusionExecution, isFinished);
@@ -657,6 +664,7 @@ static const zend_function_entry class_Cuda_FusionGraph_methods[] = {
 	ZEND_ME(Cuda_FusionGraph, getSource, arginfo_class_Cuda_FusionGraph_getSource, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_FusionGraph, inputs, arginfo_class_Cuda_FusionGraph_inputs, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_FusionGraph, outputs, arginfo_class_Cuda_FusionGraph_outputs, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_FusionGraph, setProfiling, arginfo_class_Cuda_FusionGraph_setProfiling, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 

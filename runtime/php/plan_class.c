@@ -194,7 +194,14 @@ static RtExec *executor(php_gtc_plan_obj *o, bool *fallback) {
     return o->exec;
 }
 
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 bool php_gtc_plan_run(php_gtc_plan_obj *o, zval *args, uint32_t argc, HashTable *named, zval *rv) {
+    uint64_t t_bind = o->profiling ? now_ns() : 0, t_exec = 0, t_collect = 0;
     const RtPlan *p = o->plan;
     int nin = p->ninputs, nout = p->noutputs;
     zval **given = ecalloc((size_t)nin + 1, sizeof *given);
@@ -221,11 +228,13 @@ bool php_gtc_plan_run(php_gtc_plan_obj *o, zval *args, uint32_t argc, HashTable 
         }
     RtExec *e = executor(o, &fallback);
     if (!e && !fallback) goto done;
+    if (o->profiling) t_exec = now_ns();
     if (e ? rt_exec_run(e, in, scalars, out) != 0
           : rt_exec_check_inputs(p, o->backend, in) != 0 || o->host->run_fallback(o, in, scalars, out) != 0) {
         php_gtc_throw_rt();
         goto done;
     }
+    if (o->profiling) t_collect = now_ns();
     if (!e) o->fallback_runs++;
     outs = safe_emalloc((size_t)nout + 1, sizeof(zval), 0);
     for (int j = 0; j < nout; j++) {
@@ -254,6 +263,12 @@ bool php_gtc_plan_run(php_gtc_plan_obj *o, zval *args, uint32_t argc, HashTable 
     }
     for (int j = 0; j < nout; j++) zval_ptr_dtor(&outs[j]);
     ok = true;
+    if (o->profiling) {
+        o->bind_ns += t_exec - t_bind;
+        o->exec_ns += t_collect - t_exec;
+        o->collect_ns += now_ns() - t_collect;
+        o->profiled++;
+    }
 done:
     for (int i = 0; i < nin; i++) rt_release(copies[i]);
     efree(copies);
@@ -364,19 +379,62 @@ void php_gtc_plan_method_getStats(INTERNAL_FUNCTION_PARAMETERS) {
     const char *k = o->exec ? rt_exec_kernel_source(o->exec) : o->host && o->host->kernels ? o->host->kernels(o) : NULL;
     if (k) add_assoc_string(return_value, "kernels", k);
     else add_assoc_null(return_value, "kernels");
+    add_assoc_bool(return_value, "profiling", o->profiling);
+    add_assoc_long(return_value, "profiledExecutions", o->profiled);
+    add_assoc_long(return_value, "bindTimeNs", (zend_long)o->bind_ns);
+    add_assoc_long(return_value, "executeTimeNs", (zend_long)o->exec_ns);
+    add_assoc_long(return_value, "collectTimeNs", (zend_long)o->collect_ns);
     if (o->host && o->host->stats) o->host->stats(o, return_value);
 }
 
-/* getSource(): the generated kernels, ['cuda' => kernels.cu, 'cpu' => kernels_cpu.c], and the
- * host's keys. */
-void php_gtc_plan_method_getSource(INTERNAL_FUNCTION_PARAMETERS) {
-    ZEND_PARSE_PARAMETERS_NONE();
+/* setProfiling(bool $enabled): php-gpu-tensors' per-run timing. While on, each run() adds its
+ * host time to getStats()' bindTimeNs (checking and binding inputs), executeTimeNs (the
+ * executor: on a CUDA device the replay's launch, and its wait where run() waits) and
+ * collectTimeNs (wrapping the outputs), and counts profiledExecutions; switching it either way
+ * starts the counts from zero. Not while runAsync() executions are pending: their runs would
+ * be counted under the old setting. */
+void php_gtc_plan_method_setProfiling(INTERNAL_FUNCTION_PARAMETERS) {
+    bool enabled;
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+        Z_PARAM_BOOL(enabled)
+    ZEND_PARSE_PARAMETERS_END();
     php_gtc_plan_obj *o = this_plan(ZEND_THIS);
     if (!o) RETURN_THROWS();
-    array_init_size(return_value, 3);
-    add_assoc_string(return_value, "cuda", o->plan->cuda_source ? o->plan->cuda_source : "");
-    add_assoc_string(return_value, "cpu", o->plan->cpu_source ? o->plan->cpu_source : "");
-    if (o->host && o->host->source) o->host->source(o, return_value);
+    if (o->pending > 0) {
+        php_gtc_throw(RT_ERUNTIME, "cannot change profiling while %ld runAsync() execution%s pending: wait() first",
+                      o->pending, o->pending == 1 ? " is" : "s are");
+        RETURN_THROWS();
+    }
+    o->profiling = enabled;
+    o->profiled = 0;
+    o->bind_ns = o->exec_ns = o->collect_ns = 0;
+}
+
+/* getSource(?string $part = null): one source text. No part: the kernels of the backend the
+ * plan runs on (CUDA C++ on a CUDA device, C on the CPU), as php-gpu-tensors' getSource() gives
+ * its kernels; 'cuda' / 'cpu' pick one; the host adds parts (the JIT's 'graph'). A plan built
+ * without a part's code (a --cpu-only model's 'cuda') gives "". */
+void php_gtc_plan_method_getSource(INTERNAL_FUNCTION_PARAMETERS) {
+    zend_string *part = NULL;
+    ZEND_PARSE_PARAMETERS_START(0, 1)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_STR_OR_NULL(part)
+    ZEND_PARSE_PARAMETERS_END();
+    php_gtc_plan_obj *o = this_plan(ZEND_THIS);
+    if (!o) RETURN_THROWS();
+    const char *src = NULL;
+    if (!part) {
+        const RtBackend *b = o->exec ? o->backend : o->pinned ? o->backend : php_gtc_backend();
+        src = b ? b->plan->plan_source(o->plan) : NULL;
+    } else if (zend_string_equals_literal(part, "cuda")) {
+        src = o->plan->cuda_source;
+    } else if (zend_string_equals_literal(part, "cpu")) {
+        src = o->plan->cpu_source;
+    } else if (!o->host || !o->host->source || !(src = o->host->source(o, ZSTR_VAL(part)))) {
+        zend_argument_value_error(1, "must be %s", o->host && o->host->source_parts ? o->host->source_parts : "null, 'cuda' or 'cpu'");
+        RETURN_THROWS();
+    }
+    RETURN_STRING(src ? src : "");
 }
 
 static void io_to_php(const RtPlan *p, const RtPlanIO *io, bool output, zval *rv) {
@@ -425,15 +483,24 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_plan_array, 0, 0, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_plan_set_profiling, 0, 1, IS_VOID, 0)
+    ZEND_ARG_TYPE_INFO(0, enabled, _IS_BOOL, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_plan_source, 0, 0, IS_STRING, 0)
+    ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, part, IS_STRING, 1, "null")
+ZEND_END_ARG_INFO()
+
 /* final class <Model> { run(mixed ...$inputs): array; getPlan(), getStats(), getSource(),
  * inputs(), outputs(): array } */
 static const zend_function_entry model_methods[] = {
     ZEND_RAW_FENTRY("run", php_gtc_plan_method_run, arginfo_plan_run, ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("getPlan", php_gtc_plan_method_getPlan, arginfo_plan_array, ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("getStats", php_gtc_plan_method_getStats, arginfo_plan_array, ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("getSource", php_gtc_plan_method_getSource, arginfo_plan_array, ZEND_ACC_PUBLIC)
+    ZEND_RAW_FENTRY("getSource", php_gtc_plan_method_getSource, arginfo_plan_source, ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("inputs", php_gtc_plan_method_inputs, arginfo_plan_array, ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("outputs", php_gtc_plan_method_outputs, arginfo_plan_array, ZEND_ACC_PUBLIC)
+    ZEND_RAW_FENTRY("setProfiling", php_gtc_plan_method_setProfiling, arginfo_plan_set_profiling, ZEND_ACC_PUBLIC)
     ZEND_FE_END
 };
 

@@ -22,7 +22,9 @@ typedef struct {
     /* getStats()['kernels'] when there is no executor; extra getStats() and getSource() keys */
     const char *(*kernels)(php_gtc_plan_obj *o);
     void (*stats)(php_gtc_plan_obj *o, zval *rv);
-    void (*source)(php_gtc_plan_obj *o, zval *rv);
+    /* getSource($part) of a part the host adds ('graph'); NULL: no such part */
+    const char *(*source)(php_gtc_plan_obj *o, const char *part);
+    const char *source_parts; /* every part's name, for the error: "null, 'cuda', 'cpu' or 'graph'" */
     void (*free)(php_gtc_plan_obj *o);
 } php_gtc_plan_host;
 
@@ -39,6 +41,9 @@ struct php_gtc_plan_obj {
     RtExec *exec;
     long fallback_runs;
     long pending;                   /* runAsync() executions not waited for yet */
+    bool profiling;                 /* setProfiling(): run() times its three phases */
+    long profiled;                  /* runs timed since profiling was switched on */
+    uint64_t bind_ns, exec_ns, collect_ns;
     zend_object std;
 };
 
@@ -59,6 +64,7 @@ void php_gtc_plan_method_getStats(INTERNAL_FUNCTION_PARAMETERS);
 void php_gtc_plan_method_getSource(INTERNAL_FUNCTION_PARAMETERS);
 void php_gtc_plan_method_inputs(INTERNAL_FUNCTION_PARAMETERS);
 void php_gtc_plan_method_outputs(INTERNAL_FUNCTION_PARAMETERS);
+void php_gtc_plan_method_setProfiling(INTERNAL_FUNCTION_PARAMETERS);
 
 /* ---- for model extensions (php_gtc.h's API) ----
  * Registers the final class plan->class_name, whose objects run `plan` (a model's static plan

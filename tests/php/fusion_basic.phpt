@@ -23,8 +23,11 @@ $s = $g->getStats();
 echo "steps {$s['steps']} fused {$s['fusedKernels']} gemms {$s['gemms']} arena {$s['arenaBytes']} nodes {$s['nodes']}\n";
 var_dump(in_array($s['kernels'], ['cc', 'cc-cache', 'eager', 'nvrtc', 'nvrtc-cache'], true));
 echo implode(',', array_keys($s)), "\n";
-echo implode(',', array_keys($g->getSource())), "\n";
-var_dump(str_contains($g->getSource()['cuda'], 'gtc_k0'), str_contains($g->getSource()['cpu'], 'gtc_cpu_kernels'));
+// getSource(): one string, the running backend's kernels by default (the CPU's here); parts by name
+var_dump(str_contains($g->getSource('cuda'), 'gtc_k0'), str_contains($g->getSource('cpu'), 'gtc_cpu_kernels'),
+    $g->getSource() === $g->getSource(getenv('GTC_DEVICE') === 'cuda' ? 'cuda' : 'cpu'),
+    json_decode($g->getSource('graph'), true)['format']);
+try { $g->getSource('ptx'); } catch (ValueError $e) { echo $e->getMessage(), "\n"; }
 // inputs() and outputs(): a compiled model's, from the same implementation
 echo json_encode($g->inputs()), "\n", json_encode($g->outputs()), "\n";
 
@@ -82,10 +85,12 @@ int(1)
 1 step: elementwise mul,add reads a,b,c
 steps 1 fused 1 gemms 0 arena 0 nodes 2
 bool(true)
-nodes,steps,fusedKernels,gemms,reductions,graphNodes,arenaBytes,backend,replays,kernels,cache,cacheHit,executions,executionSteps,boundaries,cudaGraph,capturedTensors,pending
-cuda,cpu,graph
+nodes,steps,fusedKernels,gemms,reductions,graphNodes,arenaBytes,backend,replays,kernels,profiling,profiledExecutions,bindTimeNs,executeTimeNs,collectTimeNs,cache,cacheHit,executions,executionSteps,boundaries,intermediateBuffers,viewAliases,cudaGraph,capturedTensors,pending
 bool(true)
 bool(true)
+bool(true)
+string(9) "gtc-graph"
+Cuda\FusionGraph::getSource(): Argument #1 ($part) must be null, 'cuda', 'cpu' or 'graph'
 {"a":{"dtype":"float32","shape":[64,48]},"b":{"dtype":"float32","shape":[64,48]},"c":{"dtype":"float32","shape":[48]}}
 {"out":{"dtype":"float32","shape":[64,48],"inPlaceOf":null}}
 seed 1: max |fused - eager| <= 1e-6: true
