@@ -98,6 +98,7 @@ struct RtBackend {
     bool (*tf32)(void);
     const RtPlanOps *plan;      /* runs compiled plans (plan.h); every backend has one */
     const RtModuleOps *modules; /* user kernels from source (module.h); NULL: not offered */
+    const char *gemm;           /* the library behind eager matmul: "openblas", "cublas" */
 };
 
 extern const RtBackend rt_cpu_backend;

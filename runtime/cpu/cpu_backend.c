@@ -197,6 +197,7 @@ int cpu_copy(RtTensor *out, const RtTensor *in) {
 
 const RtBackend rt_cpu_backend = {
     .name = "cpu",
+    .gemm = "openblas", /* cpu_matmul.c: cblas_sgemm / cblas_dgemm */
     .alloc = cpu_alloc,
     .free = cpu_free,
     .upload = cpu_memcpy,

@@ -305,6 +305,7 @@ ZEND_METHOD(Cuda_CudaArray, matmul) {
     RtOperand in[2] = {{.t = t}, {.t = php_gtc_tensor(other)}};
     if (!in[1].t) RETURN_THROWS();
     apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_MATMUL, in, 2, NULL);
+    if (!EG(exception) && !php_gtc_tracing()) GTC_G(last_matmul) = t->storage->backend->gemm;
 }
 
 /* ---- views ------------------------------------------------------------------------------------- */

@@ -248,7 +248,9 @@ ZEND_FUNCTION(cuda_get_backend_info) {
     add_assoc_bool(return_value, "cublasLt", false);
     add_assoc_bool(return_value, "cub", false);
     add_assoc_bool(return_value, "cudnn", false);
-    add_assoc_string(return_value, "blas", "openblas"); /* the CPU backend's GEMM */
+    add_assoc_string(return_value, "blas", rt_cpu_backend.gemm); /* the CPU backend's GEMM */
+    if (GTC_G(last_matmul)) add_assoc_string(return_value, "lastMatmul", GTC_G(last_matmul));
+    else add_assoc_null(return_value, "lastMatmul"); /* no eager matmul yet */
     if (nvrtc) add_assoc_string(return_value, "nvrtc", nvrtc);
     else add_assoc_null(return_value, "nvrtc");
     add_assoc_string(return_value, "precision", precision_name(b));

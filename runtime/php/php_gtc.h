@@ -22,6 +22,7 @@ extern zend_module_entry gtc_module_entry;
 ZEND_BEGIN_MODULE_GLOBALS(gtc)
     char *device;          /* gtc.device: auto, cpu, cuda, cuda:N */
     zend_long memory_limit; /* gtc.memory_limit in bytes; 0 = unlimited */
+    const char *last_matmul; /* the library of the last eager matmul (cuda_get_backend_info) */
 ZEND_END_MODULE_GLOBALS(gtc)
 
 ZEND_EXTERN_MODULE_GLOBALS(gtc)

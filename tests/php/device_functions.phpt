@@ -34,6 +34,13 @@ $n = cuda_get_device_count();
 $info = cuda_get_backend_info();
 var_dump(is_int($n) && $n >= 0, $info['devices'] === $n, $info['precision'], $info['backend'] === (new Cuda\CudaArray([1]))->device() || str_starts_with((new Cuda\CudaArray([1]))->device(), $info['backend']));
 echo implode(',', array_keys($info)), "\n";
+// lastMatmul: null until an eager matmul ran; then the library of the backend it ran on
+$before = $info['lastMatmul'];
+$m = Cuda\CudaArray::ones([2, 3])->matmul(Cuda\CudaArray::ones([3, 2]));
+$lib = cuda_get_backend_info()['lastMatmul'];
+var_dump($before, $lib === ($m->device() === 'cpu' ? $info['blas'] : 'cublas'));
+Cuda\Fusion::run(fn() => Cuda\CudaArray::ones([2, 2])->matmul(Cuda\CudaArray::ones([2, 2])) + 1); // traced: not eager
+var_dump(cuda_get_backend_info()['lastMatmul'] === $lib);
 var_dump(cuda_synchronize(), cuda_clear_error(), cuda_get_last_error());
 echo cuda_set_matmul_precision('fp32'), ' ', cuda_set_matmul_precision('highest'), "\n";
 $cudaBuilt = $info['cuda'];
@@ -82,7 +89,10 @@ bool(true)
 bool(true)
 string(11) "fp32-strict"
 bool(true)
-backend,cuda,devices,device,cublas,cublasLt,cub,cudnn,blas,nvrtc,precision
+backend,cuda,devices,device,cublas,cublasLt,cub,cudnn,blas,lastMatmul,nvrtc,precision
+NULL
+bool(true)
+bool(true)
 bool(true)
 bool(true)
 NULL
