@@ -5,6 +5,8 @@
  * turns what it returns into the graph's outputs (and donations). */
 #include "fusion.h"
 
+#include "zend_fibers.h"
+
 /* The storage every placeholder shares: no data, never freed. */
 static RtStorage g_placeholder = {.refcount = 1 << 30, .backend = &rt_cpu_backend, .data = NULL, .bytes = 0};
 
@@ -442,7 +444,11 @@ Graph *fusion_trace_closure(zend_fcall_info *fci, zend_fcall_info_cache *fcc, Ha
         fci->params = args;
         fci->param_count = argc;
         fci->named_params = NULL;
+        /* The trace is the process's one: a Fiber suspended inside the closure would leave it
+         * active under every later eager op. Fiber::suspend() throws FiberError instead. */
+        zend_fiber_switch_block();
         ok = zend_call_function(fci, fcc) == SUCCESS && !EG(exception);
+        zend_fiber_switch_unblock();
     }
     Graph *tg = fusion_trace_graph();
     if (ok) ok = flatten(tg, &ret, "", shape, 0);
