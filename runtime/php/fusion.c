@@ -284,13 +284,13 @@ static const Target *jit_target(const RtBackend *b, Target *t) {
 
 /* A FusionGraph for fn over inputs into rv; false after throwing. */
 static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable *inputs, const char *name,
-                       HashTable *donate, zval *rv) {
+                       HashTable *donate, bool reads, zval *rv) {
     const RtBackend *b = php_gtc_backend();
     if (!b) return false;
     zval shape;
     RtTensor **captured;
     int ncaptured;
-    Graph *g = fusion_trace_closure(fci, fcc, inputs, name, donate, b, &shape, &captured, &ncaptured);
+    Graph *g = fusion_trace_closure(fci, fcc, inputs, name, donate, b, reads, &shape, &captured, &ncaptured);
     if (!g) return false;
     Target tt = {0};
     const Target *t = jit_target(b, &tt);
@@ -478,7 +478,7 @@ ZEND_METHOD(Cuda_Fusion, compile) {
     (void)cuda_graph; /* php-gpu-tensors' cudaGraph (also a bool third argument): a plan on a
                        * CUDA device is one CUDA Graph replay anyway */
     if (name && !php_gtc_no_nul(name, "graph name")) RETURN_THROWS();
-    if (!make_graph(&fci, &fcc, inputs, name ? ZSTR_VAL(name) : "fusion", donate, return_value)) RETURN_THROWS();
+    if (!make_graph(&fci, &fcc, inputs, name ? ZSTR_VAL(name) : "fusion", donate, false, return_value)) RETURN_THROWS();
 }
 
 /* run(fn, inputs, enabled): compile (or reuse) and run once with the inputs themselves; with
@@ -527,7 +527,7 @@ ZEND_METHOD(Cuda_Fusion, run) {
         RETURN_COPY_VALUE(&ret);
     }
     zval g;
-    if (!make_graph(&fci, &fcc, inputs, "fusion", NULL, &g)) RETURN_THROWS();
+    if (!make_graph(&fci, &fcc, inputs, "fusion", NULL, true, &g)) RETURN_THROWS();
     uint32_t n = zend_hash_num_elements(inputs), i = 0;
     zval *args = safe_emalloc(n + 1, sizeof(zval), 0), *v;
     ZEND_HASH_FOREACH_VAL(inputs, v) {
@@ -559,7 +559,7 @@ ZEND_METHOD(Cuda_Fusion, export) {
     const RtBackend *b = php_gtc_backend();
     if (!b) RETURN_THROWS();
     zval shape;
-    Graph *g = fusion_trace_closure(&fci, &fcc, inputs, name ? ZSTR_VAL(name) : "fusion", donate, b, &shape, NULL, NULL);
+    Graph *g = fusion_trace_closure(&fci, &fcc, inputs, name ? ZSTR_VAL(name) : "fusion", donate, b, false, &shape, NULL, NULL);
     if (!g) RETURN_THROWS();
     zval_ptr_dtor(&shape);
     char *json = ir_write_json(g);

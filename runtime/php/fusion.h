@@ -28,8 +28,11 @@ Graph *fusion_trace_end(void);
  * as names; *shape receives the result with output indices in place of tensors) and the
  * donations (output => input), and verifies the graph. The caller owns it; NULL after throwing.
  * Real tensors the closure used (captured, or made in it) are inputs after the declared ones,
- * in order: *captured receives them (malloc'd, one reference each) unless captured is NULL. */
+ * in order: *captured receives them (malloc'd, one reference each) unless captured is NULL.
+ * reads (Fusion::run, which runs the trace once): reading a traced value's data inside the
+ * closure gives its value computed eagerly, and values that escape the closure keep theirs;
+ * otherwise (Fusion::compile, export) reading one throws: it would be the trace's, not a run's. */
 Graph *fusion_trace_closure(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable *inputs, const char *name,
-                            HashTable *donate, const RtBackend *b, zval *shape, RtTensor ***captured,
+                            HashTable *donate, const RtBackend *b, bool reads, zval *shape, RtTensor ***captured,
                             int *ncaptured);
 #endif

@@ -20,15 +20,75 @@ static struct {
     RtTensor **captured; /* real tensors the closure used, one reference each: graph inputs */
     NodeId *captured_ids;
     int ncaptured, captured_cap;
+    bool reads;      /* data may be read while tracing (Fusion::run: the trace runs once) */
+    RtTensor **vals; /* per node: its value computed eagerly when data was read (trace_value) */
+    int nvals;       /* entries allocated; inputs' entries are set when the input has data */
 } g_trace; /* the active trace (one per process) */
 
 bool php_gtc_is_placeholder(const RtTensor *t) { return t && t->storage == &g_placeholder; }
 bool php_gtc_tracing(void) { return g_trace.active; }
 
+/* vals[] long enough for every node recorded so far. */
+static void vals_grow(void) {
+    int n = g_trace.g->nnodes;
+    if (n <= g_trace.nvals) return;
+    int cap = n > 2 * g_trace.nvals ? n : 2 * g_trace.nvals;
+    RtTensor **v = realloc(g_trace.vals, (size_t)cap * sizeof *v);
+    if (!v) abort();
+    memset(v + g_trace.nvals, 0, (size_t)(cap - g_trace.nvals) * sizeof *v);
+    g_trace.vals = v;
+    g_trace.nvals = cap;
+}
+
+/* A traced node's value, computed eagerly (rt_apply) from the trace's inputs, the same way
+ * the JIT's op-by-op fallback runs a graph; kept in vals[] until the trace ends. This is what a
+ * closure sees when it reads data while traced (a debugging toArray(), a branch on a value),
+ * as php-gpu-tensors' materialization boundary gives it: the plan itself still fuses the whole
+ * closure. NULL after rt_error: an input given as a shape or dtype has no data. */
+static RtTensor *trace_value(NodeId id) {
+    vals_grow();
+    if (g_trace.vals[id]) return g_trace.vals[id];
+    const Node *nd = &g_trace.g->nodes[id];
+    if (nd->op == OP_INPUT) {
+        rt_error(RT_ERUNTIME, "traced value has no data: input \"%s\" was given as a shape or dtype, not a "
+                 "Cuda\\CudaArray", nd->name);
+        return NULL;
+    }
+    RtOperand ops[IR_MAX_INPUTS] = {{0}};
+    for (int k = 0; k < nd->ninputs; k++) {
+        if (nd->in[k].id < 0) {
+            ops[k].value = nd->in[k].value;
+        } else if (!(ops[k].t = trace_value(nd->in[k].id))) {
+            return NULL;
+        }
+    }
+    return g_trace.vals[id] = rt_apply(nd->op, ops, nd->ninputs, &nd->attrs);
+}
+
+RtTensor *php_gtc_data(RtTensor *t) {
+    if (!t || !php_gtc_is_placeholder(t)) return t;
+    NodeId id = fusion_trace_node(t);
+    if (id >= 0 && !g_trace.reads) {
+        php_gtc_throw(RT_ERUNTIME, "a traced value has no data inside Fusion::compile(): the closure runs once, "
+                      "so it would be the trace's value, not each run's; return it as an output, or use Fusion::run()");
+        return NULL;
+    }
+    if (id >= 0) {
+        RtTensor *v = trace_value(id);
+        if (!v) php_gtc_throw_rt();
+        return v;
+    }
+    php_gtc_throw(RT_ERUNTIME, "placeholder tensors have no data %s",
+                  g_trace.active ? "during tracing (this one is from another trace)"
+                                 : "(it is left over from a trace: Fusion::run() gives the values that escape its "
+                                   "closure their data; Fusion::compile() and a trace that failed do not)");
+    return NULL;
+}
+
 bool php_gtc_check_data(const RtTensor *t) {
     if (!php_gtc_is_placeholder(t)) return true;
     php_gtc_throw(RT_ERUNTIME, "placeholder tensors have no data %s",
-                  g_trace.active ? "during tracing" : "(this one is left over from a finished trace)");
+                  g_trace.active ? "during tracing" : "(it is left over from a trace)");
     return false;
 }
 
@@ -140,6 +200,8 @@ static NodeId capture(RtTensor *t) {
     snprintf(nd->loc, sizeof nd->loc, "captured[%d]", g_trace.ncaptured);
     g_trace.captured[g_trace.ncaptured] = rt_retain(t);
     g_trace.captured_ids[g_trace.ncaptured++] = id;
+    vals_grow();
+    g_trace.vals[id] = rt_retain(t);
     return id;
 }
 
@@ -221,9 +283,32 @@ RtTensor *php_gtc_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
     return record(op, in, nin, a);
 }
 
+/* The placeholders the closure's code still holds once the trace is over (stored through a
+ * reference, in an object, ...) become real tensors holding what they computed, so a value
+ * that escapes a traced closure reads as it would have eagerly. One that cannot be computed
+ * (from an input given as a shape) stays a placeholder, and reading it throws. */
+static void materialize_escaped(void) {
+    for (int i = 0; i < g_trace.n; i++) {
+        RtTensor *p = g_trace.held[i];
+        if (p->refcount < 2) continue; /* only the trace's reference */
+        RtTensor *v = trace_value(g_trace.ids[i]);
+        if (!v) {
+            rt_clear_error();
+            continue;
+        }
+        g_placeholder.refcount--;
+        p->storage = v->storage;
+        p->storage->refcount++;
+        p->offset = v->offset;
+        memcpy(p->strides, v->strides, sizeof p->strides);
+    }
+}
+
 Graph *fusion_trace_end(void) {
     if (!g_trace.active) return NULL;
     Graph *g = g_trace.g;
+    for (int i = 0; i < g_trace.nvals; i++) rt_release(g_trace.vals[i]);
+    free(g_trace.vals);
     for (int i = 0; i < g_trace.n; i++) rt_release(g_trace.held[i]);
     free(g_trace.held);
     free(g_trace.ids);
@@ -395,7 +480,8 @@ static bool add_donations(Graph *g, HashTable *donate) {
  * inputs, others are named in0, in1, ...) and returns the verified graph, with *shape set to
  * the result's structure; NULL after throwing, with no trace left active. */
 Graph *fusion_trace_closure(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable *inputs, const char *name,
-                           HashTable *donate, const RtBackend *b, zval *shape, RtTensor ***captured, int *ncaptured) {
+                           HashTable *donate, const RtBackend *b, bool reads, zval *shape, RtTensor ***captured,
+                           int *ncaptured) {
     ZVAL_UNDEF(shape);
     if (captured) *captured = NULL, *ncaptured = 0;
     if (php_gtc_tracing()) {
@@ -411,6 +497,7 @@ Graph *fusion_trace_closure(zend_fcall_info *fci, zend_fcall_info_cache *fcc, Ha
         php_gtc_throw_rt();
         return NULL;
     }
+    g_trace.reads = reads;
     uint32_t n = zend_hash_num_elements(inputs), argc = 0;
     zval *args = safe_emalloc(n + 1, sizeof(zval), 0), ret;
     ZVAL_UNDEF(&ret);
@@ -438,6 +525,11 @@ Graph *fusion_trace_closure(zend_fcall_info *fci, zend_fcall_info_cache *fcc, Ha
             break;
         }
         argc++;
+        ZVAL_DEREF(spec);
+        if (Z_TYPE_P(spec) == IS_OBJECT && instanceof_function(Z_OBJCE_P(spec), php_gtc_ce_CudaArray)) {
+            vals_grow(); /* its data, for values read while tracing (trace_value) */
+            g_trace.vals[fusion_trace_node(ph)] = rt_retain(php_gtc_array_tensor(spec));
+        }
     } ZEND_HASH_FOREACH_END();
     if (ok) {
         fci->retval = &ret;
@@ -461,10 +553,11 @@ Graph *fusion_trace_closure(zend_fcall_info *fci, zend_fcall_info_cache *fcc, Ha
         *captured = g_trace.captured, *ncaptured = g_trace.ncaptured;
         g_trace.captured = NULL, g_trace.ncaptured = 0;
     }
-    g = fusion_trace_end();
     for (uint32_t i = 0; i < argc; i++) zval_ptr_dtor(&args[i]);
     efree(args);
     zval_ptr_dtor(&ret);
+    if (ok && reads) materialize_escaped();
+    g = fusion_trace_end();
     if (ok) {
         Diag d;
         diag_init(&d, name);

@@ -156,16 +156,20 @@ RtTensor *php_gtc_apply(Op op, const RtOperand *in, int nin, const Attrs *a);
 /* Whether t is a tracing placeholder (shape and dtype, no data). */
 bool php_gtc_is_placeholder(const RtTensor *t);
 bool php_gtc_tracing(void);
-/* Throws Cuda\RuntimeException for a placeholder (reading data during tracing); false then. */
+/* Throws Cuda\RuntimeException for a placeholder (a tensor with no data to bind); false then. */
 bool php_gtc_check_data(const RtTensor *t);
+/* The tensor whose data reading t means: t itself, or for a placeholder of the active trace its
+ * value computed eagerly from the trace's inputs (borrowed: the trace keeps it until it ends).
+ * NULL after throwing (a placeholder of a failed trace, an input given only as a shape). */
+RtTensor *php_gtc_data(RtTensor *t);
 /* Throws Cuda\RuntimeException naming `what` while a trace is active; false then. */
 bool php_gtc_trace_forbid(const char *what);
 void php_gtc_fusion_minit(void);
 void php_gtc_fusion_rinit(void); /* drops a trace a fatal error cut short */
 void php_gtc_fusion_mshutdown(void);
 #define GTC_THIS_DATA_TENSOR(var)                                \
-    GTC_THIS_TENSOR(var);                                        \
-    if (!php_gtc_check_data(var)) RETURN_THROWS()
+    RtTensor *var = php_gtc_tensor(Z_OBJ_P(ZEND_THIS));          \
+    if (!var || !(var = php_gtc_data(var))) RETURN_THROWS()
 
 /* ---- gtc_api.c: the API other extensions call (generated model extensions) ----
  * A model's ext.c (templates/ext.c.in) fetches php_gtc_plan_class_register (plan_class.h) from

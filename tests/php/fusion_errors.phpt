@@ -96,13 +96,13 @@ exec('rm -rf ' . escapeshellarg($cache));
 ?>
 --EXPECT--
 reading placeholder data:
-Cuda\RuntimeException: placeholder tensors have no data during tracing
-Cuda\RuntimeException: placeholder tensors have no data during tracing
-Cuda\RuntimeException: placeholder tensors have no data during tracing
-Cuda\RuntimeException: placeholder tensors have no data during tracing
-Cuda\RuntimeException: placeholder tensors have no data during tracing
-Cuda\RuntimeException: placeholder tensors have no data during tracing
-Cuda\RuntimeException: placeholder tensors have no data during tracing
+Cuda\RuntimeException: a traced value has no data inside Fusion::compile(): the closure runs once, so it would be the trace's value, not each run's; return it as an output, or use Fusion::run()
+Cuda\RuntimeException: a traced value has no data inside Fusion::compile(): the closure runs once, so it would be the trace's value, not each run's; return it as an output, or use Fusion::run()
+Cuda\RuntimeException: a traced value has no data inside Fusion::compile(): the closure runs once, so it would be the trace's value, not each run's; return it as an output, or use Fusion::run()
+Cuda\RuntimeException: a traced value has no data inside Fusion::compile(): the closure runs once, so it would be the trace's value, not each run's; return it as an output, or use Fusion::run()
+Cuda\RuntimeException: a traced value has no data inside Fusion::compile(): the closure runs once, so it would be the trace's value, not each run's; return it as an output, or use Fusion::run()
+Cuda\RuntimeException: a traced value has no data inside Fusion::compile(): the closure runs once, so it would be the trace's value, not each run's; return it as an output, or use Fusion::run()
+Cuda\RuntimeException: a traced value has no data inside Fusion::compile(): the closure runs once, so it would be the trace's value, not each run's; return it as an output, or use Fusion::run()
   tracing: false, eager: [[2.0,3.0],[4.0,5.0]]
 metadata is fine, and clone shares the placeholder:
   [2,2] float32 4 true
@@ -137,7 +137,7 @@ Cuda\InvalidArgumentException: graph name "not a name" is not an identifier ([A-
   tracing: false, eager: [[2.0,3.0],[4.0,5.0]]
 placeholders outside their trace:
 Cuda\RuntimeException: placeholder tensors have no data outside tracing
-Cuda\RuntimeException: placeholder tensors have no data (this one is left over from a finished trace)
+Cuda\RuntimeException: placeholder tensors have no data (it is left over from a trace: Fusion::run() gives the values that escape its closure their data; Fusion::compile() and a trace that failed do not)
 bool(true)
   tracing: false, eager: [[2.0,3.0],[4.0,5.0]]
 an integer tensor with a float constant:
