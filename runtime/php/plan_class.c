@@ -320,7 +320,8 @@ static void launch_to_php(const unsigned v[3], zval *rv) {
     for (int i = 0; i < 3; i++) add_next_index_long(rv, (zend_long)v[i]);
 }
 
-/* getPlan(): the steps in execution order. */
+/* getPlan(): the steps in execution order: kind, kernel, ops, reads, outputs (how many values it
+ * writes), writes, reason, grid, block, smem. */
 void php_gtc_plan_method_getPlan(INTERNAL_FUNCTION_PARAMETERS) {
     ZEND_PARSE_PARAMETERS_NONE();
     php_gtc_plan_obj *o = this_plan(ZEND_THIS);
@@ -330,7 +331,7 @@ void php_gtc_plan_method_getPlan(INTERNAL_FUNCTION_PARAMETERS) {
     for (int s = 0; s < p->nsteps; s++) {
         const RtPlanStep *st = &p->steps[s];
         zval step, v;
-        array_init_size(&step, 9);
+        array_init_size(&step, 10);
         add_assoc_string(&step, "kind", step_kind_name(st->kind));
         add_assoc_string(&step, "kernel", st->kernel ? st->kernel : "");
         list_to_php(st->ops, &v);
@@ -338,6 +339,7 @@ void php_gtc_plan_method_getPlan(INTERNAL_FUNCTION_PARAMETERS) {
         list_to_php(st->reads, &v);
         add_assoc_zval(&step, "reads", &v);
         list_to_php(st->writes, &v);
+        add_assoc_long(&step, "outputs", (zend_long)zend_hash_num_elements(Z_ARRVAL(v))); /* php-gpu-tensors' count */
         add_assoc_zval(&step, "writes", &v);
         add_assoc_string(&step, "reason", st->reason ? st->reason : "");
         launch_to_php(st->grid, &v);

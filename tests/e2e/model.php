@@ -112,7 +112,7 @@ $ok = is_array($plan) && count($plan) === $stats['graphNodes'];
 foreach ($plan as $s) {
     $ok = $ok && in_array($s['kind'] ?? '', ['elementwise', 'reduce', 'row', 'gemm', 'copy'], true)
         && is_string($s['kernel']) && is_array($s['ops']) && is_array($s['reads'])
-        && is_array($s['writes']) && is_string($s['reason']) && count($s['grid']) === 3
+        && is_array($s['writes']) && $s['outputs'] === count($s['writes']) && is_string($s['reason']) && count($s['grid']) === 3
         && count($s['block']) === 3;
 }
 check($ok && count($plan) > 0, 'getPlan() lists every step with kind, kernel, ops, reads, writes, reason, grid, block');

@@ -1,5 +1,5 @@
 --TEST--
-FusionGraph getStats()' intermediateBuffers and viewAliases (honest plan facts), setProfiling() (three phase timers, restarted by either switch, refused while runAsync() is pending), getSource() parts; bad arguments
+FusionGraph getStats()' intermediateBuffers and viewAliases (honest plan facts), getPlan()'s outputs count, setProfiling() (three phase timers, restarted by either switch, refused while runAsync() is pending), getSource() parts; bad arguments
 --FILE--
 <?php
 use Cuda\CudaArray;
@@ -15,6 +15,9 @@ echo "gemm: intermediate>0 ", var_export($s['intermediateBuffers'] > 0, true), "
 // a reshape read through by index arithmetic is an alias too
 $s = Fusion::compile(fn($x) => $x->reshape([4])->exp(), [$a])->getStats();
 echo "reshape: views {$s['viewAliases']} intermediate {$s['intermediateBuffers']}\n";
+// getPlan()'s 'outputs': how many values a step writes (two outputs of one kernel here)
+$p = Fusion::compile(fn($x, $y) => ['a' => $x * $y + 1, 'b' => $x * $y - 1], [$a, $b])->getPlan();
+echo "grouped: steps ", count($p), " outputs {$p[0]['outputs']} writes ", count($p[0]['writes']), "\n";
 
 $g = Fusion::compile(fn($x) => ($x + 1)->sqrt(), [$a]);
 $s = $g->getStats();
@@ -56,6 +59,7 @@ try { $g->getSource([]); } catch (TypeError $e) { echo $e->getMessage(), "\n"; }
 elementwise: steps 1 intermediate 0 views 0
 gemm: intermediate>0 true views 1
 reshape: views 1 intermediate 0
+grouped: steps 1 outputs 2 writes 2
 bool(false)
 int(0)
 int(0)
