@@ -346,8 +346,11 @@ final class Compiler
  * CPU (or, without one, the graph op by op). $inputs maps names (string keys) or positions to a
  * CudaArray example, a dtype name (a rank-0 input: a runtime scalar), or [shape, dtype]; the
  * function receives the placeholders in that order and returns a CudaArray or (nested) arrays of
- * them, whose keys the replays keep. While tracing, reading a placeholder's data, ops mixing in a
- * tensor that is not an input, nested tracing, Compiler::launch and changing gtc.device throw.
+ * them, whose keys the replays keep. Tensors the closure captures or makes are inputs of their own,
+ * read at every run. Reading a traced value's data works in Fusion::run (computed eagerly; values
+ * that escape the closure keep theirs) and throws in Fusion::compile (a replay would not see it);
+ * writes through $t[i], nested tracing, Fiber switches, Compiler::launch and changing gtc.device
+ * throw while tracing.
  *
  * @strict-properties
  * @not-serializable
