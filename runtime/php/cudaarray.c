@@ -547,32 +547,65 @@ ZEND_METHOD(Cuda_CudaArray, __debugInfo) {
     }
 }
 
-/* ---- serialisation: ["dtype" => string, "shape" => list<int>, "data" => raw C-order bytes] ---- */
+/* ---- serialisation: ["dtype" => string, "shape" => list<int>, "data" => raw C-order bytes] ----
+ * One format for CudaArray and HostArray (ContiguousArray): either unserializes the other's. */
 
-ZEND_METHOD(Cuda_CudaArray, __serialize) {
-    ZEND_PARSE_PARAMETERS_NONE();
-    GTC_THIS_DATA_TENSOR(t);
+bool php_gtc_serialize(const RtTensor *t, zval *rv) {
     zend_string *s = zend_string_alloc(rt_nbytes(t), 0);
     if (ZSTR_LEN(s) && rt_to_host(t, ZSTR_VAL(s)) != 0) {
         zend_string_efree(s);
         php_gtc_throw_rt();
-        RETURN_THROWS();
+        return false;
     }
     ZSTR_VAL(s)[ZSTR_LEN(s)] = 0;
     zval v;
-    array_init_size(return_value, 3);
-    add_assoc_string(return_value, "dtype", ir_dtype_name(t->dtype));
+    array_init_size(rv, 3);
+    add_assoc_string(rv, "dtype", ir_dtype_name(t->dtype));
     php_gtc_dims_to_php(t->rank, t->shape, &v);
-    zend_hash_str_add_new(Z_ARRVAL_P(return_value), "shape", sizeof "shape" - 1, &v);
-    add_assoc_str(return_value, "data", s);
+    zend_hash_str_add_new(Z_ARRVAL_P(rv), "shape", sizeof "shape" - 1, &v);
+    add_assoc_str(rv, "data", s);
+    return true;
 }
 
 #define BAD_DATA(...)                                                                        \
     do {                                                                                     \
-        php_gtc_throw(RT_EINVAL, "Invalid serialization data for Cuda\\CudaArray object: "     \
-                      __VA_ARGS__);                                                          \
-        RETURN_THROWS();                                                                     \
+        php_gtc_throw(RT_EINVAL, "Invalid serialization data for %s object: " __VA_ARGS__);  \
+        return NULL;                                                                         \
     } while (0)
+
+RtTensor *php_gtc_unserialize(HashTable *data, const RtBackend *b, const char *cls) {
+    zval *dtype = zend_hash_str_find_deref(data, "dtype", sizeof "dtype" - 1);
+    zval *shape = zend_hash_str_find_deref(data, "shape", sizeof "shape" - 1);
+    zval *bytes = zend_hash_str_find_deref(data, "data", sizeof "data" - 1);
+    if (zend_hash_num_elements(data) != 3 || !dtype || !shape || !bytes)
+        BAD_DATA("expected the keys dtype, shape and data", cls);
+    DType dt;
+    if (Z_TYPE_P(dtype) != IS_STRING || strlen(Z_STRVAL_P(dtype)) != Z_STRLEN_P(dtype) ||
+        ir_dtype_from_name(Z_STRVAL_P(dtype), &dt) != 0)
+        BAD_DATA("dtype is not a dtype name", cls);
+    if (Z_TYPE_P(shape) != IS_ARRAY || zend_hash_num_elements(Z_ARRVAL_P(shape)) > IR_MAX_RANK)
+        BAD_DATA("shape must be a list of at most %d ints", cls, IR_MAX_RANK);
+    int64_t dims[IR_MAX_RANK];
+    int rank = 0;
+    zval *d;
+    ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(shape), d) {
+        ZVAL_DEREF(d);
+        if (Z_TYPE_P(d) != IS_LONG || Z_LVAL_P(d) < 0 || Z_LVAL_P(d) >= IR_MAX_DIM)
+            BAD_DATA("shape[%d] must be an int from 0 to 2^31-1", cls, rank);
+        dims[rank++] = Z_LVAL_P(d);
+    } ZEND_HASH_FOREACH_END();
+    if (!check_shape(dt, rank, dims)) return NULL;
+    if (Z_TYPE_P(bytes) != IS_STRING ||
+        Z_STRLEN_P(bytes) != shape_numel(rank, dims) * ir_dtype_size(dt))
+        BAD_DATA("data must be a string of %zu bytes", cls, shape_numel(rank, dims) * ir_dtype_size(dt));
+    return php_gtc_from_bytes(b, dt, rank, dims, Z_STRVAL_P(bytes));
+}
+
+ZEND_METHOD(Cuda_CudaArray, __serialize) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    GTC_THIS_DATA_TENSOR(t);
+    if (!php_gtc_serialize(t, return_value)) RETURN_THROWS();
+}
 
 ZEND_METHOD(Cuda_CudaArray, __unserialize) {
     HashTable *data;
@@ -584,32 +617,8 @@ ZEND_METHOD(Cuda_CudaArray, __unserialize) {
         zend_throw_error(NULL, "Cannot unserialize an initialized Cuda\\CudaArray");
         RETURN_THROWS();
     }
-    zval *dtype = zend_hash_str_find_deref(data, "dtype", sizeof "dtype" - 1);
-    zval *shape = zend_hash_str_find_deref(data, "shape", sizeof "shape" - 1);
-    zval *bytes = zend_hash_str_find_deref(data, "data", sizeof "data" - 1);
-    if (zend_hash_num_elements(data) != 3 || !dtype || !shape || !bytes)
-        BAD_DATA("expected the keys dtype, shape and data");
-    DType dt;
-    if (Z_TYPE_P(dtype) != IS_STRING || strlen(Z_STRVAL_P(dtype)) != Z_STRLEN_P(dtype) ||
-        ir_dtype_from_name(Z_STRVAL_P(dtype), &dt) != 0)
-        BAD_DATA("dtype is not a dtype name");
-    if (Z_TYPE_P(shape) != IS_ARRAY || zend_hash_num_elements(Z_ARRVAL_P(shape)) > IR_MAX_RANK)
-        BAD_DATA("shape must be a list of at most %d ints", IR_MAX_RANK);
-    int64_t dims[IR_MAX_RANK];
-    int rank = 0;
-    zval *d;
-    ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(shape), d) {
-        ZVAL_DEREF(d);
-        if (Z_TYPE_P(d) != IS_LONG || Z_LVAL_P(d) < 0 || Z_LVAL_P(d) >= IR_MAX_DIM)
-            BAD_DATA("shape[%d] must be an int from 0 to 2^31-1", rank);
-        dims[rank++] = Z_LVAL_P(d);
-    } ZEND_HASH_FOREACH_END();
-    if (!check_shape(dt, rank, dims)) RETURN_THROWS();
-    if (Z_TYPE_P(bytes) != IS_STRING ||
-        Z_STRLEN_P(bytes) != shape_numel(rank, dims) * ir_dtype_size(dt))
-        BAD_DATA("data must be a string of %zu bytes", shape_numel(rank, dims) * ir_dtype_size(dt));
-    self->t = from_bytes(dt, rank, dims, Z_STRVAL_P(bytes));
-    if (!self->t) RETURN_THROWS();
+    const RtBackend *b = php_gtc_backend();
+    if (!b || !(self->t = php_gtc_unserialize(data, b, "Cuda\\CudaArray"))) RETURN_THROWS();
 }
 
 void php_gtc_cudaarray_minit(zend_class_entry *ce) {

@@ -240,10 +240,9 @@ final class CudaArray implements \ArrayAccess
 }
 
 /**
- * An array in host (CPU) memory.
+ * An array in host (CPU) memory. Serializes as CudaArray does (either unserializes the other's data).
  *
  * @strict-properties
- * @not-serializable
  */
 /** Also registered as Cuda\ContiguousArray (php-gpu-tensors' name for it). */
 final class HostArray implements \Countable
@@ -287,6 +286,10 @@ final class HostArray implements \Countable
 
     /** php-gpu-tensors' name for toDevice(). */
     public function toGpu(): CudaArray {}
+
+    public function __serialize(): array {}
+
+    public function __unserialize(array $data): void {}
 }
 
 /**

@@ -305,6 +305,10 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Cuda_HostArray_toGpu arginfo_class_Cuda_HostArray_toDevice
 
+#define arginfo_class_Cuda_HostArray___serialize arginfo_class_Cuda_CudaArray_getShape
+
+#define arginfo_class_Cuda_HostArray___unserialize arginfo_class_Cuda_CudaArray___unserialize
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CompilationException_getLog, 0, 0, IS_STRING, 0)
 ZEND_END_ARG_INFO()
 
@@ -485,6 +489,8 @@ ZEND_METHOD(Cuda_HostArray, at);
 ZEND_METHOD(Cuda_HostArray, isPinned);
 ZEND_METHOD(Cuda_HostArray, toDevice);
 ZEND_METHOD(Cuda_HostArray, toGpu);
+ZEND_METHOD(Cuda_HostArray, __serialize);
+ZEND_METHOD(Cuda_HostArray, __unserialize);
 ZEND_METHOD(Cuda_Compiler, __construct);
 ZEND_METHOD(Cuda_Compiler, launch);
 ZEND_METHOD(Cuda_Compiler, kernels);
@@ -633,6 +639,8 @@ static const zend_function_entry class_Cuda_HostArray_methods[] = {
 	ZEND_ME(Cuda_HostArray, isPinned, arginfo_class_Cuda_HostArray_isPinned, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_HostArray, toDevice, arginfo_class_Cuda_HostArray_toDevice, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_HostArray, toGpu, arginfo_class_Cuda_HostArray_toGpu, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_HostArray, __serialize, arginfo_class_Cuda_HostArray___serialize, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_HostArray, __unserialize, arginfo_class_Cuda_HostArray___unserialize, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 
@@ -749,7 +757,7 @@ static zend_class_entry *register_class_Cuda_HostArray(void)
 
 	INIT_NS_CLASS_ENTRY(ce, "Cuda", "HostArray", class_Cuda_HostArray_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
-	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES;
 	zend_class_implements(class_entry, 1, zend_ce_countable);
 
 	return class_entry;

@@ -197,6 +197,26 @@ ZEND_METHOD(Cuda_HostArray, toDevice) {
 /* toGpu(): php-gpu-tensors' name for toDevice(). */
 ZEND_METHOD(Cuda_HostArray, toGpu) { ZEND_MN(Cuda_HostArray_toDevice)(INTERNAL_FUNCTION_PARAM_PASSTHRU); }
 
+/* Serialization in CudaArray's format (php-gpu-tensors' ContiguousArray is serializable). */
+ZEND_METHOD(Cuda_HostArray, __serialize) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    GTC_THIS_TENSOR(t);
+    if (!php_gtc_serialize(t, return_value)) RETURN_THROWS();
+}
+
+ZEND_METHOD(Cuda_HostArray, __unserialize) {
+    HashTable *data;
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+        Z_PARAM_ARRAY_HT(data)
+    ZEND_PARSE_PARAMETERS_END();
+    php_gtc_array *self = Z_GTC_ARRAY_P(ZEND_THIS);
+    if (self->t) {
+        zend_throw_error(NULL, "Cannot unserialize an initialized Cuda\\HostArray");
+        RETURN_THROWS();
+    }
+    if (!(self->t = php_gtc_unserialize(data, &rt_cpu_backend, "Cuda\\HostArray"))) RETURN_THROWS();
+}
+
 void php_gtc_hostarray_minit(zend_class_entry *ce) {
     ce->create_object = hostarray_create;
     memcpy(&hostarray_handlers, &std_object_handlers, sizeof(zend_object_handlers));

@@ -146,6 +146,10 @@ RtTensor *php_gtc_from_php(const RtBackend *b, zval *data, DType dt, bool infer_
 /* Nested PHP arrays (rank 0: the scalar itself) of a tensor's values; false after throwing. */
 bool php_gtc_to_php(const RtTensor *t, zval *rv);
 bool php_gtc_to_array(const RtTensor *t, zval *rv);
+/* __serialize / __unserialize of CudaArray and HostArray: ["dtype", "shape", "data" (raw
+ * C-order bytes)]. unserialize makes the tensor on b; NULL after throwing (messages name cls). */
+bool php_gtc_serialize(const RtTensor *t, zval *rv);
+RtTensor *php_gtc_unserialize(HashTable *data, const RtBackend *b, const char *cls);
 /* The shape (or strides) as a PHP list. */
 void php_gtc_dims_to_php(int rank, const int64_t *dims, zval *rv);
 
