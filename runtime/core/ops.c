@@ -205,8 +205,20 @@ static RtTensor *apply_view(Op op, RtTensor *x, const Attrs *a, const TensorType
         }
         if (!(v = view_of(x))) return NULL;
         for (int i = 0; i < x->rank; i++) {
-            v->offset += start[i] * x->strides[i];
-            v->strides[i] = x->strides[i] * step[i];
+            /* An axis of at most one element never steps, so its stride is the input's whatever
+             * the step (a[::-2**63] is one element); a longer one has |step| < its size, so the
+             * product stays within the storage: checked all the same, with an error, never a wrap. */
+            int64_t st = x->strides[i], off;
+            if (size[i] > 1 && __builtin_mul_overflow(x->strides[i], step[i], &st)) st = INT64_MIN;
+            if (st == INT64_MIN || __builtin_mul_overflow(start[i], x->strides[i], &off) ||
+                __builtin_add_overflow(v->offset, off, &v->offset)) {
+                rt_release(v);
+                rt_error(RT_EINVAL, "slice: axis %d: the view's stride or offset does not fit in 64 bits "
+                         "(start %lld, step %lld, stride %lld)", i, (long long)start[i], (long long)step[i],
+                         (long long)x->strides[i]);
+                return NULL;
+            }
+            v->strides[i] = st;
             v->shape[i] = size[i];
         }
         return v;
