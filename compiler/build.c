@@ -429,10 +429,12 @@ int build_compile(const BuildOptions *o) {
         goto done;
     }
     char cls[IR_MAX_NAME + 16], err[256];
-    if (names_php_class(g->name, cls, sizeof cls, err, sizeof err)) {
+    int named = names_php_class(g->name, cls, sizeof cls, err, sizeof err);
+    if (named < 0) {
         fprintf(stderr, "%s: name: %s\n", o->input, err);
         goto done;
     }
+    if (named > 0) fprintf(stderr, "%s: note: %s\n", o->input, err);
 
     if (find_home(&inc)) goto done;
     cc = find_program(o->cc ? o->cc : "cc");

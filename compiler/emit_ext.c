@@ -40,7 +40,7 @@ static void fill_template(Str *b, const char *module, const char *graph, const c
 
 char *emit_ext_source(const Graph *g, const char *source_name, Diag *d) {
     char cls[IR_MAX_NAME + 16], lc[IR_MAX_NAME + 16], err[256];
-    if (names_php_class(g->name, cls, sizeof cls, err, sizeof err)) {
+    if (names_php_class(g->name, cls, sizeof cls, err, sizeof err) < 0) {
         diag_at(d, "name", "%s", err);
         return NULL;
     }

@@ -55,7 +55,7 @@ RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src
     if (emit_check_plan(g, d)) return NULL;
     const Plan *p = g->plan;
     char cls[IR_MAX_NAME + 16], err[256];
-    if (names_php_class(g->name, cls, sizeof cls, err, sizeof err)) {
+    if (names_php_class(g->name, cls, sizeof cls, err, sizeof err) < 0) {
         diag_at(d, "name", "%s", err);
         return NULL;
     }

@@ -21,7 +21,7 @@
 static char *class_of(const char *graph) {
     static char buf[256];
     char err[256];
-    if (names_php_class(graph, buf, sizeof buf, err, sizeof err)) return NULL;
+    if (names_php_class(graph, buf, sizeof buf, err, sizeof err) < 0) return NULL;
     return buf;
 }
 
@@ -43,6 +43,27 @@ TEST(names_php_class__reserved_or_not_a_letter__prefixed) {
     assert_string_equal(class_of("x_2d"), "X2d");
     assert_string_equal(class_of("_"), "GtcModel");
     assert_string_equal(class_of("include_once"), "IncludeOnce"); /* not reserved as one word */
+}
+
+TEST(names_php_class__builtin_class__prefixed_with_a_note) {
+    char buf[64], err[256];
+    /* PHP refuses to start a module that declares a class PHP or a loaded extension has */
+    const char *taken[][2] = {{"closure", "GtcClosure"}, {"std_class", "GtcStdClass"}, {"GENERATOR", "GtcGENERATOR"},
+                              {"fiber", "GtcFiber"}, {"array_object", "GtcArrayObject"}, {"exception", "GtcException"},
+                              {"dom_document", "GtcDomDocument"}, {"redis", "GtcRedis"}, {"pdo", "GtcPdo"},
+                              {"countable", "GtcCountable"}, {"weak_map", "GtcWeakMap"}};
+    for (size_t i = 0; i < sizeof taken / sizeof *taken; i++) {
+        assert_int_equal(names_php_class(taken[i][0], buf, sizeof buf, err, sizeof err), 1);
+        assert_string_equal(buf, taken[i][1]);
+        assert_non_null(strstr(err, "built-in class"));
+        assert_non_null(strstr(err, taken[i][1]));
+    }
+    assert_int_equal(names_php_class("list", buf, sizeof buf, err, sizeof err), 1);
+    assert_non_null(strstr(err, "reserved word"));
+    /* near misses are free */
+    assert_int_equal(names_php_class("closures", buf, sizeof buf, err, sizeof err), 0);
+    assert_string_equal(buf, "Closures");
+    assert_int_equal(names_php_class("mlp", buf, sizeof buf, err, sizeof err), 0);
 }
 
 TEST(names_php_class__not_an_identifier__error) {
@@ -120,6 +141,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(names_php_class__snake_case__camel_case),
         cmocka_unit_test(names_php_class__reserved_or_not_a_letter__prefixed),
+        cmocka_unit_test(names_php_class__builtin_class__prefixed_with_a_note),
         cmocka_unit_test(names_php_class__not_an_identifier__error),
         cmocka_unit_test(emit_ext_source__train_step__module_class_and_header),
         cmocka_unit_test(emit_ext_source__odd_source_name__escaped_in_the_comment),
