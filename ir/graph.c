@@ -93,19 +93,15 @@ void diag_init(Diag *d, const char *file) {
     d->file = file;
 }
 
-/* Formats the first error. Names and strings in it come from the graph file, so control
- * characters are shown escaped ("\x1b") and never reach a terminal as they are. */
+/* Formats the first error. Names and strings in it come from the graph file, so control and
+ * invisible format characters are shown escaped ("\x1b", "\u202e") and never reach a terminal
+ * as they are. */
 static void diag_vadd(Diag *d, const char *prefix, const char *fmt, va_list ap) {
     if (d->nerrors++) return;
     char raw[sizeof d->msg];
     int k = snprintf(raw, sizeof raw, "%s: %s", d->file ? d->file : "<input>", prefix);
     if (k >= 0 && (size_t)k < sizeof raw) vsnprintf(raw + k, sizeof raw - (size_t)k, fmt, ap);
-    size_t o = 0;
-    for (const unsigned char *p = (const unsigned char *)raw; *p && o + 5 < sizeof d->msg; p++) {
-        if (*p < 0x20 || *p == 0x7f) o += (size_t)snprintf(d->msg + o, 5, "\\x%02x", *p);
-        else d->msg[o++] = (char)*p;
-    }
-    d->msg[o] = 0;
+    ir_escape_invisible(raw, d->msg, sizeof d->msg);
 }
 
 void diag_node(Diag *d, const Node *n, const char *fmt, ...) {

@@ -176,6 +176,13 @@ TensorType graph_operand_type(const Graph *g, const Operand *o);
 bool ir_is_identifier(const char *s);
 /* Shortest "%.Ng" text that reads back as the same double ("0.5", "512", "1e-08"). */
 char *ir_fmt_number(double v, char *buf, size_t n);
+/* ir/text.c: the byte length of a character a message must not show raw (a control character,
+ * or an invisible format character such as U+202E RIGHT-TO-LEFT OVERRIDE) at s, with its code
+ * point in *cp; 0 for any other character. */
+int ir_invisible_at(const char *s, unsigned *cp);
+/* s into out (n bytes, always terminated, cut at a character) with each such character as
+ * "\x1b" (ASCII) or "\u202e"; returns the length written. */
+size_t ir_escape_invisible(const char *s, char *out, size_t n);
 
 /* A name → id hash map (names borrowed, not copied). */
 typedef struct {

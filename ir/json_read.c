@@ -42,16 +42,19 @@ static const char *type_name(const cJSON *j) {
     return "invalid";
 }
 
-/* A string from the file as messages show it: in double quotes, with '"', '\\' and control
- * characters escaped as in JSON, cut after about 64 bytes (never inside a UTF-8 sequence). */
+/* A string from the file as messages show it: in double quotes, with '"', '\\', control and
+ * invisible format characters escaped as in JSON ("\u202e"), cut after about 64 bytes (never
+ * inside a UTF-8 sequence). */
 #define QBUF 400
 static const char *quote(const char *s, char *buf) {
     size_t o = 0, i = 0;
     buf[o++] = '"';
     for (; s[i] && (i < 64 || ((unsigned char)s[i] & 0xC0) == 0x80); i++) {
         unsigned char c = (unsigned char)s[i];
+        unsigned cp;
+        int k = ir_invisible_at(s + i, &cp);
         if (c == '"' || c == '\\') buf[o++] = '\\', buf[o++] = (char)c;
-        else if (c < 0x20 || c == 0x7f) o += (size_t)snprintf(buf + o, 7, "\\u%04x", c);
+        else if (k) o += (size_t)snprintf(buf + o, 7, "\\u%04x", cp), i += (size_t)k - 1;
         else buf[o++] = (char)c;
     }
     if (s[i]) memcpy(buf + o, "...", 3), o += 3;

@@ -19,12 +19,22 @@ static zend_class_entry *ce_for_status(RtStatus st) {
     }
 }
 
+/* Throws with msg made safe to print: names, dtypes and paths in messages come from the
+ * caller, so control and invisible format characters are escaped (ir_escape_invisible). */
+static void throw_escaped(RtStatus st, const char *msg) {
+    size_t n = 4 * strlen(msg) + 1; /* the longest escape, \xNN, is 4 bytes for 1 */
+    char *safe = emalloc(n);
+    ir_escape_invisible(msg, safe, n);
+    zend_throw_exception(ce_for_status(st), safe, 0);
+    efree(safe);
+}
+
 void php_gtc_throw(RtStatus st, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     zend_string *msg = zend_vstrpprintf(0, fmt, ap);
     va_end(ap);
-    zend_throw_exception(ce_for_status(st), ZSTR_VAL(msg), 0);
+    throw_escaped(st, ZSTR_VAL(msg));
     zend_string_release(msg);
 }
 
@@ -35,7 +45,7 @@ void php_gtc_throw_rt(void) {
         st = RT_ERUNTIME;
         msg = "internal error (no message)";
     }
-    zend_throw_exception(ce_for_status(st), msg && *msg ? msg : "runtime error", 0);
+    throw_escaped(st, msg && *msg ? msg : "runtime error");
     rt_clear_error();
 }
 

@@ -219,20 +219,6 @@ if [ -f "$so" ]; then
     else
         bad "a model without gtc.so is refused cleanly (status $rc)" "$log"
     fi
-    # A graph named after a PHP built-in class (Closure) gets another class name, and says so:
-    # PHP would refuse to start a module declaring Closure.
-    sed '0,/"name": *"[a-z_]*"/s//"name": "closure"/' "$graph" >"$out/closure.json"
-    if note=$("$gtc" compile "$out/closure.json" -o "$out/closure.so" --cpu-only 2>&1 >/dev/null) &&
-       grep -q 'note: graph "closure": the class Closure would be the name of a PHP built-in class; the model'"'"'s class is GtcClosure' <<<"$note"; then
-        log=$("$php" -n -d "extension=$ext" -d "extension=$out/closure.so" -r 'var_dump(class_exists("GtcClosure"), (new ReflectionClass("Closure"))->isInternal());' 2>&1)
-        if [ "$log" = "$(printf 'bool(true)\nbool(true)')" ]; then
-            ok "a graph named closure compiles to class GtcClosure (noted), which loads"
-        else
-            bad "a graph named closure loads as GtcClosure" "$log"
-        fi
-    else
-        bad "gtc compile of a graph named closure notes its class name" "$note"
-    fi
 fi
 if [ -f "$out/train_step.so" ] && [ -f "$out/digits_step.so" ]; then
     cat >"$out/two.php" <<'EOF'

@@ -681,6 +681,37 @@ TEST(ir_read_json__escaped_nul__rejected_not_truncated) {
                  "g.json: name: graph name \"g\\\\u0000x\" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 128 characters)");
 }
 
+/* ir/text.c: what messages must not show raw is escaped, everything else kept byte for byte. */
+TEST(ir_escape_invisible__controls_and_format_characters__escaped) {
+    char out[256];
+    ir_escape_invisible("a\x1b[31mb\x7f", out, sizeof out);
+    assert_string_equal(out, "a\\x1b[31mb\\x7f");
+    ir_escape_invisible("x\xe2\x80\xaey\xe2\x80\x8bz\xef\xbb\xbf\xe2\x81\xa6\xc2\x9b\xc2\xad\xd8\x9c", out, sizeof out);
+    assert_string_equal(out, "x\\u202ey\\u200bz\\ufeff\\u2066\\u009b\\u00ad\\u061c");
+    /* visible non-ASCII text and invalid bytes pass through */
+    ir_escape_invisible("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xff", out, sizeof out);
+    assert_string_equal(out, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xff");
+    /* cut at a whole escape, always terminated */
+    size_t n = ir_escape_invisible("ab\xe2\x80\xae", out, 6);
+    assert_int_equal(n, 2);
+    assert_string_equal(out, "ab");
+    unsigned cp = 0;
+    assert_int_equal(ir_invisible_at("\xe2\x80\xae", &cp), 3);
+    assert_int_equal(cp, 0x202e);
+    assert_int_equal(ir_invisible_at("a", &cp), 0);
+}
+
+TEST(diag__bidi_override_in_a_name__escaped_in_the_message) {
+    Diag d;
+    diag_init(&d, "g.json");
+    const char *src = "{\"format\":\"gtc-graph\",\"version\":1,\"name\":\"m\",\"inputs\":[{\"name\":\"x\xe2\x80\xaey\","
+                      "\"dtype\":\"float32\",\"shape\":[1]}],\"nodes\":[],\"outputs\":{\"o\":\"x\"}}";
+    Graph *g = ir_read_json(src, strlen(src), &d);
+    assert_null(g);
+    assert_non_null(strstr(d.msg, "\"x\\u202ey\""));
+    assert_null(strstr(d.msg, "\xe2\x80\xae"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ir_read_json__good_graph__loaded_verified_typed),
@@ -725,6 +756,8 @@ int main(void) {
         cmocka_unit_test(ir_read_json__100001_nodes__rejected),
         cmocka_unit_test(ir_read_json__escaped_nul__rejected_not_truncated),
         cmocka_unit_test(ir_read_json__input_and_100000_nodes__rejected),
+        cmocka_unit_test(ir_escape_invisible__controls_and_format_characters__escaped),
+        cmocka_unit_test(diag__bidi_override_in_a_name__escaped_in_the_message),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
