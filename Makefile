@@ -17,7 +17,7 @@ CFLAGS_BASE := -std=c11 -Wall -Wextra -Werror -g $(OPT) -fPIC -MMD -MP -D_GNU_SO
 LDFLAGS_BASE := $(SAN_FLAGS)
 CFLAGS += $(CFLAGS_BASE)
 
-IR_SRCS := ir/types.c ir/ops.c ir/graph.c ir/names.c ir/infer.c ir/verify.c ir/dump.c \
+IR_SRCS := ir/types.c ir/ops.c ir/graph.c ir/names.c ir/infer.c ir/verify.c ir/select.c ir/dump.c \
            ir/json_parse.c ir/json_read.c ir/json_write.c ir/text.c
 COMPILER_SRCS := compiler/frontend.c compiler/pass_simplify.c compiler/pipeline.c compiler/pass_fuse.c compiler/pass_fuse_row.c \
                  compiler/pass_schedule.c compiler/pass_memplan.c compiler/pass_lower.c compiler/target.c compiler/plan.c \

@@ -133,7 +133,7 @@ if ($opt['replays'] > 0) {
         if ($i['shape'] === []) {
             $in[$n] = $float ? 0.001 : ($i['dtype'] === 'bool' ? true : 1);
         } elseif (in_array($n, $donated, true)) {   // a parameter: made once, updated in place
-            $in[$n] = $float ? ((CudaArray::rand($i['shape'], seed: crc32($n)) - 0.5) * 0.1)->astype($i['dtype'])
+            $in[$n] = $float ? ((CudaArray::rand($i['shape'], seed: crc32($n)) - 0.5) * 0.1)->astype($i['dtype'], casting: 'unsafe')
                              : CudaArray::zeros($i['shape'], $i['dtype']);
         } else {                                     // data: four host buffers, a new tensor each replay
             for ($k = 0; $k < 4; $k++) {
@@ -144,7 +144,7 @@ if ($opt['replays'] > 0) {
                 } else {
                     $t = $float ? CudaArray::rand($i['shape'], seed: $seed) : CudaArray::rand($i['shape'], seed: $seed, dtype: $i['dtype']);
                 }
-                $data[$n][$k] = $t->astype($i['dtype'])->toBuffer();
+                $data[$n][$k] = $t->astype($i['dtype'], casting: 'unsafe')->toBuffer();
             }
             $in[$n] = null;
         }

@@ -54,7 +54,7 @@ int php_bad_continuation(P *p, const char *expected) {
         php_tok_is(t, "<<") || php_tok_is(t, ">>"))
         return php_perr(p, t, "the operator %s is not supported; the operators are + - * / ** and the CudaArray "
                               "methods (combine conditions with CudaArray::where)", t->text);
-    if (php_tok_is(t, "[")) return php_perr(p, t, "indexing is not supported; use ->slice($starts, $ends)");
+    if (php_tok_is(t, "[")) return php_perr(p, t, "indexing is not supported; use ->slice(...) (one selector per axis: ->slice(0), ->slice(null, [1, 3]))");
     if (php_tok_is(t, "=") || (t->kind == PT_PUNCT && t->len >= 2 && t->text[t->len - 1] == '=' && t->text[0] != '='))
         return php_perr(p, t, "assignment inside an expression is not supported; assign each value in its own statement");
     return php_unexpected(p, expected);
@@ -180,7 +180,7 @@ static const Method methods[] = {
     {"sigmoid", OP_SIGMOID, M_UNARY, 0, {0}}, {"relu", OP_RELU, M_UNARY, 0, {0}},
     {"floor", OP_FLOOR, M_UNARY, 0, {0}}, {"ceil", OP_CEIL, M_UNARY, 0, {0}},
     {"round", OP_ROUND, M_UNARY, 0, {0}}, {"sign", OP_SIGN, M_UNARY, 0, {0}},
-    {"astype", OP_CAST, M_CAST, 1, {"dtype"}},
+    {"astype", OP_CAST, M_CAST, 1, {"dtype", "casting"}},
     {"sum", OP_SUM, M_REDUCE, 0, {"axis", "keepdims"}}, {"mean", OP_MEAN, M_REDUCE, 0, {"axis", "keepdims"}},
     {"max", OP_MAX, M_REDUCE, 0, {"axis", "keepdims"}}, {"min", OP_MIN, M_REDUCE, 0, {"axis", "keepdims"}},
     {"prod", OP_PROD, M_REDUCE, 0, {"axis", "keepdims"}},
@@ -188,7 +188,7 @@ static const Method methods[] = {
     {"matmul", OP_MATMUL, M_MATMUL, 1, {"other"}},
     {"reshape", OP_RESHAPE, M_SHAPE, 1, {"shape"}}, {"broadcastTo", OP_BROADCAST_TO, M_SHAPE, 1, {"shape"}},
     {"transpose", OP_TRANSPOSE, M_TRANSPOSE, 0, {"perm"}},
-    {"slice", OP_SLICE, M_SLICE, 1, {"starts", "ends", "steps", "axes"}},
+    {"slice", OP_SLICE, M_SLICE, 0, {0}},
     {NULL, 0, 0, 0, {0}}};
 
 static const Method statics[] = {
@@ -204,13 +204,126 @@ static const Method *find_method(const Method *tab, const char *name) {
     return NULL;
 }
 
+/* astype's $casting (NumPy's rules, as the runtime's astype): checked on the operand's dtype. */
+static int cast_allowed(P *p, const PhpTok *at, const char *fname, const Arg *c, const Val *self, DType to) {
+    IrCasting casting = IR_CAST_SAME_KIND;
+    if (c && (!c->lit || c->lit->k != L_STR || ir_casting_from_name(c->lit->s, &casting)))
+        return php_perr(p, c->at, "%s: $casting must be 'no', 'equiv', 'safe', 'same_kind' or 'unsafe'", fname);
+    TensorType t;
+    if (php_node_type(p, self->id, &t)) return -1;
+    if (!ir_can_cast(t.dtype, to, casting))
+        return php_perr(p, at, "%s: unsafe cast from %s to %s under casting '%s'; add casting: 'unsafe' for the "
+                               "saturating conversion", fname, ir_dtype_name(t.dtype), ir_dtype_name(to),
+                        ir_casting_name(casting));
+    return 0;
+}
+
+/* ->slice(starts: [...], ends: [...], steps: [...], axes: [...]): the ONNX form, as attributes. */
+static int slice_onnx(P *p, const PhpTok *at, const char *fname, Arg *args, int nargs, Attrs *a) {
+    static const char *const params[] = {"starts", "ends", "steps", "axes", NULL};
+    const int64_t big = (int64_t)1 << 53;
+    Arg *s[4];
+    int64_t tmp[IR_MAX_RANK];
+    int ne = 0, ns = 0, cnt = 0;
+    if (php_bind(p, at, fname, params, 2, args, nargs, s) ||
+        php_arg_ints(p, fname, "starts", s[0], 0, -big, big, a->starts, &a->nslice) ||
+        php_arg_ints(p, fname, "ends", s[1], 0, -big, big, a->ends, &ne))
+        return -1;
+    if (ne != a->nslice) return php_perr(p, s[1]->at, "%s: $starts has %d entries but $ends has %d", fname, a->nslice, ne);
+    if (s[2] && !(s[2]->lit && s[2]->lit->k == L_NULL)) {
+        if (php_arg_ints(p, fname, "steps", s[2], 0, -big, big, a->steps, &ns)) return -1;
+        if (ns != a->nslice) return php_perr(p, s[2]->at, "%s: $starts has %d entries but $steps has %d", fname, a->nslice, ns);
+        a->has_steps = true;
+    }
+    if (s[3] && !(s[3]->lit && s[3]->lit->k == L_NULL)) {
+        if (php_arg_ints(p, fname, "axes", s[3], 0, -IR_MAX_RANK, IR_MAX_RANK - 1, tmp, &cnt)) return -1;
+        a->has_axes = true, a->naxes = cnt;
+        for (int i = 0; i < cnt; i++) a->axes[i] = (int)tmp[i];
+    }
+    return 0;
+}
+
+/* Positional selector i of ->slice() for axis i, as the runtime reads it (cudaarray_index.c):
+ * null, an int (an index: drops the axis), [start, end(, step)] with null for a default, or
+ * Python-style text (the whole spec when it is the only selector). */
+static int slice_selector(P *p, const char *fname, const Arg *g, int i, int n, const TensorType *t, Attrs *a,
+                          unsigned *drop) {
+    const int64_t big = (int64_t)1 << 53;
+    char err[256];
+    int rc = 0;
+    if (g->lit && g->lit->k == L_NULL) return 0;
+    if (!g->lit && !g->v.is_node) {
+        double v = g->v.num;
+        if (v != floor(v) || fabs(v) > (double)big)
+            return php_perr(p, g->at, "%s: selector %d must be an integer index, got %g", fname, i + 1, v);
+        rc = ir_select_index(a, t, i, (int64_t)v, drop, err, sizeof err);
+    } else if (g->lit && g->lit->k == L_STR) {
+        rc = ir_select_text(g->lit->s, strlen(g->lit->s), n == 1 ? -1 : i, t, a, drop, err, sizeof err);
+    } else if (g->lit && g->lit->k == L_LIST) {
+        const Lit *l = g->lit;
+        int64_t v[3];
+        const int64_t *given[3] = {NULL, NULL, NULL};
+        if (l->n != 2 && l->n != 3)
+            return php_perr(p, g->at, "%s: selector %d must be [start, end] or [start, end, step], got %d entries", fname,
+                            i + 1, l->n);
+        for (int k = 0; k < l->n; k++) {
+            const Lit *e = l->items[k];
+            if (l->keys[k]) return php_perr(p, l->keys[k], "%s: selector %d must be a plain list, without keys", fname, i + 1);
+            if (e->k == L_NULL) continue;
+            if (e->k != L_NUM || !e->is_int || fabs(e->num) > (double)big)
+                return php_perr(p, e->at, "%s: selector %d[%d] must be null or an integer from %lld to %lld", fname, i + 1,
+                                k, (long long)-big, (long long)big);
+            v[k] = (int64_t)e->num, given[k] = &v[k];
+        }
+        rc = ir_select_range(a, i, given[0], given[1], given[2], err, sizeof err);
+    } else {
+        return php_perr(p, g->at, "%s: selector %d must be an int, null, a string or a list [start, end(, step)], got %s",
+                        fname, i + 1, g->lit ? php_lit_kind(g->lit) : "a CudaArray");
+    }
+    return rc ? php_perr(p, g->at, "%s", err) : 0;
+}
+
+/* self->slice(...): per-axis selectors (positional) or the ONNX form (named only); a slice node,
+ * then a reshape without the axes an index selected, as the runtime traces it. */
+static int slice_call(P *p, const PhpTok *at, const char *fname, Arg *args, int nargs, const Val *self, Val *out) {
+    Attrs a = {0};
+    unsigned drop = 0;
+    int npos = 0;
+    while (npos < nargs && !args[npos].name) npos++;
+    if (npos < nargs) {
+        if (npos)
+            return php_perr(p, args[npos].name, "%s: pass either per-axis selectors (positional) or the named lists "
+                                                "starts:, ends:, steps:, axes:, not both", fname);
+        if (slice_onnx(p, at, fname, args, nargs, &a)) return -1;
+    } else {
+        TensorType t;
+        if (php_node_type(p, self->id, &t)) return -1;
+        if (nargs > t.rank && !(nargs == 1 && args[0].lit && args[0].lit->k == L_STR)) return php_perr(p, args[t.rank].at, "slice: %d selectors for a rank-%d array", nargs, t.rank);
+        for (int i = 0; i < nargs; i++)
+            if (slice_selector(p, fname, &args[i], i, nargs, &t, &a, &drop)) return -1;
+    }
+    if (php_apply(p, at, OP_SLICE, self, 1, out)) return -1;
+    p->g->nodes[out->id].attrs = a;
+    if (!drop) return 0;
+    TensorType r;
+    Val sliced = *out;
+    if (php_node_type(p, sliced.id, &r) || php_apply(p, at, OP_RESHAPE, &sliced, 1, out)) return -1;
+    Attrs ra = {0};
+    for (int i = 0; i < r.rank; i++)
+        if (!(drop & (1u << i))) ra.shape[ra.nshape++] = r.dims[i];
+    p->g->nodes[out->id].attrs = ra;
+    return 0;
+}
+
 /* A method call self->m(args) (self NULL for a static call). */
 static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *out) {
     Arg args[MAX_ARGS], *s[5];
     int nargs;
     char fname[80];
     snprintf(fname, sizeof fname, "%s%s()", self ? "->" : "CudaArray::", m->name);
-    if (parse_args(p, args, &nargs) || php_bind(p, at, fname, m->params, m->nreq, args, nargs, s)) return -1;
+    if (parse_args(p, args, &nargs)) return -1;
+    if (m->kind == M_SLICE) return slice_call(p, at, fname, args, nargs, self, out);
+    if (php_bind(p, at, fname, m->params, m->nreq, args, nargs, s)) return -1;
     Val in[3] = {{0, 0, -1}, {0, 0, -1}, {0, 0, -1}};
     if (self) in[0] = *self;
     Attrs at_ = {0};
@@ -231,7 +344,8 @@ static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *o
         break;
     case M_UNARY: break;
     case M_CAST:
-        if (php_arg_dtype(p, fname, "dtype", s[0], &at_.dtype)) return -1;
+        if (php_arg_dtype(p, fname, "dtype", s[0], &at_.dtype) || cast_allowed(p, at, fname, s[1], self, at_.dtype))
+            return -1;
         at_.has_dtype = true;
         break;
     case M_REDUCE: case M_ARG:
@@ -254,29 +368,7 @@ static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *o
             for (int i = 0; i < cnt; i++) at_.perm[i] = (int)tmp[i];
         }
         break;
-    case M_SLICE: {
-        const int64_t big = (int64_t)1 << 53;
-        if (s[0]->lit && s[0]->lit->k == L_STR)
-            return php_perr(p, s[0]->at, "the string form of ->slice() is not supported by gtc compile; pass $starts and "
-                                         "$ends lists");
-        if (!s[1]) return php_perr(p, at, "%s needs the argument $ends", fname);
-        int ne = 0, ns = 0;
-        if (php_arg_ints(p, fname, "starts", s[0], 0, -big, big, at_.starts, &at_.nslice) ||
-            php_arg_ints(p, fname, "ends", s[1], 0, -big, big, at_.ends, &ne))
-            return -1;
-        if (ne != at_.nslice) return php_perr(p, s[1]->at, "%s: $starts has %d entries but $ends has %d", fname, at_.nslice, ne);
-        if (s[2] && !(s[2]->lit && s[2]->lit->k == L_NULL)) {
-            if (php_arg_ints(p, fname, "steps", s[2], 0, -big, big, at_.steps, &ns)) return -1;
-            if (ns != at_.nslice) return php_perr(p, s[2]->at, "%s: $starts has %d entries but $steps has %d", fname, at_.nslice, ns);
-            at_.has_steps = true;
-        }
-        if (s[3] && !(s[3]->lit && s[3]->lit->k == L_NULL)) {
-            if (php_arg_ints(p, fname, "axes", s[3], 0, -IR_MAX_RANK, IR_MAX_RANK - 1, tmp, &cnt)) return -1;
-            at_.has_axes = true, at_.naxes = cnt;
-            for (int i = 0; i < cnt; i++) at_.axes[i] = (int)tmp[i];
-        }
-        break;
-    }
+    case M_SLICE: break; /* slice_call */
     case S_WHERE:
         if (arg_tensor(p, fname, "condition", s[0], &in[0]) || arg_operand(p, fname, "x", s[1], &in[1]) ||
             arg_operand(p, fname, "y", s[2], &in[2]))

@@ -327,6 +327,13 @@ void php_rename_node(P *p, NodeId id, const char *name) {
     php_node_named(p, n->name);
 }
 
+int php_node_type(P *p, NodeId id, TensorType *out) {
+    for (; p->ntyped <= id; p->ntyped++)
+        if (ir_verify_node(p->g, p->ntyped, p->d)) return -1;
+    *out = p->g->nodes[id].type;
+    return 0;
+}
+
 /* An op over values: numbers alone fold (as PHP computes them), else a node. */
 int php_apply(P *p, const PhpTok *at, Op op, const Val *in, int nin, Val *out) {
     int any = 0;

@@ -68,6 +68,7 @@ typedef struct {
     NameMap reserved;   /* every variable name in the function, and every node name */
     NameMap nodenames;  /* every node name */
     const char *target; /* the variable being assigned: temporaries are named after it */
+    NodeId ntyped;      /* nodes 0..ntyped-1 have their types (php_node_type) */
 } PhpParser;
 
 typedef PhpParser P;
@@ -105,6 +106,9 @@ void php_reserve(P *p, const char *name);          /* a name temporaries must no
 void php_node_named(P *p, const char *name);
 int php_new_node(P *p, const PhpTok *at, Op op, const Val *in, int nin, NodeId *out);
 void php_rename_node(P *p, NodeId id, const char *name);
+/* The type of node id, inferring the nodes before it as ir_verify will (its message on error):
+ * for calls whose reading depends on an operand's shape or dtype (slice's indices, astype). */
+int php_node_type(P *p, NodeId id, TensorType *out);
 int php_apply(P *p, const PhpTok *at, Op op, const Val *in, int nin, Val *out); /* numbers fold */
 
 /* ---- php_expr.c: expressions, method calls, the errors statements share ---- */

@@ -393,7 +393,7 @@ try {
     $probs = null;
     if ($k === 2) {
         $sh = $logits->subtract($logits->max(1, keepdims: true))->exp();
-        $probs = $sh->divide($sh->sum(1, keepdims: true))->slice([1], [2], null, [1])->reshape([-1])->toArray();
+        $probs = $sh->divide($sh->sum(1, keepdims: true))->slice(starts: [1], ends: [2], axes: [1])->reshape([-1])->toArray();
     }
 } catch (Cuda\Exception $e) {
     if ($tty) echo "\n";

@@ -229,12 +229,36 @@ int ir_reduce_mask(const Attrs *a, int rank, unsigned *mask, char *err, size_t e
  * end; out-of-range bounds clamp): per input axis the first index, step and result size. */
 int ir_slice_normalize(const TensorType *in, const Attrs *a, int64_t start[], int64_t step[],
                        int64_t size[], char *err, size_t errn);
+/* Per-axis selections (php-gpu-tensors' slice(); ir/select.c). Each appends a slot for axis ax
+ * to a's slice lists (axes in increasing order, each once) and returns -1 with the message in
+ * err. An index (negative from the end) must be in range; it selects one element and sets bit ax
+ * in *drop (the caller reshapes those axes away). A range takes start, end and step, NULL for
+ * not given (Python's defaults for the step's sign); a step of 0 is an error. */
+int ir_select_index(Attrs *a, const TensorType *t, int ax, int64_t k, unsigned *drop, char *err, size_t errn);
+int ir_select_range(Attrs *a, int ax, const int64_t *start, const int64_t *end, const int64_t *step, char *err,
+                    size_t errn);
+/* Python-style slice text: with axis -1 a whole spec ("1:3, ::2, -1, ..."), else one axis's
+ * selector ("1:3", "::2", "-1") for that axis. len excludes the terminating NUL. */
+int ir_select_text(const char *spec, size_t len, int axis, const TensorType *t, Attrs *a, unsigned *drop, char *err,
+                   size_t errn);
+
+/* NumPy's casting rules (np.can_cast) for astype: no and equiv allow only the same dtype, safe
+ * keeps every value, same_kind also allows narrowing within a kind (bool < int < float), unsafe
+ * allows anything. */
+typedef enum { IR_CAST_NO, IR_CAST_EQUIV, IR_CAST_SAFE, IR_CAST_SAME_KIND, IR_CAST_UNSAFE } IrCasting;
+int ir_casting_from_name(const char *s, IrCasting *out); /* 0, or -1 for an unknown name */
+const char *ir_casting_name(IrCasting c);
+bool ir_can_cast(DType from, DType to, IrCasting c);
+
 /* The permutation of a transpose (nperm == 0 reverses the axes). */
 int ir_transpose_perm(const Attrs *a, int rank, int perm[], char *err, size_t errn);
 
 /* Checks the graph's structure (arity, ids, names, outputs, donations) and infers every node's
  * type in order. Returns 0 or -1 with the first error in d. */
 int ir_verify(Graph *g, Diag *d);
+/* ir_verify's check of node id alone (its operands typed before it): arity, operands, and its
+ * type inferred into the node. For a front-end that needs a type while building the graph. */
+int ir_verify_node(Graph *g, NodeId id, Diag *d);
 
 /* ---- text and JSON ------------------------------------------------------------------------- */
 

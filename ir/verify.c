@@ -6,7 +6,7 @@
 
 #include "ir.h"
 
-static int verify_node(Graph *g, NodeId id, Diag *d) {
+int ir_verify_node(Graph *g, NodeId id, Diag *d) {
     Node *n = &g->nodes[id];
     const OpInfo *info = &ir_ops[n->op];
     char err[512];
@@ -53,7 +53,7 @@ int ir_verify(Graph *g, Diag *d) {
         } else {
             namemap_put(&names, n->name, i);
             if (n->op == OP_INPUT) n->input_index = ninputs++;
-            rc = verify_node(g, i, d);
+            rc = ir_verify_node(g, i, d);
         }
     }
     g->ninputs = ninputs;

@@ -150,7 +150,7 @@ function make_pcam(string $out): void {
     $r = PCAM_LATENT;
     $mix = CudaArray::rand([$r, $d], PCAM_SEED)->subtract(0.5)->multiply(2 * sqrt(3 * PCAM_SIGNAL / $r));
     $mixRows = [];
-    for ($j = 0; $j < $r; $j++) $mixRows[] = $mix->slice([$j], [$j + 1], null, [0]);   // [1, d]
+    for ($j = 0; $j < $r; $j++) $mixRows[] = $mix->slice(starts: [$j], ends: [$j + 1], axes: [0]);   // [1, d]
     $a = uniform_vec($r, PCAM_SEED + 1);
     $u = uniform_vec($r, PCAM_SEED + 2);
     $v = uniform_vec($r, PCAM_SEED + 3);
@@ -169,7 +169,7 @@ function make_pcam(string $out): void {
             $z = bell([$m, $r], PCAM_SEED + 100 + 2 * $chunk);
             $x = bell([$m, $d], PCAM_SEED + 101 + 2 * $chunk)->multiply(sqrt(1 - PCAM_SIGNAL));
             for ($j = 0; $j < $r; $j++)
-                $x = $x->add($z->slice([$j], [$j + 1], null, [1])->multiply($mixRows[$j]));
+                $x = $x->add($z->slice(starts: [$j], ends: [$j + 1], axes: [1])->multiply($mixRows[$j]));
             fwrite($fx, $x->toBuffer());
             $zs = array_values(unpack('g*', $z->toBuffer()));
             for ($i = 0; $i < $m; $i++, $row++) {

@@ -1,10 +1,8 @@
-/* runtime/php/cudaarray_index.c: selecting parts of a Cuda\CudaArray: slice() (ONNX-style lists
- * or a Python-style spec string), $t(...) (php-gpu-tensors' per-axis selectors) and $t[i]
+/* runtime/php/cudaarray_index.c: selecting parts of a Cuda\CudaArray: slice() (php-gpu-tensors'
+ * per-axis selectors or a Python-style spec string; ONNX-style named lists), $t(...) (php-gpu-tensors' per-axis selectors) and $t[i]
  * (ArrayAccess: row views, element values, writes through to storage). Every selection is a
  * slice (plus a reshape that drops indexed axes) through php_gtc_apply, so Cuda\Fusion traces it. */
 #include "php_gtc.h"
-
-#include <errno.h>
 
 /* r without the size-1 axes in mask drop (indices that select one element); r is consumed. */
 static RtTensor *drop_axes(RtTensor *r, unsigned drop) {
@@ -15,125 +13,6 @@ static RtTensor *drop_axes(RtTensor *r, unsigned drop) {
     RtTensor *v = php_gtc_reshape_to(r, rank, shape);
     rt_release(r);
     return v;
-}
-
-/* ---- slice --------------------------------------------------------------------------------- */
-
-/* Parses a decimal integer field (surrounding blanks allowed); false if it is not one. */
-static bool parse_int(const char *s, size_t n, int64_t *out) {
-    char buf[32];
-    while (n && (*s == ' ' || *s == '\t')) s++, n--;
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
-    if (n == 0 || n >= sizeof buf) return false;
-    memcpy(buf, s, n);
-    buf[n] = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!((buf[i] >= '0' && buf[i] <= '9') || (i == 0 && (buf[i] == '-' || buf[i] == '+'))))
-            return false;
-    errno = 0;
-    char *end;
-    long long v = strtoll(buf, &end, 10);
-    if (errno || *end || end == buf) return false;
-    *out = v;
-    return true;
-}
-
-static bool blank(const char *s, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (s[i] != ' ' && s[i] != '\t') return false;
-    return true;
-}
-
-#define SPEC_ERR(...) (php_gtc_throw(RT_EINVAL, __VA_ARGS__), false)
-
-/* One component of a slice spec ("1:3", "::-1", "2") for axis ax into slot i of a. */
-static bool parse_component(const char *spec, const char *s, size_t n, const RtTensor *t, int ax,
-                            Attrs *a, int i, bool *dropped) {
-    const char *colon1 = memchr(s, ':', n);
-    int64_t dim = t->shape[ax];
-    a->axes[i] = ax;
-    if (!colon1) { /* an index: selects one element and drops the axis */
-        int64_t k;
-        if (!parse_int(s, n, &k))
-            return SPEC_ERR("slice: \"%.*s\" is not an index in \"%s\"", (int)n, s, spec);
-        int64_t kk = k < 0 ? k + dim : k;
-        if (kk < 0 || kk >= dim)
-            return SPEC_ERR("slice: index %lld is out of range for axis %d of size %lld",
-                            (long long)k, ax, (long long)dim);
-        a->starts[i] = kk, a->ends[i] = kk + 1, a->steps[i] = 1;
-        *dropped = true;
-        return true;
-    }
-    const char *f[3] = {s, colon1 + 1, NULL};
-    size_t fl[3] = {(size_t)(colon1 - s), 0, 0};
-    const char *rest = colon1 + 1, *end = s + n;
-    const char *colon2 = memchr(rest, ':', (size_t)(end - rest));
-    if (colon2) {
-        fl[1] = (size_t)(colon2 - rest);
-        f[2] = colon2 + 1;
-        fl[2] = (size_t)(end - f[2]);
-        if (memchr(f[2], ':', fl[2]))
-            return SPEC_ERR("slice: \"%.*s\" has more than two ':' in \"%s\"", (int)n, s, spec);
-    } else {
-        fl[1] = (size_t)(end - rest);
-    }
-    int64_t v[3];
-    bool given[3];
-    for (int k = 0; k < 3; k++) {
-        given[k] = f[k] && !blank(f[k], fl[k]);
-        if (given[k] && !parse_int(f[k], fl[k], &v[k]))
-            return SPEC_ERR("slice: \"%.*s\" is not an integer in \"%s\"", (int)fl[k], f[k], spec);
-    }
-    int64_t step = given[2] ? v[2] : 1;
-    if (step == 0) return SPEC_ERR("slice: step is 0 on axis %d in \"%s\"", ax, spec);
-    a->steps[i] = step;
-    a->starts[i] = given[0] ? v[0] : step > 0 ? 0 : INT64_MAX;
-    a->ends[i] = given[1] ? v[1] : step > 0 ? INT64_MAX : INT64_MIN;
-    return true;
-}
-
-/* Python-style "a:b:c, i, ..., ::-1" into ONNX-style slice attributes plus axes to drop. */
-static bool parse_spec(const char *spec, size_t len, const RtTensor *t, Attrs *a,
-                       unsigned *drop) {
-    const char *comp[IR_MAX_RANK + 2];
-    size_t clen[IR_MAX_RANK + 2];
-    int n = 0, ellipsis = -1;
-    *drop = 0;
-    if (strlen(spec) != len) return SPEC_ERR("slice: the spec contains a NUL byte");
-    if (!blank(spec, len)) {
-        const char *p = spec, *end = spec + len;
-        for (;;) {
-            const char *c = memchr(p, ',', (size_t)(end - p));
-            const char *e = c ? c : end;
-            if (n == IR_MAX_RANK + 1)
-                return SPEC_ERR("slice: too many indices for rank %d in \"%s\"", t->rank, spec);
-            comp[n] = p, clen[n] = (size_t)(e - p);
-            while (clen[n] && (*comp[n] == ' ' || *comp[n] == '\t')) comp[n]++, clen[n]--;
-            while (clen[n] && (comp[n][clen[n] - 1] == ' ' || comp[n][clen[n] - 1] == '\t'))
-                clen[n]--;
-            if (clen[n] == 0) return SPEC_ERR("slice: empty index %d in \"%s\"", n, spec);
-            if (clen[n] == 3 && !memcmp(comp[n], "...", 3)) {
-                if (ellipsis >= 0) return SPEC_ERR("slice: more than one \"...\" in \"%s\"", spec);
-                ellipsis = n;
-            }
-            n++;
-            if (!c) break;
-            p = c + 1;
-        }
-    }
-    int nidx = n - (ellipsis >= 0);
-    if (nidx > t->rank)
-        return SPEC_ERR("slice: %d indices for rank %d in \"%s\"", nidx, t->rank, spec);
-    a->has_axes = a->has_steps = true;
-    a->nslice = a->naxes = nidx;
-    for (int i = 0, slot = 0; i < n; i++) {
-        if (i == ellipsis) continue;
-        int ax = ellipsis >= 0 && i > ellipsis ? t->rank - (n - i) : i;
-        bool dropped = false;
-        if (!parse_component(spec, comp[i], clen[i], t, ax, a, slot++, &dropped)) return false;
-        if (dropped) *drop |= 1u << ax;
-    }
-    return true;
 }
 
 /* ---- ArrayAccess: $t[i] --------------------------------------------------------------------- */
@@ -322,48 +201,147 @@ ZEND_METHOD(Cuda_CudaArray, __invoke) {
     RETURN_TENSOR(r);
 }
 
+/* ---- slice ------------------------------------------------------------------------------------ */
+
+/* One positional selector of slice() for axis ax (argument argn): null keeps the axis, an int
+ * selects and drops it, [start, end] or [start, end, step] (ints, null for a default) is a range,
+ * a string is Python-style text (the whole spec when it is the only selector). */
+static bool axis_selector(zval *z, uint32_t argn, const TensorType *tt, int ax, bool only, Attrs *a,
+                          unsigned *drop) {
+    char err[256];
+    ZVAL_DEREF(z);
+    switch (Z_TYPE_P(z)) {
+    case IS_NULL: return true;
+    case IS_LONG:
+        if (ir_select_index(a, tt, ax, Z_LVAL_P(z), drop, err, sizeof err)) break;
+        return true;
+    case IS_STRING:
+        if (ir_select_text(Z_STRVAL_P(z), Z_STRLEN_P(z), only ? -1 : ax, tt, a, drop, err, sizeof err)) break;
+        return true;
+    case IS_ARRAY: {
+        HashTable *ht = Z_ARRVAL_P(z);
+        uint32_t n = zend_hash_num_elements(ht);
+        int64_t v[3];
+        const int64_t *given[3] = {NULL, NULL, NULL};
+        bool ok = (n == 2 || n == 3) && zend_array_is_list(ht);
+        for (uint32_t k = 0; ok && k < n; k++) {
+            zval *e = zend_hash_index_find(ht, k);
+            ZVAL_DEREF(e);
+            if (Z_TYPE_P(e) == IS_LONG) v[k] = Z_LVAL_P(e), given[k] = &v[k];
+            else ok = Z_TYPE_P(e) == IS_NULL;
+        }
+        if (!ok) {
+            php_gtc_throw(RT_EINVAL, "slice: selector %u must be [start, end] or [start, end, step] of ints (null "
+                          "for a default)", argn);
+            return false;
+        }
+        if (ir_select_range(a, ax, given[0], given[1], given[2], err, sizeof err)) break;
+        return true;
+    }
+    default:
+        zend_argument_type_error(argn, "must be an int, null, a string or a list [start, end(, step)], %s given",
+                                 zend_zval_type_name(z));
+        return false;
+    }
+    php_gtc_throw(RT_EINVAL, "%s", err);
+    return false;
+}
+
+/* A list of ints given as the named argument $name of the ONNX form (NULL when absent or null);
+ * its length in *n, -1 after throwing. */
+static int onnx_list(HashTable *named, const char *name, int64_t *out, bool *given) {
+    zval *z = zend_hash_str_find_deref(named, name, strlen(name)), *v;
+    *given = z && Z_TYPE_P(z) != IS_NULL;
+    if (!*given) return 0;
+    if (Z_TYPE_P(z) != IS_ARRAY) {
+        zend_type_error("Cuda\\CudaArray::slice(): Argument $%s must be of type array, %s given", name,
+                        zend_zval_type_name(z));
+        return -1;
+    }
+    if (zend_hash_num_elements(Z_ARRVAL_P(z)) > IR_MAX_RANK) {
+        zend_value_error("Cuda\\CudaArray::slice(): Argument $%s must have at most %d elements", name, IR_MAX_RANK);
+        return -1;
+    }
+    int n = 0;
+    ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(z), v) {
+        ZVAL_DEREF(v);
+        if (Z_TYPE_P(v) != IS_LONG) {
+            zend_type_error("Cuda\\CudaArray::slice(): Argument $%s must contain only integers, %s given", name,
+                            zend_zval_type_name(v));
+            return -1;
+        }
+        out[n++] = Z_LVAL_P(v);
+    } ZEND_HASH_FOREACH_END();
+    return n;
+}
+
+/* slice(starts: [...], ends: [...], steps: [...], axes: [...]): ONNX-style lists (negative
+ * indices from the end, bounds clamp; steps default to 1, axes to 0..n-1). */
+static bool onnx_form(HashTable *named, const RtTensor *t, Attrs *a) {
+    static const char *const keys[] = {"starts", "ends", "steps", "axes"};
+    zend_string *key;
+    ZEND_HASH_FOREACH_STR_KEY(named, key) {
+        bool known = false;
+        for (int k = 0; k < 4; k++) known |= zend_string_equals_cstr(key, keys[k], strlen(keys[k]));
+        if (!known) {
+            zend_throw_error(NULL, "Unknown named parameter $%s", ZSTR_VAL(key));
+            return false;
+        }
+    } ZEND_HASH_FOREACH_END();
+    int64_t axes[IR_MAX_RANK];
+    int64_t *lists[4] = {a->starts, a->ends, a->steps, axes};
+    bool given[4];
+    int n[4];
+    for (int k = 0; k < 4; k++)
+        if ((n[k] = onnx_list(named, keys[k], lists[k], &given[k])) < 0) return false;
+    for (int k = 0; k < 2; k++)
+        if (!given[k]) {
+            zend_argument_count_error("Cuda\\CudaArray::slice(): the named form needs $starts and $ends (and "
+                                      "optionally $steps, $axes); positional arguments are per-axis selectors");
+            return false;
+        }
+    for (int k = 1; k < 4; k++)
+        if (given[k] && n[k] != n[0]) {
+            zend_value_error("Cuda\\CudaArray::slice(): Argument $%s must have as many elements as $starts", keys[k]);
+            return false;
+        }
+    a->nslice = n[0];
+    a->has_steps = given[2];
+    a->has_axes = given[3];
+    a->naxes = given[3] ? n[0] : 0;
+    for (int i = 0; given[3] && i < n[0]; i++)
+        if (!php_gtc_axis_to_int(axes[i], t->rank, "slice", &a->axes[i])) return false;
+    return true;
+}
+
+/* slice(...$selectors): php-gpu-tensors' per-axis selectors (axis_selector; slice() keeps
+ * everything), or with named arguments only, the ONNX form (onnx_form). Traced as slice plus a
+ * reshape that drops indexed axes. */
 ZEND_METHOD(Cuda_CudaArray, slice) {
-    HashTable *starts_ht = NULL, *ends_ht = NULL, *steps_ht = NULL, *axes_ht = NULL;
-    zend_string *spec = NULL;
-    ZEND_PARSE_PARAMETERS_START(1, 4)
-        Z_PARAM_ARRAY_HT_OR_STR(starts_ht, spec)
-        Z_PARAM_OPTIONAL
-        Z_PARAM_ARRAY_HT_OR_NULL(ends_ht)
-        Z_PARAM_ARRAY_HT_OR_NULL(steps_ht)
-        Z_PARAM_ARRAY_HT_OR_NULL(axes_ht)
+    zval *sel = NULL;
+    uint32_t n = 0;
+    HashTable *named = NULL;
+    ZEND_PARSE_PARAMETERS_START(0, -1)
+        Z_PARAM_VARIADIC_WITH_NAMED(sel, n, named)
     ZEND_PARSE_PARAMETERS_END();
     GTC_THIS_TENSOR(t);
     Attrs a = {0};
     unsigned drop = 0;
-    if (spec) {
-        uint32_t extra = ends_ht ? 2 : steps_ht ? 3 : axes_ht ? 4 : 0;
-        if (extra) {
-            zend_argument_value_error(extra, "must be null when $starts is a slice string");
+    if (named && zend_hash_num_elements(named)) {
+        if (n) {
+            zend_argument_count_error("Cuda\\CudaArray::slice(): pass either per-axis selectors (positional) or "
+                                      "the named lists starts:, ends:, steps:, axes:, not both");
             RETURN_THROWS();
         }
-        if (!parse_spec(ZSTR_VAL(spec), ZSTR_LEN(spec), t, &a, &drop)) RETURN_THROWS();
+        if (!onnx_form(named, t, &a)) RETURN_THROWS();
     } else {
-        if (!ends_ht) {
-            zend_argument_value_error(2, "must be an array when $starts is an array");
+        if (n > (uint32_t)t->rank && !(n == 1 && Z_TYPE_P(&sel[0]) == IS_STRING)) { /* a spec: its own check */
+            php_gtc_throw(RT_EINVAL, "slice: %u selectors for a rank-%d array", n, t->rank);
             RETURN_THROWS();
         }
-        int64_t axes[IR_MAX_RANK];
-        int n = php_gtc_parse_int_list(starts_ht, 1, a.starts);
-        if (n < 0 || php_gtc_parse_int_list(ends_ht, 2, a.ends) < 0) RETURN_THROWS();
-        HashTable *lists[3] = {ends_ht, steps_ht, axes_ht};
-        for (int k = 0; k < 3; k++)
-            if (lists[k] && (int)zend_hash_num_elements(lists[k]) != n) {
-                zend_argument_value_error((uint32_t)k + 2, "must have as many elements as $starts");
-                RETURN_THROWS();
-            }
-        if (steps_ht && php_gtc_parse_int_list(steps_ht, 3, a.steps) < 0) RETURN_THROWS();
-        if (axes_ht && php_gtc_parse_int_list(axes_ht, 4, axes) < 0) RETURN_THROWS();
-        a.nslice = n;
-        a.has_steps = steps_ht != NULL;
-        a.has_axes = axes_ht != NULL;
-        a.naxes = axes_ht ? n : 0;
-        for (int i = 0; axes_ht && i < n; i++)
-            if (!php_gtc_axis_to_int(axes[i], t->rank, "slice", &a.axes[i])) RETURN_THROWS();
+        TensorType tt = rt_type(t);
+        for (uint32_t i = 0; i < n; i++)
+            if (!axis_selector(&sel[i], i + 1, &tt, (int)i, n == 1, &a, &drop)) RETURN_THROWS();
     }
     RtOperand in = {.t = t};
     RtTensor *r = php_gtc_apply(OP_SLICE, &in, 1, &a);

@@ -122,14 +122,30 @@ ZEND_METHOD(Cuda_CudaArray, where) {
     apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_WHERE, in, 3, NULL);
 }
 
+/* astype($dtype, $casting = 'same_kind'): NumPy's casting rule (ir_can_cast), checked on dtypes
+ * only so eager and traced calls agree; 'unsafe' is the graph op cast's saturating conversion. */
 ZEND_METHOD(Cuda_CudaArray, astype) {
-    zend_string *name;
-    ZEND_PARSE_PARAMETERS_START(1, 1)
+    zend_string *name, *casting_name = NULL;
+    ZEND_PARSE_PARAMETERS_START(1, 2)
         Z_PARAM_STR(name)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_STR(casting_name)
     ZEND_PARSE_PARAMETERS_END();
     GTC_THIS_TENSOR(t);
     Attrs a = {.has_dtype = true};
     if (!php_gtc_parse_dtype(name, 1, &a.dtype)) RETURN_THROWS();
+    IrCasting casting = IR_CAST_SAME_KIND;
+    if (casting_name && (ir_casting_from_name(ZSTR_VAL(casting_name), &casting) ||
+                         strlen(ZSTR_VAL(casting_name)) != ZSTR_LEN(casting_name))) {
+        zend_argument_value_error(2, "must be one of \"no\", \"equiv\", \"safe\", \"same_kind\", \"unsafe\"");
+        RETURN_THROWS();
+    }
+    if (!ir_can_cast(t->dtype, a.dtype, casting)) {
+        php_gtc_throw(RT_EINVAL, "astype: unsafe cast from %s to %s under casting '%s'; pass casting: 'unsafe' "
+                      "for the saturating conversion", ir_dtype_name(t->dtype), ir_dtype_name(a.dtype),
+                      ir_casting_name(casting));
+        RETURN_THROWS();
+    }
     RtOperand in = {.t = t};
     apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_CAST, &in, 1, &a);
 }

@@ -146,7 +146,11 @@ final class CudaArray implements \ArrayAccess
 
     public function sign(): CudaArray {}
 
-    public function astype(string $dtype): CudaArray {}
+    /**
+     * NumPy's casting rules: 'same_kind' (the default) refuses float to int and int or float to
+     * bool; 'safe', 'equiv', 'no' are stricter; 'unsafe' converts anything, saturating (NaN to 0).
+     */
+    public function astype(string $dtype, string $casting = 'same_kind'): CudaArray {}
 
     public static function where(CudaArray $condition, CudaArray|int|float $x, CudaArray|int|float $y): CudaArray {}
 
@@ -195,11 +199,14 @@ final class CudaArray implements \ArrayAccess
     public function broadcastTo(array $shape): CudaArray {}
 
     /**
-     * A view. Either ONNX-style lists ($starts, $ends, optional $steps and $axes; negative
-     * indices count from the end, bounds clamp) or a Python-style spec string such as
-     * "1:3, ::2, -1, ..." where a bare index selects and drops its axis.
+     * A view. Positional arguments are php-gpu-tensors' selectors, one per leading axis: null
+     * keeps the axis, an int selects and drops it, [start, end] or [start, end, step] is a
+     * range (null for a default; negative values count from the end, bounds clamp), a string is
+     * Python-style ("1:3", "::2"; the only argument may be a spec for several axes,
+     * "1:3, ::2, -1, ..."). Named arguments only: the ONNX form
+     * slice(starts: [...], ends: [...], steps: [...], axes: [...]). Mixing the two is an error.
      */
-    public function slice(array|string $starts, ?array $ends = null, ?array $steps = null, ?array $axes = null): CudaArray {}
+    public function slice(mixed ...$selectors): CudaArray {}
 
     /**
      * $t(1, null, [0, 2]): php-gpu-tensors' selectors, one per leading axis: an int selects and

@@ -149,6 +149,7 @@ ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_astype, 0, 1, Cuda\\CudaArray, 0)
 	ZEND_ARG_TYPE_INFO(0, dtype, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, casting, IS_STRING, 0, "\"same_kind\"")
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_where, 0, 3, Cuda\\CudaArray, 0)
@@ -213,11 +214,8 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Cuda_CudaArray_flatten arginfo_class_Cuda_CudaArray_neg
 
-ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_slice, 0, 1, Cuda\\CudaArray, 0)
-	ZEND_ARG_TYPE_MASK(0, starts, MAY_BE_ARRAY|MAY_BE_STRING, NULL)
-	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ends, IS_ARRAY, 1, "null")
-	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, steps, IS_ARRAY, 1, "null")
-	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, axes, IS_ARRAY, 1, "null")
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_slice, 0, 0, Cuda\\CudaArray, 0)
+	ZEND_ARG_VARIADIC_TYPE_INFO(0, selectors, IS_MIXED, 0)
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_getShape, 0, 0, IS_ARRAY, 0)

@@ -39,7 +39,7 @@ check($auto->getStats()['graphNodes'] <= $hand->getStats()['graphNodes'],
 $shapes = array_map(fn($i) => $i['shape'], $hand->inputs());
 [$batch, $din] = $shapes['x'];
 [$hidden, $classes] = $shapes['w2'];
-$labels = (CudaArray::rand([$batch, 1], seed: 21) * $classes)->floor()->astype('int32');
+$labels = (CudaArray::rand([$batch, 1], seed: 21) * $classes)->floor()->astype('int32', casting: 'unsafe');
 $init = [
     'x' => (CudaArray::rand([$batch, $din], seed: 22) - 0.5) * 2.0,
     'y' => CudaArray::where($labels->eq(new CudaArray([range(0, $classes - 1)], 'int32')), 1.0, 0.0)->astype('float32'),

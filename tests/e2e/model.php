@@ -57,7 +57,7 @@ function eager_step(array $in): array {
 }
 
 function cast_all(array $in, string $dt): array {
-    return array_map(fn($v) => $v instanceof CudaArray ? $v->astype($dt) : $v, $in);
+    return array_map(fn($v) => $v instanceof CudaArray ? $v->astype($dt, casting: 'unsafe') : $v, $in);
 }
 
 function buffers(array $arrays): array {
@@ -130,7 +130,7 @@ try {
 
 [$batch, $din] = $shapes['x']['shape'];
 [$hidden, $classes] = $shapes['w2']['shape'];
-$labels = (CudaArray::rand([$batch, 1], seed: 12) * $classes)->floor()->astype('int32');
+$labels = (CudaArray::rand([$batch, 1], seed: 12) * $classes)->floor()->astype('int32', casting: 'unsafe');
 $state = [
     'x' => (CudaArray::rand([$batch, $din], seed: 11) - 0.5) * 2.0,
     'y' => CudaArray::where($labels->eq(new CudaArray([range(0, $classes - 1)], 'int32')), 1.0, 0.0)->astype('float32'),
@@ -265,7 +265,7 @@ $without = function (string $n) use ($named) { unset($named[$n]); return $named;
 expect_invalid($model, $with(['x' => CudaArray::zeros([$batch + 1, $din])]), 'x', 'a wrong shape', $state);
 expect_invalid($model, $with(['x' => $state['x']->astype('float64')]), 'x', 'a wrong dtype', $state);
 expect_invalid($model, $with(['w2' => $state['w2']->transpose([1, 0])]), 'w2', 'a transposed parameter', $state);
-expect_invalid($model, $with(['w1' => CudaArray::zeros([$din, 2 * $hidden])->slice([0], [2 * $hidden], [2], [1])]),
+expect_invalid($model, $with(['w1' => CudaArray::zeros([$din, 2 * $hidden])->slice(starts: [0], ends: [2 * $hidden], steps: [2], axes: [1])]),
                'w1', 'a strided view', $state);
 expect_invalid($model, $without('lr'), 'lr', 'a missing input', $state);
 expect_invalid($model, $with(['bias' => $state['b1']]), 'bias', 'an unknown input name', $state);
@@ -279,11 +279,11 @@ expect_invalid($model, [$state['x'], 'x' => $state['x']], 'x', 'an input given t
 // A parameter updated in place must not share memory with another input (contiguous views of one
 // buffer pass every other check).
 $buf = CudaArray::zeros([$hidden + $classes]);
-expect_invalid($model, $with(['b1' => $buf->slice([0], [$hidden]), 'b2' => $buf->slice([$hidden], [$hidden + $classes])]),
+expect_invalid($model, $with(['b1' => $buf->slice(starts: [0], ends: [$hidden]), 'b2' => $buf->slice(starts: [$hidden], ends: [$hidden + $classes])]),
                'b1', 'two parameters that are views of one buffer', $state);
 $buf = CudaArray::zeros([$batch * $din + $din * $hidden]);
-expect_invalid($model, $with(['x' => $buf->slice([0], [$batch * $din])->reshape([$batch, $din]),
-                              'w1' => $buf->slice([$batch * $din], [$batch * $din + $din * $hidden])->reshape([$din, $hidden])]),
+expect_invalid($model, $with(['x' => $buf->slice(starts: [0], ends: [$batch * $din])->reshape([$batch, $din]),
+                              'w1' => $buf->slice(starts: [$batch * $din], ends: [$batch * $din + $din * $hidden])->reshape([$din, $hidden])]),
                'w1', 'a parameter sharing its buffer with the data', $state);
 unset($buf);
 if ($backend === 'cuda-graph') { // an input on another device (made with GTC_DEVICE=cpu for a moment)

@@ -27,7 +27,7 @@ foreach ((new ReflectionFunction($fn))->getParameters() as $param) {
 }
 if (isset($inputs['y'])) { /* one-hot targets */
     $shape = $inputs['y']->getShape();
-    $labels = CudaArray::rand([$shape[0], 1], 99)->multiply($shape[1])->floor()->astype('int32');
+    $labels = CudaArray::rand([$shape[0], 1], 99)->multiply($shape[1])->floor()->astype('int32', casting: 'unsafe');
     $inputs['y'] = CudaArray::where($labels->eq(new CudaArray([range(0, $shape[1] - 1)], 'int32')), 1.0, 0.0);
 }
 

@@ -33,7 +33,7 @@ throws(fn() => $a->slice(1));
 "+"                     Cuda\InvalidArgumentException: slice: "+" is not an index in "+"
 "99999999999999999999"  Cuda\InvalidArgumentException: slice: "99999999999999999999" is not an index in "99999999999999999999"
 "1\u0000"               Cuda\InvalidArgumentException: slice: the spec contains a NUL byte
-ValueError: Cuda\CudaArray::slice(): Argument #2 ($ends) must be null when $starts is a slice string
-ValueError: Cuda\CudaArray::slice(): Argument #3 ($steps) must be null when $starts is a slice string
-ValueError: Cuda\CudaArray::slice(): Argument #4 ($axes) must be null when $starts is a slice string
+Cuda\InvalidArgumentException: slice: selector 2 must be [start, end] or [start, end, step] of ints (null for a default)
+Cuda\InvalidArgumentException: slice: 3 selectors for a rank-2 array
+ArgumentCountError: Cuda\CudaArray::slice(): pass either per-axis selectors (positional) or the named lists starts:, ends:, steps:, axes:, not both
 no exception

@@ -173,7 +173,7 @@ TEST(frontend_php_read__nested_expression__temporaries_named_after_variable) {
 
 TEST(frontend_php_read__named_and_positional_arguments__attributes) {
     Graph *g = read_php(HEAD "    $s = $x->sum(keepdims: true, axis: [0]);\n    $t = $x->max(1, true);\n"
-                             "    $r = $x->reshape([-1]);\n    $c = $x->astype(dtype: 'int64');\n"
+                             "    $r = $x->reshape([-1]);\n    $c = $x->astype(dtype: 'int64', casting: 'unsafe');\n"
                              "    return ['s' => $s, 't' => $t, 'r' => $r, 'c' => $c, 'e' => $s->exp()];\n}\n");
     assert_non_null(g);
     const Node *s = &g->nodes[graph_find(g, "s")], *t = &g->nodes[graph_find(g, "t")];
@@ -185,6 +185,66 @@ TEST(frontend_php_read__named_and_positional_arguments__attributes) {
     graph_free(g);
 }
 
+/* Each body (statements assigning $y, after HEAD) is refused with exactly msg. */
+typedef struct {
+    const char *body, *msg;
+} ErrCase;
+
+static void expect_errors(const ErrCase *cases, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        char src[1024];
+        snprintf(src, sizeof src, HEAD "%s    return $y;\n}\n", cases[i].body);
+        Graph *g = read_php(src);
+        assert_null(g);
+        assert_string_equal(d.msg, cases[i].msg);
+    }
+}
+
+TEST(frontend_php_read__slice__per_axis_selectors_and_named_onnx_form) {
+    Graph *g = read_php(HEAD "    $a = $x->slice([1, 3], [0, 3, 2]);\n    $i = $x->slice(-1);\n"
+                             "    $s = $x->slice(null, '::2');\n    $o = $x->slice(starts: [1], ends: [2], axes: [1]);\n"
+                             "    $w = $x->slice('1, ...');\n"
+                             "    return ['a' => $a, 'i' => $i, 's' => $s, 'o' => $o, 'w' => $w];\n}\n");
+    assert_non_null(g);
+    const Node *a = &g->nodes[graph_find(g, "a")], *i = &g->nodes[graph_find(g, "i")];
+    assert_int_equal(a->op, OP_SLICE);
+    assert_true(a->attrs.nslice == 2 && a->attrs.starts[1] == 0 && a->attrs.ends[1] == 3 && a->attrs.steps[1] == 2);
+    assert_true(a->type.rank == 2 && a->type.dims[0] == 2 && a->type.dims[1] == 2);
+    /* an index: slice then a reshape without the axis, as the runtime traces it */
+    assert_int_equal(i->op, OP_RESHAPE);
+    assert_true(i->type.rank == 1 && i->type.dims[0] == 3);
+    assert_int_equal(g->nodes[i->in[0].id].op, OP_SLICE);
+    assert_true(g->nodes[i->in[0].id].attrs.starts[0] == 3);
+    const Node *s = &g->nodes[graph_find(g, "s")], *o = &g->nodes[graph_find(g, "o")];
+    assert_true(s->type.rank == 2 && s->type.dims[0] == 4 && s->type.dims[1] == 2);
+    assert_true(!o->attrs.has_steps && o->attrs.has_axes && o->attrs.axes[0] == 1 && o->type.dims[1] == 1);
+    assert_true(g->nodes[graph_find(g, "w")].type.rank == 1);
+    graph_free(g);
+}
+
+TEST(frontend_php_read__slice_and_astype__bad_input) {
+    static const ErrCase cases[] = {
+        {"    $y = $x->slice(4);\n", "g.php:5:20: slice: index 4 is out of range for axis 0 of size 4"},
+        {"    $y = $x->slice(0, 0, 0);\n", "g.php:5:26: slice: 3 selectors for a rank-2 array"},
+        {"    $y = $x->slice([0], ends: [1]);\n",
+         "g.php:5:25: ->slice(): pass either per-axis selectors (positional) or the named lists starts:, ends:, "
+         "steps:, axes:, not both"},
+        {"    $y = $x->slice(null, [0, 3, 0]);\n", "g.php:5:26: slice: step is 0 on axis 1"},
+        {"    $y = $x->slice([1]);\n", "g.php:5:20: ->slice(): selector 1 must be [start, end] or [start, end, step], got 1 entries"},
+        {"    $y = $x->slice(1.5);\n", "g.php:5:20: ->slice(): selector 1 must be an integer index, got 1.5"},
+        {"    $y = $x->slice(true);\n",
+         "g.php:5:20: ->slice(): selector 1 must be an int, null, a string or a list [start, end(, step)], got a boolean"},
+        {"    $y = $x->slice('1:2:3:4');\n", "g.php:5:20: slice: \"1:2:3:4\" has more than two ':' in \"1:2:3:4\""},
+        {"    $y = $x->slice(ends: [1]);\n", "g.php:5:14: ->slice() needs the argument $starts"},
+        {"    $y = $x->astype('int32');\n",
+         "g.php:5:14: ->astype(): unsafe cast from float32 to int32 under casting 'same_kind'; add casting: 'unsafe' "
+         "for the saturating conversion"},
+        {"    $y = $x->astype('float64', casting: 'x');\n",
+         "g.php:5:41: ->astype(): $casting must be 'no', 'equiv', 'safe', 'same_kind' or 'unsafe'"},
+    };
+    expect_errors(cases, sizeof cases / sizeof *cases);
+}
+
 TEST(frontend_php_read__constants__folded) {
     Graph *g = read_php(HEAD "    $k = -(2 ** 2) / 8 + 1;\n    $y = $x * $k;\n    return $y;\n}\n");
     assert_non_null(g);
@@ -194,9 +254,7 @@ TEST(frontend_php_read__constants__folded) {
 }
 
 TEST(frontend_php_read__errors__file_line_column) {
-    static const struct {
-        const char *body, *msg;
-    } cases[] = {
+    static const ErrCase cases[] = {
         {"    for (;;) {}\n", "g.php:5:5: loops are not supported in a graph function: a graph is straight-line code; "
                                 "write each step as its own assignment"},
         {"    $y = $z;\n", "g.php:5:10: $z is used before it is assigned: a graph function's values are its "
@@ -212,13 +270,7 @@ TEST(frontend_php_read__errors__file_line_column) {
          "g.php:5:21: a string in a graph file cannot hold a NUL byte (\\0); names and dtypes are plain text"},
         {"    $y = $x * 1e400;\n", "g.php:5:15: 1e400 is not a finite number: graph constants are finite"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        char src[1024];
-        snprintf(src, sizeof src, HEAD "%s    return $y;\n}\n", cases[i].body);
-        Graph *g = read_php(src);
-        assert_null(g);
-        assert_string_equal(d.msg, cases[i].msg);
-    }
+    expect_errors(cases, sizeof cases / sizeof *cases);
 }
 
 TEST(frontend_php_read__function_choice) {
@@ -332,6 +384,8 @@ int main(void) {
         cmocka_unit_test(frontend_php_read__train_step__same_as_json),
         cmocka_unit_test(frontend_php_read__nested_expression__temporaries_named_after_variable),
         cmocka_unit_test(frontend_php_read__named_and_positional_arguments__attributes),
+        cmocka_unit_test(frontend_php_read__slice__per_axis_selectors_and_named_onnx_form),
+        cmocka_unit_test(frontend_php_read__slice_and_astype__bad_input),
         cmocka_unit_test(frontend_php_read__constants__folded),
         cmocka_unit_test(frontend_php_read__errors__file_line_column),
         cmocka_unit_test(frontend_php_read__function_choice),

@@ -39,13 +39,14 @@ function ops(
     $sel = CudaArray::where($h->gt(0), $h, 0.5 * $h);
     $cl = $sel->clamp(min: -1, max: 1)->maximum(-0.5)->minimum($m->reshape([4, 1]));
     $t = $cl->transpose();
-    $sl = $t->slice([0, 1], [2, 4], axes: [0, 1], steps: [1, 2]);
+    $sl = $t->slice(starts: [0, 1], ends: [2, 4], axes: [0, 1], steps: [1, 2]);
+    $sx = $t->slice(1, [0, 4, 2]);        // per axis: an index (dropped) and a range
     $b = $s->broadcastTo([4, 2]);
     $ones = CudaArray::ones([4, 2]);
     $z = CudaArray::full([2], 3, 'float32');
     $u = $b->exp()->log()->sqrt()->rsqrt()->abs()->sign()->floor()->ceil()->round()->tanh()->sigmoid()->sin()->cos();
     $q = $u->power(2)->subtract($ones)->multiply($z)->divide(3)->add($mean)->relu()->neg();
-    $cmp = $q->ne(0)->astype('float32')->prod()->add($acc)->add($sl->sum());
+    $cmp = $q->ne(0)->astype('float32')->prod()->add($acc)->add($sl->sum())->add($sx->sum());
     $w_next = $w - $lr * $w->min(0);
     return ['q' => $q, 'cmp' => $cmp, 'w_next' => $w_next, 'am' => $am, 'grad' => $q->sum(0)];
 }

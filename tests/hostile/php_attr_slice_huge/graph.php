@@ -11,6 +11,6 @@ require_once __DIR__ . '/gtc_attributes.php';
 function g(
     #[Input('float32', [2, 3])] CudaArray $x,
 ): array {
-    $y = $x->slice([9223372036854775807], [1]);
+    $y = $x->slice(starts: [9223372036854775807], ends: [1]);
     return ['y' => $y];
 }
