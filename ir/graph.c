@@ -101,7 +101,7 @@ static void diag_vadd(Diag *d, const char *prefix, const char *fmt, va_list ap) 
     char raw[sizeof d->msg];
     int k = snprintf(raw, sizeof raw, "%s: %s", d->file ? d->file : "<input>", prefix);
     if (k >= 0 && (size_t)k < sizeof raw) vsnprintf(raw + k, sizeof raw - (size_t)k, fmt, ap);
-    ir_escape_invisible(raw, d->msg, sizeof d->msg);
+    ir_escape_invisible(raw, d->msg, sizeof d->msg, false);
 }
 
 void diag_node(Diag *d, const Node *n, const char *fmt, ...) {

@@ -181,8 +181,9 @@ char *ir_fmt_number(double v, char *buf, size_t n);
  * point in *cp; 0 for any other character. */
 int ir_invisible_at(const char *s, unsigned *cp);
 /* s into out (n bytes, always terminated, cut at a character) with each such character as
- * "\x1b" (ASCII) or "\u202e"; returns the length written. */
-size_t ir_escape_invisible(const char *s, char *out, size_t n);
+ * "\x1b" (ASCII) or "\u202e" (keep_lines: newlines and tabs as they are, for multi-line text
+ * such as a compiler's log); returns the length written. */
+size_t ir_escape_invisible(const char *s, char *out, size_t n, bool keep_lines);
 
 /* A name → id hash map (names borrowed, not copied). */
 typedef struct {

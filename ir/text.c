@@ -31,12 +31,13 @@ int ir_invisible_at(const char *s, unsigned *cp) {
     return n;
 }
 
-size_t ir_escape_invisible(const char *s, char *out, size_t n) {
+size_t ir_escape_invisible(const char *s, char *out, size_t n, bool keep_lines) {
     size_t o = 0;
     if (!n) return 0;
     for (const char *p = s; *p;) {
         unsigned c;
         int k = ir_invisible_at(p, &c);
+        if (keep_lines && (*p == '\n' || *p == '\t')) k = 0;
         char esc[8];
         int len = k == 0 ? 1 : c < 0x80 ? snprintf(esc, sizeof esc, "\\x%02x", c) : snprintf(esc, sizeof esc, "\\u%04x", c);
         if (o + (size_t)len >= n) break;

@@ -20,11 +20,12 @@ static zend_class_entry *ce_for_status(RtStatus st) {
 }
 
 /* Throws with msg made safe to print: names, dtypes and paths in messages come from the
- * caller, so control and invisible format characters are escaped (ir_escape_invisible). */
+ * caller, so control and invisible format characters are escaped (ir_escape_invisible), all but
+ * newlines and tabs, which a C compiler's or NVRTC's log in a message needs. */
 static void throw_escaped(RtStatus st, const char *msg) {
     size_t n = 4 * strlen(msg) + 1; /* the longest escape, \xNN, is 4 bytes for 1 */
     char *safe = emalloc(n);
-    ir_escape_invisible(msg, safe, n);
+    ir_escape_invisible(msg, safe, n, true);
     zend_throw_exception(ce_for_status(st), safe, 0);
     efree(safe);
 }

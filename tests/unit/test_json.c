@@ -684,15 +684,19 @@ TEST(ir_read_json__escaped_nul__rejected_not_truncated) {
 /* ir/text.c: what messages must not show raw is escaped, everything else kept byte for byte. */
 TEST(ir_escape_invisible__controls_and_format_characters__escaped) {
     char out[256];
-    ir_escape_invisible("a\x1b[31mb\x7f", out, sizeof out);
+    ir_escape_invisible("a\x1b[31mb\x7f\n\t", out, sizeof out, false);
+    assert_string_equal(out, "a\\x1b[31mb\\x7f\\x0a\\x09");
+    ir_escape_invisible("a\x1b[31mb\x7f", out, sizeof out, false);
     assert_string_equal(out, "a\\x1b[31mb\\x7f");
-    ir_escape_invisible("x\xe2\x80\xaey\xe2\x80\x8bz\xef\xbb\xbf\xe2\x81\xa6\xc2\x9b\xc2\xad\xd8\x9c", out, sizeof out);
+    ir_escape_invisible("x\xe2\x80\xaey\xe2\x80\x8bz\xef\xbb\xbf\xe2\x81\xa6\xc2\x9b\xc2\xad\xd8\x9c", out, sizeof out, false);
     assert_string_equal(out, "x\\u202ey\\u200bz\\ufeff\\u2066\\u009b\\u00ad\\u061c");
     /* visible non-ASCII text and invalid bytes pass through */
-    ir_escape_invisible("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xff", out, sizeof out);
+    ir_escape_invisible("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xff", out, sizeof out, false);
     assert_string_equal(out, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xff");
     /* cut at a whole escape, always terminated */
-    size_t n = ir_escape_invisible("ab\xe2\x80\xae", out, 6);
+    ir_escape_invisible("log:\n\tline 2\x1b", out, sizeof out, true); /* keep_lines */
+    assert_string_equal(out, "log:\n\tline 2\\x1b");
+    size_t n = ir_escape_invisible("ab\xe2\x80\xae", out, 6, false);
     assert_int_equal(n, 2);
     assert_string_equal(out, "ab");
     unsigned cp = 0;
