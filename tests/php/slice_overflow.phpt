@@ -9,6 +9,12 @@ foreach (['::-9223372036854775808', '::9223372036854775807', '1::461168601842738
     $v = $t->slice($spec);
     printf("%-48s %s %s %s\n", var_export($spec, true), json_encode($v->getShape()), json_encode($v->getStrides()), json_encode($v->toArray()));
 }
+// the named ONNX form and the per-axis form with the same steps
+foreach ([fn() => $t->slice(starts: [0], ends: [4], steps: [PHP_INT_MAX]), fn() => $t->slice(starts: [3], ends: [-5], steps: [-(2 ** 62)]),
+          fn() => $t->slice([null, null, PHP_INT_MIN]), fn() => $t->slice(null, [2, null, PHP_INT_MAX])] as $f) {
+    $v = $f();
+    echo json_encode($v->getShape()), ' ', json_encode($v->getStrides()), ' ', json_encode($v->toArray()), "\n";
+}
 // a view of a view keeps sane strides
 $v = $t->slice('::-9223372036854775808')->slice(':, ::-1');
 echo json_encode($v->getStrides()), ' ', json_encode($v->toArray()), "\n";
@@ -22,5 +28,9 @@ echo json_encode(Cuda\Fusion::run(fn() => $t->slice('::-9223372036854775808') * 
 '-1::-4611686018427387904'                       [1,3] [3,1] [[9,10,11]]
 ':, ::-9223372036854775807'                      [4,1] [3,1] [[2],[5],[8],[11]]
 '::-9223372036854775807, 2::9223372036854775807' [1,1] [3,1] [[11]]
+[1,3] [3,1] [[0,1,2]]
+[1,3] [3,1] [[9,10,11]]
+[1,3] [3,1] [[9,10,11]]
+[4,1] [3,1] [[2],[5],[8],[11]]
 [3,-1] [[11,10,9]]
 [[18,20,22]]
