@@ -364,7 +364,7 @@ static int compile_c(const char *cc, const char *src, const char *obj, const cha
                      const char *php_inc, bool with_cuda, bool verbose) {
     Args a = {0};
     args_push(&a, cc);
-    args_push_words(&a, "-std=c11 -O2 -fPIC -fvisibility=hidden -D_GNU_SOURCE", false);
+    args_push_words(&a, "-std=c11 -O2 -ffp-contract=off -fPIC -fvisibility=hidden -D_GNU_SOURCE", false);
     if (with_cuda) args_push(&a, "-DGTC_PLAN_CUDA"); /* plan.c: the table of kernels.cu's kernels */
     char *i1 = fmt("-I%s", inc), *i2 = fmt("-I%s/runtime/core", inc), *i3 = fmt("-I%s/ir", inc),
          *i4 = fmt("-I%s/runtime/php", inc), *i5 = fmt("-I%s/runtime/cpu", inc);
@@ -386,8 +386,10 @@ static int compile_cu(const char *nvcc, const char *arch, const char *src, const
     int sm = parse_arch(arch, &suffix);
     Args a = {0};
     args_push(&a, nvcc);
-    /* 177: "declared but never referenced", for the prelude's unused static helpers */
-    args_push_words(&a, "-std=c++17 -O3 -Xcompiler -fPIC -Xcompiler -fvisibility=hidden -diag-suppress 177",
+    /* 177: "declared but never referenced", for the prelude's unused static helpers; no FMA
+     * contraction: an elementwise a * b + c rounds after each op, as eager ops and the CPU do
+     * (products fuse their multiply-adds on purpose: gtc_fma) */
+    args_push_words(&a, "-std=c++17 -O3 --fmad=false -Xcompiler -fPIC -Xcompiler -fvisibility=hidden -diag-suppress 177",
                     false);
     args_push(&a, "-gencode");
     char *gen = suffix ? fmt("arch=compute_%d%c,code=[sm_%d%c,compute_%d%c]", sm, suffix, sm, suffix, sm, suffix)

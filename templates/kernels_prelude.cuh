@@ -153,6 +153,13 @@ template <class T, int BM, int BN, int TM, int KS, int BK, bool AK, bool BK1> st
 };
 
 /* Four consecutive elements, read as one 16-byte (float) or two (double) shared-memory loads. */
+/* A product's multiply-add, fused on purpose. Generated kernels are built with FMA contraction
+ * off (nvcc and NVRTC -fmad=false), so an elementwise a * b + c rounds after each op as eager
+ * ops and the CPU do; the products' inner loops ask for their fused multiply-adds here. */
+template <class T> __device__ __forceinline__ T gtc_fma(T a, T b, T c) { return a * b + c; }
+__device__ __forceinline__ float gtc_fma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+__device__ __forceinline__ double gtc_fma(double a, double b, double c) { return __fma_rn(a, b, c); }
+
 template <class T> struct __align__(4 * sizeof(T)) GtcV4 { T v[4]; };
 
 /* C[m, n] = sum_k A[m, k] B[k, n] for one BM x BN tile of C (blockIdx.x: m tiles,
@@ -301,7 +308,7 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
 #pragma unroll
                 for (int i = 0; i < TM; i++)
 #pragma unroll
-                    for (int j = 0; j < TN; j++) acc[i][j] = a[kk][i] * b[kk][j] + acc[i][j];
+                    for (int j = 0; j < TN; j++) acc[i][j] = gtc_fma(a[kk][i], b[kk][j], acc[i][j]);
         }
     }
     gtc_cp_wait<0>();
@@ -338,7 +345,7 @@ __device__ __forceinline__ void gtc_warp_row_dot(const T *__restrict__ A, long l
     for (int k = lane; k < K; k += 32) {
         const T a = A[i * sam + k * sak];
 #pragma unroll
-        for (int j = 0; j < NN; j++) acc[j] = a * (j < N ? B[k * sbk + j * sbn] : T(0)) + acc[j];
+        for (int j = 0; j < NN; j++) acc[j] = gtc_fma(a, j < N ? B[k * sbk + j * sbn] : T(0), acc[j]);
     }
 #pragma unroll
     for (int j = 0; j < NN; j++) acc[j] = gtc_warp_reduce(acc[j], GtcSum());
@@ -383,7 +390,7 @@ __device__ __forceinline__ T gtc_row_dot(const T *a, const T *__restrict__ B, lo
     T acc = T(0);
 #pragma unroll
     for (int k = 0; k < KK; k++)
-        if (k < K) acc = a[k] * B[k * sbk + j * sbn] + acc;
+        if (k < K) acc = gtc_fma(a[k], B[k * sbk + j * sbn], acc);
     return acc;
 }
 
@@ -413,7 +420,7 @@ __device__ __forceinline__ void gtc_gemm_skinny_t(const T *__restrict__ A, long 
         for (int k = w * 4 + (lane >> 3); k < K; k += 32) {
             const T a = A[i * sam + k * sak];
 #pragma unroll
-            for (int j = 0; j < NN; j++) acc[j] = a * (j < N ? B[k * sbk + j * sbn] : T(0)) + acc[j];
+            for (int j = 0; j < NN; j++) acc[j] = gtc_fma(a, j < N ? B[k * sbk + j * sbn] : T(0), acc[j]);
         }
     }
 #pragma unroll
@@ -461,7 +468,7 @@ __device__ __forceinline__ void gtc_gemm_smallk(const T *__restrict__ A, long lo
         T acc = T(0);
 #pragma unroll
         for (int k = 0; k < KK; k++)
-            if (k < K) acc = A[i * sam + k * sak] * B[k * sbk + j * sbn] + acc;
+            if (k < K) acc = gtc_fma(A[i * sam + k * sak], B[k * sbk + j * sbn], acc);
         epi(i, j, acc);
     }
 }

@@ -71,7 +71,7 @@ const char *rt_cpu_plan_cc(void) {
  * there (its temporary directory is removed). */
 static void *build_kernels(const char *src, const char **how) {
     const char *cc = rt_cpu_plan_cc();
-    uint64_t key = rt_kcache_key(src, "cpu-so", cc, GTC_VERSION);
+    uint64_t key = rt_kcache_key(src, "cpu-so -O2 -ffp-contract=off", cc, GTC_VERSION); /* the flags below */
     char dir[PATH_MAX], final[PATH_MAX + 32], work[PATH_MAX + 32];
     bool cached = rt_kcache_dir(dir, sizeof dir) == 0;
     if (cached) {
@@ -108,7 +108,9 @@ static void *build_kernels(const char *src, const char **how) {
         rt_error(RT_ERUNTIME, "cannot write %s", cpath);
         goto done;
     }
-    char *argv[] = {(char *)cc, "-O2", "-shared", "-fPIC", "-o", sopath, cpath, "-lm", NULL};
+    /* no FMA contraction (gcc contracts by default where the target has FMA, as on arm64): the
+     * JIT's kernels round after each op, as eager ops and the compiled model's kernels do */
+    char *argv[] = {(char *)cc, "-O2", "-ffp-contract=off", "-shared", "-fPIC", "-o", sopath, cpath, "-lm", NULL};
     int rc = run_program(argv, logpath);
     if (rc == 127) {
         rt_error(RT_EUNSUPPORTED, "no C compiler could be run for the CPU kernels (%s)", cc);

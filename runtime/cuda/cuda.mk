@@ -6,7 +6,7 @@
 
 NVCC ?= $(CUDA_HOME)/bin/nvcc
 CUDA_ARCH ?= '-gencode=arch=compute_90,code=[sm_90,compute_90]'
-NVCCFLAGS ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC -Xcompiler -Wall,-Wextra,-Werror
+NVCCFLAGS ?= -O3 -std=c++17 --fmad=false $(CUDA_ARCH) -Xcompiler -fPIC -Xcompiler -Wall,-Wextra,-Werror
 
 # The two long compiles first (about 3/4 of the build's CPU time), so that `make -j` starts them
 # before anything else.

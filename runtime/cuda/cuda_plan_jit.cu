@@ -62,6 +62,10 @@ static int pick_arch(char *arch, size_t n) {
     return 0;
 }
 
+// The options every plan's kernels are compiled with; part of the disk cache's key (jit).
+#define NVRTC_STD "-std=c++17"
+#define NVRTC_FMAD "--fmad=false"
+
 extern "C" int rt_plan_nvrtc_compile(const char *src, const char *name, const char *arch, void **image, size_t *n,
                                      char **log) {
     *image = nullptr;
@@ -70,8 +74,9 @@ extern "C" int rt_plan_nvrtc_compile(const char *src, const char *name, const ch
     bool cubin = strncmp(arch, "sm_", 3) == 0;
     char archopt[64];
     snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
-    // nvcc builds kernels.cu with -std=c++17 and its default device options, which NVRTC shares
-    const char *opts[] = {archopt, "-std=c++17"};
+    // as nvcc builds kernels.cu (compiler/build.c): C++17, no FMA contraction (an elementwise
+    // a * b + c rounds after each op, as eager ops do; products use gtc_fma on purpose)
+    const char *opts[] = {archopt, NVRTC_STD, NVRTC_FMAD};
     nvrtcProgram prog = nullptr;
     nvrtcResult r = nvrtcCreateProgram(&prog, src, name, 0, nullptr, nullptr);
     if (r != NVRTC_SUCCESS) return rt_error(RT_ERUNTIME, "NVRTC error in nvrtcCreateProgram: %s", nvrtcGetErrorString(r));
@@ -166,7 +171,7 @@ static int jit(RtPlanKernels *k) {
     int rtv = 0, nvmaj = 0, nvmin = 0;
     cudaRuntimeGetVersion(&rtv);
     nvrtcVersion(&nvmaj, &nvmin);
-    snprintf(toolchain, sizeof toolchain, "cudart %d nvrtc %d.%d", rtv, nvmaj, nvmin);
+    snprintf(toolchain, sizeof toolchain, "cudart %d nvrtc %d.%d " NVRTC_STD " " NVRTC_FMAD, rtv, nvmaj, nvmin);
     uint64_t key = rt_kcache_key(p->cuda_source, arch, toolchain, GTC_VERSION);
     bool disk = rt_kcache_dir(dir, sizeof dir) == 0 && rt_kcache_path(path, sizeof path, dir, key) == 0;
     size_t n = 0;

@@ -65,7 +65,7 @@ static int nvrtc_check(const char *path, char *msg, size_t n) {
         return -1;
     }
     nvrtcProgram prog;
-    const char *opts[] = {"--gpu-architecture=compute_90", "-std=c++17"};
+    const char *opts[] = {"--gpu-architecture=compute_90", "-std=c++17", "--fmad=false"};
     int rc = -1;
     if (nvrtcCreateProgram(&prog, src, "kernels.cu", 0, NULL, NULL) == NVRTC_SUCCESS) {
         nvrtcResult r = nvrtcCompileProgram(prog, 2, opts);
@@ -164,7 +164,7 @@ static void timeline(const char *graph, const char *dir, RtTensor **in, const do
     const char *cuda = getenv("CUDA_HOME") ? getenv("CUDA_HOME") : "/usr/local/cuda";
     const char *root = getenv("GTC_ROOT") ? getenv("GTC_ROOT") : ".";
     snprintf(cmd, sizeof cmd,
-             "d=%s; %s/bin/nvcc -std=c++17 -O3 -arch=sm_90 -Xcompiler -fPIC -c $d/trace.cu -o $d/trace.o && cc -std=c11 -O2 "
+             "d=%s; %s/bin/nvcc -std=c++17 -O3 --fmad=false -arch=sm_90 -Xcompiler -fPIC -c $d/trace.cu -o $d/trace.o && cc -std=c11 -O2 "
              "-fPIC -shared -DGTC_PLAN_CUDA -I%s/runtime/core -I%s/ir -o $d/trace.so $d/trace.o $d/kernels_cpu.c $d/plan.c -L%s/lib64 "
              "-Wl,-rpath,%s/lib64 -lcudart -lstdc++ -lopenblas -lm",
              dir, cuda, root, root, cuda, cuda);
@@ -416,7 +416,7 @@ int main(int argc, char **argv) {
         if (!nv[0]) snprintf(nv, sizeof nv, "%s/bin/nvcc", cuda);
         /* %s: the emit directory (three times) */
         snprintf(build, sizeof build,
-                 "d=%%s; %s -std=c++17 -O3 -arch=sm_90 -Xcompiler -fPIC -c $d/kernels.cu -o $d/kernels.o && "
+                 "d=%%s; %s -std=c++17 -O3 --fmad=false -arch=sm_90 -Xcompiler -fPIC -c $d/kernels.cu -o $d/kernels.o && "
                  "cc -std=c11 -O2 -fPIC -shared -DGTC_PLAN_CUDA -I%s/runtime/core -I%s/ir -o $d/model.so $d/kernels.o $d/kernels_cpu.c "
                  "$d/plan.c -L%s/lib64 -Wl,-rpath,%s/lib64 -lcudart -lstdc++ -lopenblas -lm #%%s%%s",
                  nv, root, root, cuda, cuda);
