@@ -62,6 +62,10 @@ GTC_FN int64_t gtc_f2narrow(double x, double lo, double hi) {
     if (x != x) return 0;
     return x <= lo ? (int64_t)lo : x >= hi ? (int64_t)hi : (int64_t)x;
 }
+GTC_FN int8_t gtc_f2i8(double x) { return (int8_t)gtc_f2narrow(x, -128.0, 127.0); }
+GTC_FN uint8_t gtc_f2u8(double x) { return (uint8_t)gtc_f2narrow(x, 0.0, 255.0); }
+GTC_FN int16_t gtc_f2i16(double x) { return (int16_t)gtc_f2narrow(x, -32768.0, 32767.0); }
+GTC_FN uint16_t gtc_f2u16(double x) { return (uint16_t)gtc_f2narrow(x, 0.0, 65535.0); }
 GTC_FN uint64_t gtc_upow64(uint64_t a, uint64_t b) {
     uint64_t r = 1;
     while (b) { if (b & 1) r *= a; a *= a; b >>= 1; }
@@ -124,28 +128,21 @@ template <typename T> GTC_FN T gtc_sign(T a) { return a != a ? a : (T)((a > (T)0
 template <typename T> GTC_FN T gtc_clamp(T x, T lo, T hi) { return gtc_min(gtc_max(x, lo), hi); }
 template <typename T> GTC_FN gtc_bool gtc_to_bool(T x) { return x != (T)0; }
 template <typename T> GTC_FN gtc_bool gtc_to_b8(T x) { return x != (T)0; }
-template <typename T> GTC_FN int32_t gtc_to_i32(T x) { return (int32_t)x; }
-GTC_FN int32_t gtc_to_i32(float x) { return gtc_f2i32(x); }
-GTC_FN int32_t gtc_to_i32(double x) { return gtc_f2i32(x); }
-template <typename T> GTC_FN int64_t gtc_to_i64(T x) { return (int64_t)x; }
-GTC_FN int64_t gtc_to_i64(float x) { return gtc_f2i64(x); }
-GTC_FN int64_t gtc_to_i64(double x) { return gtc_f2i64(x); }
-/* integer -> integer conversions keep the low bits (two's complement), as C's casts do */
-#define GTC_TO_NARROW(fn, T, lo, hi) \
+/* to an integer: from a float saturating (gtc_f2*), from an integer keeping the low bits (two's
+ * complement), as C's casts do */
+#define GTC_TO_INT(fn, T, f2) \
     template <typename X> GTC_FN T fn(X x) { return (T)x; } \
-    GTC_FN T fn(float x) { return (T)gtc_f2narrow(x, lo, hi); } \
-    GTC_FN T fn(double x) { return (T)gtc_f2narrow(x, lo, hi); }
-GTC_TO_NARROW(gtc_to_i8, int8_t, -128.0, 127.0)
-GTC_TO_NARROW(gtc_to_u8, uint8_t, 0.0, 255.0)
-GTC_TO_NARROW(gtc_to_i16, int16_t, -32768.0, 32767.0)
-GTC_TO_NARROW(gtc_to_u16, uint16_t, 0.0, 65535.0)
-#undef GTC_TO_NARROW
-template <typename T> GTC_FN uint32_t gtc_to_u32(T x) { return (uint32_t)x; }
-GTC_FN uint32_t gtc_to_u32(float x) { return gtc_f2u32(x); }
-GTC_FN uint32_t gtc_to_u32(double x) { return gtc_f2u32(x); }
-template <typename T> GTC_FN uint64_t gtc_to_u64(T x) { return (uint64_t)x; }
-GTC_FN uint64_t gtc_to_u64(float x) { return gtc_f2u64(x); }
-GTC_FN uint64_t gtc_to_u64(double x) { return gtc_f2u64(x); }
+    GTC_FN T fn(float x) { return f2(x); } \
+    GTC_FN T fn(double x) { return f2(x); }
+GTC_TO_INT(gtc_to_i8, int8_t, gtc_f2i8)
+GTC_TO_INT(gtc_to_u8, uint8_t, gtc_f2u8)
+GTC_TO_INT(gtc_to_i16, int16_t, gtc_f2i16)
+GTC_TO_INT(gtc_to_u16, uint16_t, gtc_f2u16)
+GTC_TO_INT(gtc_to_i32, int32_t, gtc_f2i32)
+GTC_TO_INT(gtc_to_u32, uint32_t, gtc_f2u32)
+GTC_TO_INT(gtc_to_i64, int64_t, gtc_f2i64)
+GTC_TO_INT(gtc_to_u64, uint64_t, gtc_f2u64)
+#undef GTC_TO_INT
 template <typename T> GTC_FN float gtc_to_f32(T x) { return (float)x; }
 template <typename T> GTC_FN double gtc_to_f64(T x) { return (double)x; }
 
@@ -182,18 +179,17 @@ GTC_FN uint64_t gtc_uabs64(uint64_t a) { return a; }
 #define gtc_sign(a) ((a) != (a) ? (a) : ((a) > 0) - ((a) < 0))
 #define gtc_clamp(x, lo, hi) gtc_min(gtc_max((x), (lo)), (hi))
 #define gtc_to_bool(x) ((gtc_bool)((x) != 0))
-#define gtc_to_i32(x) _Generic((x), float: gtc_f2i32(x), double: gtc_f2i32(x), default: (int32_t)(x))
-#define gtc_to_i64(x) _Generic((x), float: gtc_f2i64(x), double: gtc_f2i64(x), default: (int64_t)(x))
-/* integer -> integer conversions keep the low bits (two's complement), as C's casts do */
-#define GTC_TO_NARROW(x, T, lo, hi) \
-    _Generic((x), float: (T)gtc_f2narrow((x), lo, hi), double: (T)gtc_f2narrow((x), lo, hi), \
-             default: (T)(x))
-#define gtc_to_i8(x) GTC_TO_NARROW(x, int8_t, -128.0, 127.0)
-#define gtc_to_u8(x) GTC_TO_NARROW(x, uint8_t, 0.0, 255.0)
-#define gtc_to_i16(x) GTC_TO_NARROW(x, int16_t, -32768.0, 32767.0)
-#define gtc_to_u16(x) GTC_TO_NARROW(x, uint16_t, 0.0, 65535.0)
-#define gtc_to_u32(x) _Generic((x), float: gtc_f2u32(x), double: gtc_f2u32(x), default: (uint32_t)(x))
-#define gtc_to_u64(x) _Generic((x), float: gtc_f2u64(x), double: gtc_f2u64(x), default: (uint64_t)(x))
+/* to an integer: from a float saturating (gtc_f2*), from an integer keeping the low bits (two's
+ * complement), as C's casts do */
+#define GTC_TO_INT(x, T, f2) _Generic((x), float: f2(x), double: f2(x), default: (T)(x))
+#define gtc_to_i8(x) GTC_TO_INT(x, int8_t, gtc_f2i8)
+#define gtc_to_u8(x) GTC_TO_INT(x, uint8_t, gtc_f2u8)
+#define gtc_to_i16(x) GTC_TO_INT(x, int16_t, gtc_f2i16)
+#define gtc_to_u16(x) GTC_TO_INT(x, uint16_t, gtc_f2u16)
+#define gtc_to_i32(x) GTC_TO_INT(x, int32_t, gtc_f2i32)
+#define gtc_to_u32(x) GTC_TO_INT(x, uint32_t, gtc_f2u32)
+#define gtc_to_i64(x) GTC_TO_INT(x, int64_t, gtc_f2i64)
+#define gtc_to_u64(x) GTC_TO_INT(x, uint64_t, gtc_f2u64)
 /* the conversion to a dtype by its suffix (IR_DTYPES' sfx column) */
 #define gtc_to_b8(x) gtc_to_bool(x)
 #define gtc_to_f32(x) ((float)(x))
