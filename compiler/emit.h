@@ -57,6 +57,10 @@ void emit_header(Str *b, const char *source_name);
 typedef enum { EMIT_C, EMIT_CUDA } EmitLang;
 
 const char *emit_ctype(DType t);   /* "float", "double", "int32_t", "int64_t", "gtc_bool" */
+/* The type integer formulas that can overflow run in (IR_DTYPES' WT; int64 stays int64_t on CUDA) */
+const char *emit_wide_ctype(DType t, EmitLang lang);
+/* INT8_MIN, UINT32_MAX, ...: dtype t's extreme as a C name */
+const char *emit_int_limit(DType t, bool max);
 /* The C literal of value v converted to dtype t (saturating for integers, as scalar.h does);
  * -1 for a value that is not finite and cannot be written. */
 int emit_literal(DType t, double v, char *buf, size_t n);

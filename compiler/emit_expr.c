@@ -419,7 +419,7 @@ static char *value_of_elemwise(Ex *x, const Node *nd, char *const *coords) {
     DType ct = ir_compute_dtype(nd->op, tin, nd->ninputs, &nd->type), out = nd->type.dtype;
     /* integer formulas that can overflow run wider and wrap when stored (as the CPU backend) */
     bool wide = (info->rule == R_ARITH || info->rule == R_SIGNED) && ir_dtype_is_int(ct);
-    const char *wt = !wide ? NULL : ct == DT_INT32 || x->lang == EMIT_CUDA ? "int64_t" : "gtc_wide";
+    const char *wt = !wide ? NULL : emit_wide_ctype(ct, x->lang);
     bool onehot = nd->op == OP_ONE_HOT;
     int rank = onehot ? nd->type.rank - 1 : nd->type.rank;
     char *vals[IR_MAX_INPUTS] = {0};

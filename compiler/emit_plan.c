@@ -10,11 +10,14 @@
 #include "plan_build.h"
 
 static void io_entry(Str *b, const RtPlanIO *io) {
+    static const char *const ids[DT_COUNT] = {
+#define DT_ID(ID, name, sh, sfx, CT, WT, size, kind) [DT_##ID] = #ID,
+        IR_DTYPES(DT_ID)
+#undef DT_ID
+    };
     str_cat(b, "    {\"");
     emit_cstr(b, io->name);
-    str_add(b, "\", DT_%s, %d, {", io->dtype == DT_BOOL ? "BOOL" : io->dtype == DT_INT32 ? "INT32"
-                                   : io->dtype == DT_INT64 ? "INT64" : io->dtype == DT_FLOAT32 ? "FLOAT32" : "FLOAT64",
-            io->rank);
+    str_add(b, "\", DT_%s, %d, {", (unsigned)io->dtype < DT_COUNT ? ids[io->dtype] : "COUNT", io->rank);
     for (int i = 0; i < io->rank; i++) str_add(b, "%s%lld", i ? ", " : "", (long long)io->dims[i]);
     if (!io->rank) str_cat(b, "0");
     str_add(b, "}, %d, %d},\n", io->scalar, io->donated_from);

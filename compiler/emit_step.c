@@ -72,7 +72,7 @@ int emit_red_info(const Graph *g, NodeId r, EmitRed *ri, Diag *d) {
         ri->acc = ri->ct == DT_BOOL ? "int" : emit_ctype(ri->ct);
         if (flt) snprintf(ri->init, sizeof ri->init, "(%sGTC_INF_%s)", mx ? "-" : "", sfx);
         else if (ri->ct == DT_BOOL) snprintf(ri->init, sizeof ri->init, "%d", mx ? 0 : 1);
-        else snprintf(ri->init, sizeof ri->init, "INT%d_%s", ri->ct == DT_INT32 ? 32 : 64, mx ? "MIN" : "MAX");
+        else snprintf(ri->init, sizeof ri->init, "%s", emit_int_limit(ri->ct, !mx));
         break;
     }
     default: diag_node(d, nd, "internal: unknown reduction"); return -1;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ir/scalar.h"
 #include "emit.h"
 #include "util.h"
 
@@ -94,28 +95,54 @@ void emit_header(Str *b, const char *source_name) {
 /* ---- types, literals, conversions ------------------------------------------------------------------ */
 
 const char *emit_ctype(DType t) {
-    static const char *const names[DT_COUNT] = {"gtc_bool", "int32_t", "int64_t", "float", "double"};
+    static const char *const names[DT_COUNT] = {
+#define CT_NAME(ID, name, sh, sfx, CT, WT, size, kind) [DT_##ID] = #CT,
+        IR_DTYPES(CT_NAME)
+#undef CT_NAME
+    };
+    if (t == DT_BOOL) return "gtc_bool";
     return (unsigned)t < DT_COUNT ? names[t] : "void";
 }
 
+const char *emit_wide_ctype(DType t, EmitLang lang) {
+    static const char *const names[DT_COUNT] = {
+#define WT_NAME(ID, name, sh, sfx, CT, WT, size, kind) [DT_##ID] = #WT,
+        IR_DTYPES(WT_NAME)
+#undef WT_NAME
+    };
+    if ((unsigned)t >= DT_COUNT) return "void";
+    /* CUDA has no __int128 in every toolkit; int64 arithmetic there wraps in int64 itself */
+    if (lang == EMIT_CUDA && strcmp(names[t], "gtc_wide") == 0) return "int64_t";
+    return names[t];
+}
+
+/* The value v converted as `cast` converts (scalar.h: saturating from a float, NaN -> 0), written
+ * as a C literal of dtype t. int32's and int64's minimum are spelt as an expression (the literal
+ * 2147483648 would not be an int). */
 int emit_literal(DType t, double v, char *buf, size_t n) {
     char num[64];
     switch (t) {
     case DT_BOOL: snprintf(buf, n, "((gtc_bool)%d)", v != 0); return 0;
     case DT_INT32: {
-        int32_t i = v != v ? 0 : v >= 2147483647.0 ? INT32_MAX : v <= -2147483648.0 ? INT32_MIN : (int32_t)v;
+        int32_t i = gtc_to_i32(v);
         if (i == INT32_MIN) snprintf(buf, n, "((int32_t)(-2147483647 - 1))");
         else snprintf(buf, n, "((int32_t)%d)", (int)i);
         return 0;
     }
     case DT_INT64: {
-        int64_t i = v != v ? 0
-                    : v >= 9223372036854775807.0 ? INT64_MAX
-                    : v <= -9223372036854775808.0 ? INT64_MIN : (int64_t)v;
+        int64_t i = gtc_to_i64(v);
         if (i == INT64_MIN) snprintf(buf, n, "((int64_t)(-9223372036854775807LL - 1))");
         else snprintf(buf, n, "((int64_t)%lldLL)", (long long)i);
         return 0;
     }
+    case DT_INT8: snprintf(buf, n, "((int8_t)%d)", (int)gtc_to_i8(v)); return 0;
+    case DT_INT16: snprintf(buf, n, "((int16_t)%d)", (int)gtc_to_i16(v)); return 0;
+    case DT_UINT8: snprintf(buf, n, "((uint8_t)%uu)", (unsigned)gtc_to_u8(v)); return 0;
+    case DT_UINT16: snprintf(buf, n, "((uint16_t)%uu)", (unsigned)gtc_to_u16(v)); return 0;
+    case DT_UINT32: snprintf(buf, n, "((uint32_t)%uu)", (unsigned)gtc_to_u32(v)); return 0;
+    case DT_UINT64:
+        snprintf(buf, n, "((uint64_t)%lluULL)", (unsigned long long)gtc_to_u64(v));
+        return 0;
     case DT_FLOAT32: case DT_FLOAT64: {
         const char *sfx = t == DT_FLOAT32 ? "F" : "D", *ty = t == DT_FLOAT32 ? "float" : "double";
         if (v != v) snprintf(buf, n, "GTC_NAN_%s", sfx);
@@ -130,7 +157,27 @@ int emit_literal(DType t, double v, char *buf, size_t n) {
 }
 
 char *emit_conv(const char *val, DType from, DType to) {
-    static const char *const fn[DT_COUNT] = {"gtc_to_bool", "gtc_to_i32", "gtc_to_i64", "gtc_to_f32", "gtc_to_f64"};
+    static const char *const fn[DT_COUNT] = {
+#define CONV_NAME(ID, name, sh, sfx, CT, WT, size, kind) [DT_##ID] = "gtc_to_" #sfx,
+        IR_DTYPES(CONV_NAME)
+#undef CONV_NAME
+    };
     if (from == to) return xstrdup(val);
-    return xfmt("%s(%s)", fn[to], val);
+    return xfmt("%s(%s)", to == DT_BOOL ? "gtc_to_bool" : fn[to], val);
+}
+
+/* The C name of dtype t's smallest (max = false) or largest value, for reduction identities. */
+const char *emit_int_limit(DType t, bool max) {
+    switch (t) {
+    case DT_BOOL: return max ? "1" : "0";
+    case DT_INT8: return max ? "INT8_MAX" : "INT8_MIN";
+    case DT_INT16: return max ? "INT16_MAX" : "INT16_MIN";
+    case DT_INT32: return max ? "INT32_MAX" : "INT32_MIN";
+    case DT_INT64: return max ? "INT64_MAX" : "INT64_MIN";
+    case DT_UINT8: return max ? "UINT8_MAX" : "0";
+    case DT_UINT16: return max ? "UINT16_MAX" : "0";
+    case DT_UINT32: return max ? "UINT32_MAX" : "0";
+    case DT_UINT64: return max ? "UINT64_MAX" : "0";
+    default: return "0";
+    }
 }

@@ -67,16 +67,12 @@ int simplify_count(const char *kind) {
 
 /* ---- scalars: the exact semantics of ir/scalar.h, as the backends compute them ------------------ */
 
-__extension__ typedef __int128 wide64;
-
 typedef struct {
     DType dt;
     union {
-        gtc_bool b;
-        int32_t i32;
-        int64_t i64;
-        float f32;
-        double f64;
+#define SC_MEMBER(ID, name, sh, sfx, CT, WT, size, kind) CT sfx;
+        IR_DTYPES(SC_MEMBER)
+#undef SC_MEMBER
     } v;
 } Scalar;
 
@@ -88,37 +84,48 @@ static Scalar sc_f64(double x) {
     return s;
 }
 
-#define CONV_TO(r, to, x)                                                                     \
-    switch (to) {                                                                             \
-    case DT_BOOL: (r).v.b = gtc_to_bool(x); break;                                            \
-    case DT_INT32: (r).v.i32 = gtc_to_i32(x); break;                                          \
-    case DT_INT64: (r).v.i64 = gtc_to_i64(x); break;                                          \
-    case DT_FLOAT32: (r).v.f32 = gtc_to_f32(x); break;                                        \
-    default: (r).v.f64 = gtc_to_f64(x); break;                                                \
-    }
-
-/* Converts as `cast` (and a constant operand, and `full`'s value) does: scalar.h's gtc_to_*. */
+/* Converts as `cast` (and a constant operand, and `full`'s value) does: scalar.h's gtc_to_*. The
+ * value passes through the widest type of its kind (int64, uint64 or double), which holds it
+ * exactly, so converting from there gives what converting from its own type gives. */
 static Scalar sc_conv(Scalar x, DType to) {
     Scalar r;
     memset(&r, 0, sizeof r);
     r.dt = to;
+    int64_t si = 0;
+    uint64_t ui = 0;
+    double d = 0;
+    char k = 'S';
     switch (x.dt) {
-    case DT_BOOL: CONV_TO(r, to, x.v.b); break;
-    case DT_INT32: CONV_TO(r, to, x.v.i32); break;
-    case DT_INT64: CONV_TO(r, to, x.v.i64); break;
-    case DT_FLOAT32: CONV_TO(r, to, x.v.f32); break;
-    default: CONV_TO(r, to, x.v.f64); break;
+#define SC_LOAD(ID, name, sh, sfx, CT, WT, size, kind)                                        \
+    case DT_##ID:                                                                             \
+        k = #kind[0];                                                                         \
+        if (k == 'F') d = (double)x.v.sfx;                                                    \
+        else if (k == 'U') ui = (uint64_t)x.v.sfx;                                            \
+        else si = (int64_t)x.v.sfx;                                                           \
+        break;
+        IR_DTYPES(SC_LOAD)
+#undef SC_LOAD
+    default: break;
+    }
+    switch (to) {
+#define SC_STORE(ID, name, sh, sfx, CT, WT, size, kind)                                       \
+    case DT_##ID:                                                                             \
+        r.v.sfx = k == 'F' ? gtc_to_##sfx(d) : k == 'U' ? gtc_to_##sfx(ui) : gtc_to_##sfx(si); \
+        break;
+        IR_DTYPES(SC_STORE)
+#undef SC_STORE
+    default: break;
     }
     return r;
 }
 
 static double sc_double(Scalar s) {
     switch (s.dt) {
-    case DT_BOOL: return s.v.b;
-    case DT_INT32: return s.v.i32;
-    case DT_INT64: return (double)s.v.i64;
-    case DT_FLOAT32: return s.v.f32;
-    default: return s.v.f64;
+#define SC_DOUBLE(ID, name, sh, sfx, CT, WT, size, kind)                                      \
+    case DT_##ID: return (double)s.v.sfx;
+        IR_DTYPES(SC_DOUBLE)
+#undef SC_DOUBLE
+    default: return 0;
     }
 }
 
@@ -134,47 +141,29 @@ static bool sc_same(Scalar a, Scalar b) { /* same dtype and bits */
 #define EV1(T, F, OF, OS, e) { T a = (T)x[0].v.F; r->v.OF = (OS)(e); }
 #define EV2(T, F, OF, OS, e) { T a = (T)x[0].v.F, b = (T)x[1].v.F; r->v.OF = (OS)(e); }
 #define EV3(T, F, OF, OS, e) { T a = (T)x[0].v.F, b = (T)x[1].v.F, c = (T)x[2].v.F; r->v.OF = (OS)(e); }
-#define EV_WIDE(EV, e)                                                                        \
+#define EV_CASE_WIDE(A, ID, name, sh, sfx, CT, WT, size, kind)                                 \
+    IR_DT_NUM_##kind(case DT_##ID: IR_DT_APPLY(EV_RUN, EV_ARGS A, WT, sfx, sfx, CT) break;)
+#define EV_CASE_NUM(A, ID, name, sh, sfx, CT, WT, size, kind)                                  \
+    IR_DT_NUM_##kind(case DT_##ID: IR_DT_APPLY(EV_RUN, EV_ARGS A, CT, sfx, sfx, CT) break;)
+#define EV_CASE_FLT(A, ID, name, sh, sfx, CT, WT, size, kind)                                  \
+    IR_DT_FLT_##kind(case DT_##ID: IR_DT_APPLY(EV_RUN, EV_ARGS A, CT, sfx, sfx, CT) break;)
+#define EV_CASE_CMP(A, ID, name, sh, sfx, CT, WT, size, kind)                                  \
+    case DT_##ID: IR_DT_APPLY(EV_RUN, EV_ARGS A, CT, sfx, b8, gtc_bool) break;
+#define EV_CASE_WHERE(A, ID, name, sh, sfx, CT, WT, size, kind)                                \
+    case DT_##ID: EVW(CT, sfx, A) break;
+#define EV_ARGS(EV, e) EV, e
+#define EV_RUN(EV, e, T, F, OF, OS) EV(T, F, OF, OS, e)
+#define EV_SWITCH(CASE, A)                                                                    \
     switch (ct) {                                                                             \
-    case DT_INT32: EV(int64_t, i32, i32, int32_t, e) break;                                   \
-    case DT_INT64: EV(wide64, i64, i64, int64_t, e) break;                                    \
-    case DT_FLOAT32: EV(float, f32, f32, float, e) break;                                     \
-    case DT_FLOAT64: EV(double, f64, f64, double, e) break;                                   \
+        IR_DTYPES_A(CASE, A)                                                                  \
     default: return -1;                                                                       \
     }
-#define EV_NUM(EV, e)                                                                         \
-    switch (ct) {                                                                             \
-    case DT_INT32: EV(int32_t, i32, i32, int32_t, e) break;                                   \
-    case DT_INT64: EV(int64_t, i64, i64, int64_t, e) break;                                   \
-    case DT_FLOAT32: EV(float, f32, f32, float, e) break;                                     \
-    case DT_FLOAT64: EV(double, f64, f64, double, e) break;                                   \
-    default: return -1;                                                                       \
-    }
-#define EV_FLT(EV, e)                                                                         \
-    switch (ct) {                                                                             \
-    case DT_FLOAT32: EV(float, f32, f32, float, e) break;                                     \
-    case DT_FLOAT64: EV(double, f64, f64, double, e) break;                                   \
-    default: return -1;                                                                       \
-    }
-#define EV_CMP(e)                                                                             \
-    switch (ct) {                                                                             \
-    case DT_BOOL: EV2(gtc_bool, b, b, gtc_bool, e) break;                                     \
-    case DT_INT32: EV2(int32_t, i32, b, gtc_bool, e) break;                                   \
-    case DT_INT64: EV2(int64_t, i64, b, gtc_bool, e) break;                                   \
-    case DT_FLOAT32: EV2(float, f32, b, gtc_bool, e) break;                                   \
-    case DT_FLOAT64: EV2(double, f64, b, gtc_bool, e) break;                                  \
-    default: return -1;                                                                       \
-    }
-#define EVW(T, F, e) { gtc_bool a = x[0].v.b; T b = x[1].v.F, c = x[2].v.F; r->v.F = (T)(e); }
-#define EV_WHERE(e)                                                                           \
-    switch (ct) {                                                                             \
-    case DT_BOOL: EVW(gtc_bool, b, e) break;                                                  \
-    case DT_INT32: EVW(int32_t, i32, e) break;                                                \
-    case DT_INT64: EVW(int64_t, i64, e) break;                                                \
-    case DT_FLOAT32: EVW(float, f32, e) break;                                                \
-    case DT_FLOAT64: EVW(double, f64, e) break;                                               \
-    default: return -1;                                                                       \
-    }
+#define EVW(T, F, e) { gtc_bool a = x[0].v.b8; T b = x[1].v.F, c = x[2].v.F; r->v.F = (T)(e); }
+#define EV_WIDE(EV, e) EV_SWITCH(EV_CASE_WIDE, (EV, e))
+#define EV_NUM(EV, e) EV_SWITCH(EV_CASE_NUM, (EV, e))
+#define EV_FLT(EV, e) EV_SWITCH(EV_CASE_FLT, (EV, e))
+#define EV_CMP(e) EV_SWITCH(EV_CASE_CMP, (EV2, e))
+#define EV_WHERE(e) EV_SWITCH(EV_CASE_WHERE, e)
 #define EVAL_R_ARITH(e) EV_WIDE(EV2, e)
 #define EVAL_R_SIGNED(e) EV_WIDE(EV1, e)
 #define EVAL_R_DIV(e) EV_FLT(EV2, e)
@@ -401,7 +390,7 @@ static int identity(Ctx *c, NodeId id) {
         Scalar cond;
         if (same_operand(&in[1], &in[2])) return become(c, id, in[1], "where(c, x, x)");
         if (single_value(g, &in[0], &cond))
-            return become(c, id, sc_conv(cond, DT_BOOL).v.b ? in[1] : in[2], "where(const, a, b)");
+            return become(c, id, sc_conv(cond, DT_BOOL).v.b8 ? in[1] : in[2], "where(const, a, b)");
         break;
     }
     case OP_CAST:

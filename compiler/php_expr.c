@@ -151,7 +151,7 @@ static int arg_bool(P *p, const char *fname, const char *param, const Arg *a, bo
 int php_arg_dtype(P *p, const char *fname, const char *param, const Arg *a, DType *out) {
     if (!a->lit || a->lit->k != L_STR) return php_perr(p, a->at, "%s: $%s must be a dtype name string", fname, param);
     if (ir_dtype_from_name(a->lit->s, out))
-        return php_perr(p, a->at, "unknown dtype '%.64s' (expected bool, int32, int64, float32 or float64)", a->lit->s);
+        return php_perr(p, a->at, "unknown dtype '%.64s' (expected %s)", a->lit->s, ir_dtype_list());
     return 0;
 }
 

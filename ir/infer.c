@@ -246,7 +246,7 @@ int ir_infer_op(Op op, const TensorType *in, int nin, const Attrs *at, TensorTyp
         t = at->dtype;
         break;
     case R_ONE_HOT:
-        if (!ir_dtype_is_int(in[0].dtype))
+        if (in[0].dtype != DT_INT32 && in[0].dtype != DT_INT64)
             return ERR("indices must be int32 or int64, got %s", ir_dtype_name(in[0].dtype));
         if (at->depth <= 0 || at->depth >= IR_MAX_DIM)
             return ERR("depth %lld is out of range (1 to 2^31-1)", (long long)at->depth);

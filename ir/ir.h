@@ -21,15 +21,62 @@
 
 /* ---- dtypes ------------------------------------------------------------------------------ */
 
-/* Ordered by promotion rank: bool < int32 < int64 < float32 < float64. */
-typedef enum { DT_BOOL, DT_INT32, DT_INT64, DT_FLOAT32, DT_FLOAT64, DT_COUNT } DType;
+/* Every dtype, one row each: everything that lists dtypes expands this table.
+ * X(ID, name, short, sfx, CT, WT, size, kind)
+ *   ID     enum suffix (DT_ID). The enum order is part of the plan ABI (generated plans store
+ *          these numbers, runtime/core/plan_abi.h): new dtypes go at the end.
+ *   name   the graph-format name; short: the text-dump name; sfx: C identifier suffix
+ *   CT     the C storage type (bool: a byte holding 0 or 1)
+ *   WT     the C type that overflowing integer formulas (add mul neg ...) run in before the
+ *          result wraps on the store (int64 widens to gtc_wide, __int128, see ir/scalar.h)
+ *   kind   B bool, S signed integer, U unsigned integer, F float
+ * Promotion does not follow the enum order: see ir_promote. */
+#define IR_DTYPES(X) IR_DTYPES_A(IR_DT_CALL, X)
+#define IR_DT_CALL(X, ...) X(__VA_ARGS__)
+/* The same rows with a leading argument A passed through to every X(A, ID, ...), for expansions
+ * inside other X-macros (ops.def rows) that need their own parameters in each row. */
+#define IR_DTYPES_A(X, A)                                                                    \
+    X(A, BOOL, "bool", "bool", b8, uint8_t, int64_t, 1, B)                                   \
+    X(A, INT32, "int32", "i32", i32, int32_t, int64_t, 4, S)                                 \
+    X(A, INT64, "int64", "i64", i64, int64_t, gtc_wide, 8, S)                                \
+    X(A, FLOAT32, "float32", "f32", f32, float, float, 4, F)                                 \
+    X(A, FLOAT64, "float64", "f64", f64, double, double, 8, F)                               \
+    X(A, INT8, "int8", "i8", i8, int8_t, int64_t, 1, S)                                      \
+    X(A, UINT8, "uint8", "u8", u8, uint8_t, int64_t, 1, U)                                   \
+    X(A, INT16, "int16", "i16", i16, int16_t, int64_t, 2, S)                                 \
+    X(A, UINT16, "uint16", "u16", u16, uint16_t, int64_t, 2, U)                              \
+    X(A, UINT32, "uint32", "u32", u32, uint32_t, uint64_t, 4, U)                             \
+    X(A, UINT64, "uint64", "u64", u64, uint64_t, uint64_t, 8, U)
+
+/* Row filters by kind, for X-macros: IR_DT_NUM_##kind(x) keeps x for the numbers (every dtype
+ * but bool), IR_DT_FLT_##kind(x) for the floats. */
+#define IR_DT_NUM_B(...)
+#define IR_DT_NUM_S(...) __VA_ARGS__
+#define IR_DT_NUM_U(...) __VA_ARGS__
+#define IR_DT_NUM_F(...) __VA_ARGS__
+#define IR_DT_FLT_B(...)
+#define IR_DT_FLT_S(...)
+#define IR_DT_FLT_U(...)
+#define IR_DT_FLT_F(...) __VA_ARGS__
+/* M(args...) after the arguments' own expansion (to splice a parenthesised A into a call) */
+#define IR_DT_APPLY(M, ...) M(__VA_ARGS__)
+
+typedef enum {
+#define IR_DT_ENUM(ID, name, sh, sfx, CT, WT, size, kind) DT_##ID,
+    IR_DTYPES(IR_DT_ENUM)
+#undef IR_DT_ENUM
+    DT_COUNT
+} DType;
 
 const char *ir_dtype_name(DType t);          /* "float32" */
 const char *ir_dtype_short(DType t);         /* "f32" (text dump) */
 int ir_dtype_from_name(const char *s, DType *out); /* 0 on success, -1 for unknown */
+const char *ir_dtype_list(void);             /* "bool, int8, ... float32 or float64" */
+DType ir_dtype_sorted(int i);                /* i-th in that order (0 <= i < DT_COUNT) */
 size_t ir_dtype_size(DType t);
 bool ir_dtype_is_float(DType t);
-bool ir_dtype_is_int(DType t);               /* int32 or int64 (not bool) */
+bool ir_dtype_is_int(DType t);               /* any integer dtype (not bool) */
+bool ir_dtype_is_unsigned(DType t);          /* uint8 ... uint64 */
 
 /* A tensor's type. `weak` marks a numeric constant from the graph: it takes the dtype of the
  * tensor it meets (`is_int` says whether it was integral: 2 vs 2.5). */
@@ -48,7 +95,9 @@ bool ir_type_equal(const TensorType *a, const TensorType *b);
 bool ir_shape_equal(const TensorType *a, const TensorType *b);
 
 /* Promotion of two operand dtypes (weak constants yield to tensors: int tensor with a float
- * constant gives float32; a float tensor with any constant keeps its dtype). */
+ * constant gives float32; a float tensor with any constant keeps its dtype). Two tensors: NumPy's
+ * integer lattice (int8 with uint8 gives int16, uint64 with a signed integer float64), an integer
+ * with a float gives that float. */
 DType ir_promote(DType a, bool a_weak, DType b, bool b_weak);
 
 /* NumPy broadcasting of n shapes; -1 with a message in err when they are incompatible. */

@@ -117,10 +117,10 @@ static int read_dtype(Reader *r, const Node *n, const cJSON *j, const char *loc,
         return FAIL(loc, "\"dtype\" must be a string, got %s", type_name(j));
     }
     if (ir_dtype_from_name(j->valuestring, out) == 0) return 0;
-    const char *msg = "unknown dtype %s (expected bool, int32, int64, float32 or float64)";
+    const char *msg = "unknown dtype %s (expected %s)";
     char q[QBUF];
-    if (n) return NFAIL(n, msg, quote(j->valuestring, q));
-    return FAIL(loc, msg, quote(j->valuestring, q));
+    if (n) return NFAIL(n, msg, quote(j->valuestring, q), ir_dtype_list());
+    return FAIL(loc, msg, quote(j->valuestring, q), ir_dtype_list());
 }
 
 /* The attribute keys each op family accepts. */

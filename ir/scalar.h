@@ -4,13 +4,21 @@
  *
  * Semantics pinned here: max/min/clamp propagate NaN; round is half-to-even; float-to-int
  * conversion saturates and maps NaN to 0 (as CUDA's cvt does); anything-to-bool is `!= 0`;
- * integer pow with a negative exponent gives 0 unless the base is 1 or -1. */
+ * integer pow with a negative exponent gives 0 unless the base is 1 or -1; integer-to-integer
+ * conversion keeps the low bits (wraps). */
 #ifndef GTC_SCALAR_H
 #define GTC_SCALAR_H
 
+/* The formulas are generic over signedness: `a < 0` of an unsigned operand (relu, sign, abs) is
+ * meant, always false, not a mistake. */
 #ifdef __CUDACC__
+#pragma nv_diag_suppress 186
+#ifndef __CUDACC_RTC__
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
 #define GTC_FN static __device__ __host__ __forceinline__
 #else
+#pragma GCC diagnostic ignored "-Wtype-limits"
 #define GTC_FN static inline
 #include <math.h>
 #include <stdint.h>
@@ -21,6 +29,10 @@
 #endif
 
 typedef uint8_t gtc_bool;
+#ifndef __CUDACC__
+/* what int64 arithmetic widens to so that overflow wraps without undefined behaviour */
+__extension__ typedef __int128 gtc_wide;
+#endif
 
 GTC_FN int32_t gtc_f2i32(double x) {
     if (x != x) return 0;
@@ -33,6 +45,31 @@ GTC_FN int64_t gtc_f2i64(double x) {
     if (x >= 9223372036854775807.0) return INT64_MAX;
     if (x <= -9223372036854775808.0) return INT64_MIN;
     return (int64_t)x;
+}
+/* float -> unsigned: truncates, saturates at 0 and the type's maximum, NaN -> 0 */
+GTC_FN uint32_t gtc_f2u32(double x) {
+    if (!(x > 0)) return 0;
+    if (x >= 4294967295.0) return 0xffffffffu;
+    return (uint32_t)x;
+}
+GTC_FN uint64_t gtc_f2u64(double x) {
+    if (!(x > 0)) return 0;
+    if (x >= 18446744073709551615.0) return 0xffffffffffffffffull;
+    return (uint64_t)x;
+}
+/* float -> a narrow integer: saturate into [lo, hi] first (then the cast is exact) */
+GTC_FN int64_t gtc_f2narrow(double x, double lo, double hi) {
+    if (x != x) return 0;
+    return x <= lo ? (int64_t)lo : x >= hi ? (int64_t)hi : (int64_t)x;
+}
+GTC_FN int8_t gtc_f2i8(double x) { return (int8_t)gtc_f2narrow(x, -128.0, 127.0); }
+GTC_FN uint8_t gtc_f2u8(double x) { return (uint8_t)gtc_f2narrow(x, 0.0, 255.0); }
+GTC_FN int16_t gtc_f2i16(double x) { return (int16_t)gtc_f2narrow(x, -32768.0, 32767.0); }
+GTC_FN uint16_t gtc_f2u16(double x) { return (uint16_t)gtc_f2narrow(x, 0.0, 65535.0); }
+GTC_FN uint64_t gtc_upow64(uint64_t a, uint64_t b) {
+    uint64_t r = 1;
+    while (b) { if (b & 1) r *= a; a *= a; b >>= 1; }
+    return r;
 }
 GTC_FN int64_t gtc_ipow64(int64_t a, int64_t b) {
     if (b < 0) return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;
@@ -66,6 +103,12 @@ GTC_FN float gtc_pow(float a, float b) { return powf(a, b); }
 GTC_FN double gtc_pow(double a, double b) { return pow(a, b); }
 GTC_FN int32_t gtc_pow(int32_t a, int32_t b) { return (int32_t)gtc_ipow64(a, b); }
 GTC_FN int64_t gtc_pow(int64_t a, int64_t b) { return gtc_ipow64(a, b); }
+GTC_FN uint32_t gtc_pow(uint32_t a, uint32_t b) { return (uint32_t)gtc_upow64(a, b); }
+GTC_FN uint64_t gtc_pow(uint64_t a, uint64_t b) { return gtc_upow64(a, b); }
+GTC_FN int8_t gtc_pow(int8_t a, int8_t b) { return (int8_t)gtc_ipow64(a, b); }
+GTC_FN uint8_t gtc_pow(uint8_t a, uint8_t b) { return (uint8_t)gtc_upow64(a, b); }
+GTC_FN int16_t gtc_pow(int16_t a, int16_t b) { return (int16_t)gtc_ipow64(a, b); }
+GTC_FN uint16_t gtc_pow(uint16_t a, uint16_t b) { return (uint16_t)gtc_upow64(a, b); }
 template <typename T> GTC_FN T gtc_abs(T a) { return a < 0 ? (T)-a : a; }
 GTC_FN float gtc_abs(float a) { return fabsf(a); }
 GTC_FN double gtc_abs(double a) { return fabs(a); }
@@ -84,12 +127,22 @@ template <typename T> GTC_FN T gtc_relu(T a) { return a < (T)0 ? (T)0 : a; }
 template <typename T> GTC_FN T gtc_sign(T a) { return a != a ? a : (T)((a > (T)0) - (a < (T)0)); }
 template <typename T> GTC_FN T gtc_clamp(T x, T lo, T hi) { return gtc_min(gtc_max(x, lo), hi); }
 template <typename T> GTC_FN gtc_bool gtc_to_bool(T x) { return x != (T)0; }
-template <typename T> GTC_FN int32_t gtc_to_i32(T x) { return (int32_t)x; }
-GTC_FN int32_t gtc_to_i32(float x) { return gtc_f2i32(x); }
-GTC_FN int32_t gtc_to_i32(double x) { return gtc_f2i32(x); }
-template <typename T> GTC_FN int64_t gtc_to_i64(T x) { return (int64_t)x; }
-GTC_FN int64_t gtc_to_i64(float x) { return gtc_f2i64(x); }
-GTC_FN int64_t gtc_to_i64(double x) { return gtc_f2i64(x); }
+template <typename T> GTC_FN gtc_bool gtc_to_b8(T x) { return x != (T)0; }
+/* to an integer: from a float saturating (gtc_f2*), from an integer keeping the low bits (two's
+ * complement), as C's casts do */
+#define GTC_TO_INT(fn, T, f2) \
+    template <typename X> GTC_FN T fn(X x) { return (T)x; } \
+    GTC_FN T fn(float x) { return f2(x); } \
+    GTC_FN T fn(double x) { return f2(x); }
+GTC_TO_INT(gtc_to_i8, int8_t, gtc_f2i8)
+GTC_TO_INT(gtc_to_u8, uint8_t, gtc_f2u8)
+GTC_TO_INT(gtc_to_i16, int16_t, gtc_f2i16)
+GTC_TO_INT(gtc_to_u16, uint16_t, gtc_f2u16)
+GTC_TO_INT(gtc_to_i32, int32_t, gtc_f2i32)
+GTC_TO_INT(gtc_to_u32, uint32_t, gtc_f2u32)
+GTC_TO_INT(gtc_to_i64, int64_t, gtc_f2i64)
+GTC_TO_INT(gtc_to_u64, uint64_t, gtc_f2u64)
+#undef GTC_TO_INT
 template <typename T> GTC_FN float gtc_to_f32(T x) { return (float)x; }
 template <typename T> GTC_FN double gtc_to_f64(T x) { return (double)x; }
 
@@ -111,11 +164,12 @@ GTC_FN double gtc_sigmoidd(double x) { return 1.0 / (1.0 + exp(-x)); }
 #define gtc_sigmoid(x) GTC_GF(x, gtc_sigmoidf, gtc_sigmoidd)
 GTC_FN int32_t gtc_ipow32(int32_t a, int32_t b) { return (int32_t)gtc_ipow64(a, b); }
 #define gtc_pow(a, b) _Generic((a), float: powf, double: pow, int32_t: gtc_ipow32, \
-                               default: gtc_ipow64)(a, b)
+                               uint64_t: gtc_upow64, default: gtc_ipow64)(a, b)
 GTC_FN int32_t gtc_iabs32(int32_t a) { return a < 0 ? (int32_t)(0u - (uint32_t)a) : a; }
 GTC_FN int64_t gtc_iabs64(int64_t a) { return a < 0 ? (int64_t)(0ull - (uint64_t)a) : a; }
+GTC_FN uint64_t gtc_uabs64(uint64_t a) { return a; }
 #define gtc_abs(x) _Generic((x), float: fabsf, double: fabs, int32_t: gtc_iabs32, \
-                            default: gtc_iabs64)(x)
+                            uint64_t: gtc_uabs64, default: gtc_iabs64)(x)
 #define gtc_floor(x) _Generic((x), float: floorf(x), double: floor(x), default: (x))
 #define gtc_ceil(x) _Generic((x), float: ceilf(x), double: ceil(x), default: (x))
 #define gtc_round(x) _Generic((x), float: rintf(x), double: rint(x), default: (x))
@@ -125,8 +179,19 @@ GTC_FN int64_t gtc_iabs64(int64_t a) { return a < 0 ? (int64_t)(0ull - (uint64_t
 #define gtc_sign(a) ((a) != (a) ? (a) : ((a) > 0) - ((a) < 0))
 #define gtc_clamp(x, lo, hi) gtc_min(gtc_max((x), (lo)), (hi))
 #define gtc_to_bool(x) ((gtc_bool)((x) != 0))
-#define gtc_to_i32(x) _Generic((x), float: gtc_f2i32(x), double: gtc_f2i32(x), default: (int32_t)(x))
-#define gtc_to_i64(x) _Generic((x), float: gtc_f2i64(x), double: gtc_f2i64(x), default: (int64_t)(x))
+/* to an integer: from a float saturating (gtc_f2*), from an integer keeping the low bits (two's
+ * complement), as C's casts do */
+#define GTC_TO_INT(x, T, f2) _Generic((x), float: f2(x), double: f2(x), default: (T)(x))
+#define gtc_to_i8(x) GTC_TO_INT(x, int8_t, gtc_f2i8)
+#define gtc_to_u8(x) GTC_TO_INT(x, uint8_t, gtc_f2u8)
+#define gtc_to_i16(x) GTC_TO_INT(x, int16_t, gtc_f2i16)
+#define gtc_to_u16(x) GTC_TO_INT(x, uint16_t, gtc_f2u16)
+#define gtc_to_i32(x) GTC_TO_INT(x, int32_t, gtc_f2i32)
+#define gtc_to_u32(x) GTC_TO_INT(x, uint32_t, gtc_f2u32)
+#define gtc_to_i64(x) GTC_TO_INT(x, int64_t, gtc_f2i64)
+#define gtc_to_u64(x) GTC_TO_INT(x, uint64_t, gtc_f2u64)
+/* the conversion to a dtype by its suffix (IR_DTYPES' sfx column) */
+#define gtc_to_b8(x) gtc_to_bool(x)
 #define gtc_to_f32(x) ((float)(x))
 #define gtc_to_f64(x) ((double)(x))
 #endif

@@ -4,19 +4,44 @@
 
 #include "ir.h"
 
-static const struct { const char *name, *shortname; size_t size; } dtypes[DT_COUNT] = {
-    [DT_BOOL] = {"bool", "bool", 1},
-    [DT_INT32] = {"int32", "i32", 4},
-    [DT_INT64] = {"int64", "i64", 8},
-    [DT_FLOAT32] = {"float32", "f32", 4},
-    [DT_FLOAT64] = {"float64", "f64", 8},
+static const struct {
+    const char *name, *shortname;
+    size_t size;
+    char kind;
+} dtypes[DT_COUNT] = {
+#define ROW(ID, name, sh, sfx, CT, WT, size, kind) [DT_##ID] = {name, sh, size, #kind[0]},
+    IR_DTYPES(ROW)
+#undef ROW
 };
 
 const char *ir_dtype_name(DType t) { return (unsigned)t < DT_COUNT ? dtypes[t].name : "?"; }
 const char *ir_dtype_short(DType t) { return (unsigned)t < DT_COUNT ? dtypes[t].shortname : "?"; }
 size_t ir_dtype_size(DType t) { return (unsigned)t < DT_COUNT ? dtypes[t].size : 0; }
-bool ir_dtype_is_float(DType t) { return t == DT_FLOAT32 || t == DT_FLOAT64; }
-bool ir_dtype_is_int(DType t) { return t == DT_INT32 || t == DT_INT64; }
+static char kind_of(DType t) { return (unsigned)t < DT_COUNT ? dtypes[t].kind : '?'; }
+bool ir_dtype_is_float(DType t) { return kind_of(t) == 'F'; }
+bool ir_dtype_is_int(DType t) { return kind_of(t) == 'S' || kind_of(t) == 'U'; }
+bool ir_dtype_is_unsigned(DType t) { return kind_of(t) == 'U'; }
+
+/* The i-th dtype in display order (by kind: bool, signed, unsigned, float; then by size). */
+DType ir_dtype_sorted(int i) {
+    int n = 0;
+    for (const char *kind = "BSUF"; *kind; kind++)
+        for (size_t size = 1; size <= 8; size *= 2)
+            for (int k = 0; k < DT_COUNT; k++)
+                if (dtypes[k].kind == *kind && dtypes[k].size == size && n++ == i) return (DType)k;
+    return DT_COUNT;
+}
+
+/* "bool, int8, ..., float32 or float64" (for error messages) */
+const char *ir_dtype_list(void) {
+    static char buf[256];
+    if (buf[0]) return buf;
+    size_t k = 0;
+    for (int i = 0; i < DT_COUNT && k < sizeof buf; i++)
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s", i == 0 ? "" : i == DT_COUNT - 1 ? " or " : ", ",
+                              ir_dtype_name(ir_dtype_sorted(i)));
+    return buf;
+}
 
 int ir_dtype_from_name(const char *s, DType *out) {
     for (int i = 0; i < DT_COUNT; i++)
@@ -51,8 +76,36 @@ bool ir_shape_equal(const TensorType *a, const TensorType *b) {
 
 bool ir_type_equal(const TensorType *a, const TensorType *b) { return a->dtype == b->dtype && ir_shape_equal(a, b); }
 
+/* The integer of `kind` ('S' or 'U') and `size` bytes. */
+static DType int_of(char kind, size_t size) {
+    for (int i = 0; i < DT_COUNT; i++)
+        if (dtypes[i].kind == kind && dtypes[i].size == size) return (DType)i;
+    return DT_FLOAT64;
+}
+
+/* Two strong dtypes, NumPy's lattice: bool < integers < floats; within one signedness the wider
+ * wins; signed S with unsigned U is S when S is wider, else the signed integer twice as wide as U,
+ * and float64 when U is uint64 (no integer holds both ranges). An integer with a float gives the
+ * float (int64 with float32: float32, unlike NumPy's float64). */
+static DType promote_strong(DType a, DType b) {
+    char ka = kind_of(a), kb = kind_of(b);
+    size_t sa = ir_dtype_size(a), sb = ir_dtype_size(b);
+    if (a == b || kb == 'B') return a;
+    if (ka == 'B') return b;
+    if (ka == 'F' || kb == 'F') {
+        if (ka != 'F') return b;
+        if (kb != 'F') return a;
+        return sa >= sb ? a : b;
+    }
+    if (ka == kb) return sa >= sb ? a : b;
+    DType s = ka == 'S' ? a : b, u = ka == 'S' ? b : a;
+    if (ir_dtype_size(s) > ir_dtype_size(u)) return s;
+    return ir_dtype_size(u) >= 8 ? DT_FLOAT64 : int_of('S', 2 * ir_dtype_size(u));
+}
+
 /* Weak constants yield: a float constant lifts an int or bool tensor to float32; an integral
- * constant takes the tensor's dtype, except that it lifts a bool tensor to int32. Two weak or two strong operands promote by rank. */
+ * constant takes the tensor's dtype, except that it lifts a bool tensor to int32. Two weak
+ * constants promote as strong ones (int64 and float32 are all they can be). */
 DType ir_promote(DType a, bool a_weak, DType b, bool b_weak) {
     if (a_weak && !b_weak) {
         if (ir_dtype_is_float(a) && !ir_dtype_is_float(b)) return DT_FLOAT32;
@@ -60,7 +113,7 @@ DType ir_promote(DType a, bool a_weak, DType b, bool b_weak) {
         return b;
     }
     if (b_weak && !a_weak) return ir_promote(b, b_weak, a, a_weak);
-    return a > b ? a : b;
+    return promote_strong(a, b);
 }
 
 int ir_broadcast(const TensorType *const *in, int n, TensorType *out, char *err, size_t errn) {

@@ -9,6 +9,8 @@
 
 static const struct { DType dt; const char *descr; } descrs[] = {
     {DT_FLOAT32, "<f4"}, {DT_FLOAT64, "<f8"}, {DT_INT32, "<i4"}, {DT_INT64, "<i8"}, {DT_BOOL, "|b1"},
+    {DT_INT8, "|i1"},    {DT_UINT8, "|u1"},   {DT_INT16, "<i2"}, {DT_UINT16, "<u2"}, {DT_UINT32, "<u4"},
+    {DT_UINT64, "<u8"},
 };
 
 #define NPY_FAIL(...) (rt_error(RT_EINVAL, "npy: " __VA_ARGS__), (RtTensor *)NULL)
@@ -58,7 +60,7 @@ RtTensor *rt_npy_read(const RtBackend *b, const void *buf, size_t len) {
             if (memcmp(d + 2, descrs[i].descr + 1, 2) == 0) dt = descrs[i].dt;
     if (dt == DT_COUNT) {
         if (dn == 3 && d[1] == '>') return NPY_FAIL("big-endian data ('%.3s') is not supported", d + 1);
-        return NPY_FAIL("unsupported dtype '%.*s' (expected <f4, <f8, <i4, <i8 or |b1)", (int)(dn > 32 ? 32 : dn), d + 1);
+        return NPY_FAIL("unsupported dtype '%.*s' (expected <f4, <f8, |i1, <i2, <i4, <i8, |u1, <u2, <u4, <u8 or |b1)", (int)(dn > 32 ? 32 : dn), d + 1);
     }
     const char *fo = find_key(h, hend, "fortran_order");
     if (!fo) return NPY_FAIL("header has no 'fortran_order'");

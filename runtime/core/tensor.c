@@ -216,6 +216,12 @@ RtTensor *rt_rand(const RtBackend *b, DType dt, int rank, const int64_t *shape, 
         case DT_FLOAT64: ((double *)p)[i] = (double)(r >> 11) * (1.0 / 9007199254740992.0); break;
         case DT_INT32: ((int32_t *)p)[i] = (int32_t)(r >> 33); break;
         case DT_INT64: ((int64_t *)p)[i] = (int64_t)(r >> 33); break;
+        case DT_INT8: ((int8_t *)p)[i] = (int8_t)(r >> 56); break;
+        case DT_UINT8: ((uint8_t *)p)[i] = (uint8_t)(r >> 56); break;
+        case DT_INT16: ((int16_t *)p)[i] = (int16_t)(r >> 48); break;
+        case DT_UINT16: ((uint16_t *)p)[i] = (uint16_t)(r >> 48); break;
+        case DT_UINT32: ((uint32_t *)p)[i] = (uint32_t)(r >> 32); break;
+        case DT_UINT64: ((uint64_t *)p)[i] = r; break;
         case DT_BOOL: ((uint8_t *)p)[i] = (uint8_t)(r >> 63); break;
         default: break;
         }

@@ -124,6 +124,7 @@ static void cpu_synchronize(void) {}
             for (int64_t i = 0; i < n; i++) o[i * s[0]] = v;                                  \
     }
 FILL_LOOP(uint8_t)
+FILL_LOOP(uint16_t)
 FILL_LOOP(uint32_t)
 FILL_LOOP(uint64_t)
 
@@ -131,11 +132,16 @@ int cpu_fill(RtTensor *out, double value) {
     int64_t bits = 0;
     CpuLoop loop;
     switch (out->dtype) {
-    case DT_BOOL: { gtc_bool v = gtc_to_bool(value); memcpy(&bits, &v, sizeof v); loop = fill_uint8_t; break; }
-    case DT_INT32: { int32_t v = gtc_to_i32(value); memcpy(&bits, &v, sizeof v); loop = fill_uint32_t; break; }
-    case DT_INT64: { int64_t v = gtc_to_i64(value); memcpy(&bits, &v, sizeof v); loop = fill_uint64_t; break; }
-    case DT_FLOAT32: { float v = gtc_to_f32(value); memcpy(&bits, &v, sizeof v); loop = fill_uint32_t; break; }
-    case DT_FLOAT64: { double v = gtc_to_f64(value); memcpy(&bits, &v, sizeof v); loop = fill_uint64_t; break; }
+#define FILL_CASE(ID, name, sh, sfx, CT, WT, size, kind)                                      \
+    case DT_##ID: {                                                                           \
+        CT v = gtc_to_##sfx(value);                                                           \
+        memcpy(&bits, &v, sizeof v);                                                          \
+        loop = size == 1 ? fill_uint8_t : size == 2 ? fill_uint16_t : size == 4 ? fill_uint32_t \
+                                                                                : fill_uint64_t; \
+        break;                                                                                \
+    }
+        IR_DTYPES(FILL_CASE)
+#undef FILL_CASE
     default: return rt_error(RT_EINVAL, "fill: unknown dtype %d", (int)out->dtype);
     }
     char *base[1] = {cpu_data(out)};
@@ -157,20 +163,27 @@ int cpu_fill(RtTensor *out, double value) {
         else                                                                                  \
             for (int64_t i = 0; i < n; i++) o[i * s[0]] = CONV(x[i * s[1]]);                  \
     }
-#define COPY_ROW(OT, OS, CONV)                                                                \
-    COPY_LOOP(OT, OS, CONV, gtc_bool, b8) COPY_LOOP(OT, OS, CONV, int32_t, i32)               \
+/* The (out, in) product: IR_DTYPES walks the outputs; a macro cannot expand itself, so the inputs
+ * are listed once more here (the assertion catches a dtype added to ir.h and not here). */
+_Static_assert(DT_COUNT == 11, "a new dtype: add it to COPY_INPUTS and COPY_TAB");
+#define COPY_INPUTS(OT, OS, CONV)                                                             \
+    COPY_LOOP(OT, OS, CONV, uint8_t, b8) COPY_LOOP(OT, OS, CONV, int32_t, i32)                \
     COPY_LOOP(OT, OS, CONV, int64_t, i64) COPY_LOOP(OT, OS, CONV, float, f32)                 \
-    COPY_LOOP(OT, OS, CONV, double, f64)
-COPY_ROW(gtc_bool, b8, gtc_to_bool)
-COPY_ROW(int32_t, i32, gtc_to_i32)
-COPY_ROW(int64_t, i64, gtc_to_i64)
-COPY_ROW(float, f32, gtc_to_f32)
-COPY_ROW(double, f64, gtc_to_f64)
+    COPY_LOOP(OT, OS, CONV, double, f64) COPY_LOOP(OT, OS, CONV, int8_t, i8)                  \
+    COPY_LOOP(OT, OS, CONV, uint8_t, u8) COPY_LOOP(OT, OS, CONV, int16_t, i16)                \
+    COPY_LOOP(OT, OS, CONV, uint16_t, u16) COPY_LOOP(OT, OS, CONV, uint32_t, u32)             \
+    COPY_LOOP(OT, OS, CONV, uint64_t, u64)
+#define COPY_ROW(ID, name, sh, sfx, CT, WT, size, kind) COPY_INPUTS(CT, sfx, gtc_to_##sfx)
+IR_DTYPES(COPY_ROW)
 
-#define COPY_TAB(OS) {copy_##OS##_b8, copy_##OS##_i32, copy_##OS##_i64, copy_##OS##_f32, copy_##OS##_f64}
+#define COPY_TAB(OS)                                                                          \
+    {copy_##OS##_b8, copy_##OS##_i32, copy_##OS##_i64, copy_##OS##_f32, copy_##OS##_f64,      \
+     copy_##OS##_i8, copy_##OS##_u8, copy_##OS##_i16, copy_##OS##_u16, copy_##OS##_u32,       \
+     copy_##OS##_u64}
 static const CpuLoop copy_loops[DT_COUNT][DT_COUNT] = {
-    [DT_BOOL] = COPY_TAB(b8), [DT_INT32] = COPY_TAB(i32), [DT_INT64] = COPY_TAB(i64),
-    [DT_FLOAT32] = COPY_TAB(f32), [DT_FLOAT64] = COPY_TAB(f64),
+#define COPY_TAB_ROW(ID, name, sh, sfx, CT, WT, size, kind) [DT_##ID] = COPY_TAB(sfx),
+    IR_DTYPES(COPY_TAB_ROW)
+#undef COPY_TAB_ROW
 };
 
 /* out = convert(in); in may be any view that broadcasts to out's shape, out any view. */

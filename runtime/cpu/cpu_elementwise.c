@@ -4,11 +4,11 @@
 #include "cpu.h"
 
 /* Integer arithmetic must wrap (as CUDA's does) without signed-overflow UB in C, so the rules
- * whose formulas can overflow (R_ARITH, R_SIGNED: add sub mul neg abs ...) evaluate int32 in
- * int64 and int64 in __int128, where no operand pair overflows; storing the result back keeps
- * the low bits (two's-complement conversion, defined by GCC and Clang), which is the wrapped
- * value. Every other op is computed in its storage type. */
-__extension__ typedef __int128 wide64;
+ * whose formulas can overflow (R_ARITH, R_SIGNED: add sub mul neg abs ...) evaluate in the
+ * dtype's WT column of IR_DTYPES (int8 ... int32 in int64, int64 in __int128, uint32 and uint64
+ * in uint64), where no operand pair overflows or unsigned arithmetic wraps by definition; storing
+ * the result back keeps the low bits (two's-complement conversion, defined by GCC and Clang),
+ * which is the wrapped value. Every other op is computed in its storage type. */
 
 /* One loop function per (op, compute dtype): locals a, b, c hold the operands converted to their
  * compute types, `expr` is the formula, its value is stored as the output type OS. The first
@@ -92,60 +92,51 @@ __extension__ typedef __int128 wide64;
 #define U3(id, ct, OS, S, T, e) EW3(ew_##id##_##ct, OS, S, T, S, T, S, T, e)
 #define ENTRY(id, ct, CT, OD) [OP_##id][DT_##CT][DT_##OD] = ew_##id##_##ct,
 
-/* int32, int64 (widened, see above), float32, float64 */
-#define GEN_NUM_WIDE(U, id, e)                                                                \
-    U(id, i32, int32_t, int32_t, int64_t, e) U(id, i64, int64_t, int64_t, wide64, e)          \
-    U(id, f32, float, float, float, e) U(id, f64, double, double, double, e)
-#define GEN_NUM(U, id, e)                                                                     \
-    U(id, i32, int32_t, int32_t, int32_t, e) U(id, i64, int64_t, int64_t, int64_t, e)         \
-    U(id, f32, float, float, float, e) U(id, f64, double, double, double, e)
-#define TAB_NUM(id)                                                                           \
-    ENTRY(id, i32, INT32, INT32) ENTRY(id, i64, INT64, INT64)                                 \
-    ENTRY(id, f32, FLOAT32, FLOAT32) ENTRY(id, f64, FLOAT64, FLOAT64)
-#define GEN_FLT(U, id, e) U(id, f32, float, float, float, e) U(id, f64, double, double, double, e)
-#define TAB_FLT(id) ENTRY(id, f32, FLOAT32, FLOAT32) ENTRY(id, f64, FLOAT64, FLOAT64)
+/* Rows of IR_DTYPES_A with A = (U, id, e): which kinds (B S U F) each rule instantiates. */
+#define ARGS3(U, id, e) U, id, e
+#define GEN_WIDE_(U, id, e, ID, sfx, CT, WT) U(id, sfx, CT, CT, WT, e)
+#define GEN_SAME_(U, id, e, ID, sfx, CT, WT) U(id, sfx, CT, CT, CT, e)
+#define TAB_(U, id, e, ID, sfx, CT, WT) ENTRY(id, sfx, ID, ID)
+/* numbers: every integer (computed in WT, see above) and float */
+#define NUM_WIDE(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_NUM_##kind(IR_DT_APPLY(GEN_WIDE_, ARGS3 A, ID, sfx, CT, WT))
+#define NUM_SAME(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_NUM_##kind(IR_DT_APPLY(GEN_SAME_, ARGS3 A, ID, sfx, CT, WT))
+#define NUM_TAB(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_NUM_##kind(IR_DT_APPLY(TAB_, ARGS3 A, ID, sfx, CT, WT))
+#define FLT_GEN(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_FLT_##kind(IR_DT_APPLY(GEN_SAME_, ARGS3 A, ID, sfx, CT, WT))
+#define FLT_TAB(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_FLT_##kind(IR_DT_APPLY(TAB_, ARGS3 A, ID, sfx, CT, WT))
 
-#define GEN_R_ARITH(id, e) GEN_NUM_WIDE(U2, id, e)
-#define TAB_R_ARITH(id) TAB_NUM(id)
-#define GEN_R_SIGNED(id, e) GEN_NUM_WIDE(U1, id, e)
-#define TAB_R_SIGNED(id) TAB_NUM(id)
-#define GEN_R_DIV(id, e) GEN_FLT(U2, id, e)
-#define TAB_R_DIV(id) TAB_FLT(id)
-#define GEN_R_FLOAT(id, e) GEN_FLT(U1, id, e)
-#define TAB_R_FLOAT(id) TAB_FLT(id)
-#define GEN_R_CLAMP(id, e) GEN_NUM(U3, id, e)
-#define TAB_R_CLAMP(id) TAB_NUM(id)
+#define GEN_R_ARITH(id, e) IR_DTYPES_A(NUM_WIDE, (U2, id, e))
+#define TAB_R_ARITH(id) IR_DTYPES_A(NUM_TAB, (_, id, _))
+#define GEN_R_SIGNED(id, e) IR_DTYPES_A(NUM_WIDE, (U1, id, e))
+#define TAB_R_SIGNED(id) IR_DTYPES_A(NUM_TAB, (_, id, _))
+#define GEN_R_DIV(id, e) IR_DTYPES_A(FLT_GEN, (U2, id, e))
+#define TAB_R_DIV(id) IR_DTYPES_A(FLT_TAB, (_, id, _))
+#define GEN_R_FLOAT(id, e) IR_DTYPES_A(FLT_GEN, (U1, id, e))
+#define TAB_R_FLOAT(id) IR_DTYPES_A(FLT_TAB, (_, id, _))
+#define GEN_R_CLAMP(id, e) IR_DTYPES_A(NUM_SAME, (U3, id, e))
+#define TAB_R_CLAMP(id) IR_DTYPES_A(NUM_TAB, (_, id, _))
 
 /* comparisons: operands of the promoted dtype (bool compares as uint8_t), output bool */
-#define CMP(id, ct, S, e) EW2(ew_##id##_##ct, gtc_bool, S, S, S, S, e)
-#define GEN_R_CMP(id, e)                                                                      \
-    CMP(id, b8, gtc_bool, e) CMP(id, i32, int32_t, e) CMP(id, i64, int64_t, e)              \
-    CMP(id, f32, float, e) CMP(id, f64, double, e)
-#define TAB_R_CMP(id)                                                                         \
-    ENTRY(id, b8, BOOL, BOOL) ENTRY(id, i32, INT32, BOOL) ENTRY(id, i64, INT64, BOOL)       \
-    ENTRY(id, f32, FLOAT32, BOOL) ENTRY(id, f64, FLOAT64, BOOL)
+#define CMP_GEN(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_APPLY(CMP_GEN_, ARGS3 A, sfx, CT)
+#define CMP_GEN_(U, id, e, sfx, CT) EW2(ew_##id##_##sfx, gtc_bool, CT, CT, CT, CT, e)
+#define CMP_TAB(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_APPLY(CMP_TAB_, ARGS3 A, ID, sfx)
+#define CMP_TAB_(U, id, e, ID, sfx) ENTRY(id, sfx, ID, BOOL)
+#define GEN_R_CMP(id, e) IR_DTYPES_A(CMP_GEN, (_, id, e))
+#define TAB_R_CMP(id) IR_DTYPES_A(CMP_TAB, (_, id, _))
 
 /* where: a bool condition, b and c of the output dtype */
-#define WHR(id, ct, S, e) EW3(ew_##id##_##ct, S, gtc_bool, gtc_bool, S, S, S, S, e)
-#define GEN_R_WHERE(id, e)                                                                    \
-    WHR(id, b8, gtc_bool, e) WHR(id, i32, int32_t, e) WHR(id, i64, int64_t, e)              \
-    WHR(id, f32, float, e) WHR(id, f64, double, e)
-#define TAB_R_WHERE(id)                                                                       \
-    ENTRY(id, b8, BOOL, BOOL) ENTRY(id, i32, INT32, INT32) ENTRY(id, i64, INT64, INT64)     \
-    ENTRY(id, f32, FLOAT32, FLOAT32) ENTRY(id, f64, FLOAT64, FLOAT64)
+#define WHR_GEN(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_APPLY(WHR_GEN_, ARGS3 A, sfx, CT)
+#define WHR_GEN_(U, id, e, sfx, CT) EW3(ew_##id##_##sfx, CT, gtc_bool, gtc_bool, CT, CT, CT, CT, e)
+#define GEN_R_WHERE(id, e) IR_DTYPES_A(WHR_GEN, (_, id, e))
+#define TAB_R_WHERE(id) IR_DTYPES_A(NUM_TAB_ALL, (_, id, _))
+#define NUM_TAB_ALL(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_APPLY(TAB_, ARGS3 A, ID, sfx, CT, WT)
 
-/* one_hot: int32/int64 indices, any output dtype */
-#define OH(id, ct, S, od, OS, e) ONEHOT(ew_##id##_##ct##_##od, OS, S, e)
-#define OH_ROW(id, ct, S, e)                                                                  \
-    OH(id, ct, S, b8, gtc_bool, e) OH(id, ct, S, i32, int32_t, e)                           \
-    OH(id, ct, S, i64, int64_t, e) OH(id, ct, S, f32, float, e) OH(id, ct, S, f64, double, e)
-#define GEN_R_ONE_HOT(id, e) OH_ROW(id, i32, int32_t, e) OH_ROW(id, i64, int64_t, e)
-#define OH_ENTRY(id, ct, CT, od, OD) [OP_##id][DT_##CT][DT_##OD] = ew_##id##_##ct##_##od,
-#define OH_TAB_ROW(id, ct, CT)                                                                \
-    OH_ENTRY(id, ct, CT, b8, BOOL) OH_ENTRY(id, ct, CT, i32, INT32)                         \
-    OH_ENTRY(id, ct, CT, i64, INT64) OH_ENTRY(id, ct, CT, f32, FLOAT32)                       \
-    OH_ENTRY(id, ct, CT, f64, FLOAT64)
-#define TAB_R_ONE_HOT(id) OH_TAB_ROW(id, i32, INT32) OH_TAB_ROW(id, i64, INT64)
+/* one_hot: int32/int64 indices (A = (S, ct, e)), any output dtype */
+#define OH_GEN(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_APPLY(OH_GEN_, ARGS3 A, sfx, CT)
+#define OH_GEN_(S, ct, e, od, OS) ONEHOT(ew_ONE_HOT_##ct##_##od, OS, S, e)
+#define GEN_R_ONE_HOT(id, e) IR_DTYPES_A(OH_GEN, (int32_t, i32, e)) IR_DTYPES_A(OH_GEN, (int64_t, i64, e))
+#define OH_TAB(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_APPLY(OH_TAB_, ARGS3 A, ID, sfx)
+#define OH_TAB_(CT, ct, id, OD, od) [OP_##id][DT_##CT][DT_##OD] = ew_##id##_##ct##_##od,
+#define TAB_R_ONE_HOT(id) IR_DTYPES_A(OH_TAB, (INT32, i32, id)) IR_DTYPES_A(OH_TAB, (INT64, i64, id))
 
 /* cast goes through cpu_copy (the conversions of scalar.h), so it has no loop here */
 #define GEN_R_CAST(id, e)

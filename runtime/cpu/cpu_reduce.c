@@ -55,12 +55,9 @@ RED_LOOP(prod_f32, double, float, ST_PROD)
 RED_LOOP(prod_f64, double, double, ST_PROD)
 RED_LOOP(prod_i32, uint32_t, int32_t, ST_PROD)
 RED_LOOP(prod_i64, uint64_t, int64_t, ST_PROD)
-#define MINMAX(T, sfx) RED_LOOP(max_##sfx, T, T, ST_MAX) RED_LOOP(min_##sfx, T, T, ST_MIN)
-MINMAX(gtc_bool, b8)
-MINMAX(int32_t, i32)
-MINMAX(int64_t, i64)
-MINMAX(float, f32)
-MINMAX(double, f64)
+#define MINMAX(ID, name, sh, sfx, T, WT, size, kind)                                          \
+    RED_LOOP(max_##sfx, T, T, ST_MAX) RED_LOOP(min_##sfx, T, T, ST_MIN)
+IR_DTYPES(MINMAX)
 
 /* argmax/argmin: the index of the first best element along one axis; a NaN is the best (NumPy). */
 typedef int64_t (*ArgScan)(const char *p, int64_t len, int64_t stride);
@@ -75,16 +72,12 @@ typedef int64_t (*ArgScan)(const char *p, int64_t len, int64_t stride);
         }                                                                                     \
         return bi;                                                                            \
     }
-#define ARGS(T, sfx) ARG_SCAN(argmax_##sfx, T, >) ARG_SCAN(argmin_##sfx, T, <)
-ARGS(gtc_bool, b8)
-ARGS(int32_t, i32)
-ARGS(int64_t, i64)
-ARGS(float, f32)
-ARGS(double, f64)
-static const ArgScan arg_scans[2][DT_COUNT] = {
-    {argmax_b8, argmax_i32, argmax_i64, argmax_f32, argmax_f64},
-    {argmin_b8, argmin_i32, argmin_i64, argmin_f32, argmin_f64},
-};
+#define ARGS(ID, name, sh, sfx, T, WT, size, kind)                                            \
+    ARG_SCAN(argmax_##sfx, T, >) ARG_SCAN(argmin_##sfx, T, <)
+IR_DTYPES(ARGS)
+#define ARGMAX_ROW(ID, name, sh, sfx, T, WT, size, kind) [DT_##ID] = argmax_##sfx,
+#define ARGMIN_ROW(ID, name, sh, sfx, T, WT, size, kind) [DT_##ID] = argmin_##sfx,
+static const ArgScan arg_scans[2][DT_COUNT] = {{IR_DTYPES(ARGMAX_ROW)}, {IR_DTYPES(ARGMIN_ROW)}};
 
 static int argreduce(Op op, RtTensor *out, const RtTensor *in, int axis, const int64_t *ost) {
     if (out->dtype != DT_INT64)
@@ -165,20 +158,25 @@ int cpu_reduce(Op op, RtTensor *out, const RtTensor *in, unsigned mask) {
     switch (op) {
     case OP_SUM:
     case OP_MEAN: {
-        static const CpuLoop sums[DT_COUNT] = {NULL, sum_i32, sum_i64, sum_f32, sum_f64};
+        /* integer sums come here as int64 (rt_apply converts the input to the result dtype) */
+        static const CpuLoop sums[DT_COUNT] = {[DT_INT32] = sum_i32, [DT_INT64] = sum_i64,
+                                               [DT_FLOAT32] = sum_f32, [DT_FLOAT64] = sum_f64};
         loop = op == OP_MEAN && !flt ? NULL : sums[dt];
         break;
     }
     case OP_PROD: {
-        static const CpuLoop prods[DT_COUNT] = {NULL, prod_i32, prod_i64, prod_f32, prod_f64};
+        static const CpuLoop prods[DT_COUNT] = {[DT_INT32] = prod_i32, [DT_INT64] = prod_i64,
+                                                [DT_FLOAT32] = prod_f32, [DT_FLOAT64] = prod_f64};
         loop = prods[dt];
         init = 1;
         break;
     }
     case OP_MAX:
     case OP_MIN: {
-        static const CpuLoop maxs[DT_COUNT] = {max_b8, max_i32, max_i64, max_f32, max_f64};
-        static const CpuLoop mins[DT_COUNT] = {min_b8, min_i32, min_i64, min_f32, min_f64};
+#define MAX_ROW(ID, name, sh, sfx, T, WT, size, kind) [DT_##ID] = max_##sfx,
+#define MIN_ROW(ID, name, sh, sfx, T, WT, size, kind) [DT_##ID] = min_##sfx,
+        static const CpuLoop maxs[DT_COUNT] = {IR_DTYPES(MAX_ROW)};
+        static const CpuLoop mins[DT_COUNT] = {IR_DTYPES(MIN_ROW)};
         if (count == 0)
             return rt_error(RT_EINVAL, "%s of an empty axis has no result", name);
         loop = op == OP_MAX ? maxs[dt] : mins[dt];

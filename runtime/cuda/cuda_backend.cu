@@ -339,11 +339,9 @@ static int cuda_fill(RtTensor *out, double value) {
     if (cuda_check_ready("fill")) return -1;
     if (rt_numel(out) == 0) return 0;
     switch (out->dtype) {
-    case DT_BOOL: return fill_as<uint8_t>(out, value);
-    case DT_INT32: return fill_as<int32_t>(out, value);
-    case DT_INT64: return fill_as<int64_t>(out, value);
-    case DT_FLOAT32: return fill_as<float>(out, value);
-    case DT_FLOAT64: return fill_as<double>(out, value);
+#define CASE(ID, TT, sfx, kind) case DT_##ID: return fill_as<TT>(out, value);
+        CU_DTYPES(CASE)
+#undef CASE
     default: return rt_error(RT_EINVAL, "fill: unsupported dtype");
     }
 }

@@ -225,7 +225,7 @@ static int ew_typed(Op op, RtTensor *out, RtTensor *const *in, int nin) {
     int rank = out->rank;
     const RtTensor *const *ins = (const RtTensor *const *)in;
     if constexpr (W)
-        return ew_run<F, O, uint8_t, T, T, 3, false, VEC>(ir_ops[op].name, tdata<O>(out), rank, out->shape, ins, 1);
+        return ew_run<F, O, bool, T, T, 3, false, VEC>(ir_ops[op].name, tdata<O>(out), rank, out->shape, ins, 1);
     else
         return ew_run<F, O, T, T, T, NIN, J, VEC>(ir_ops[op].name, tdata<O>(out), rank, out->shape, ins,
                                                   J ? out->shape[rank - 1] : 1);
@@ -238,10 +238,10 @@ static int ew_rule(Op op, RtTensor *out, RtTensor *const *in, int nin) {
     if constexpr (RULE == R_ARITH || RULE == R_SIGNED || RULE == R_CLAMP) {
         if (o != t) return bad_dtype(op, out, in, nin);
         switch (t) {
-        case DT_INT32: return ew_typed<F, int32_t, int32_t, NIN, false, true>(op, out, in, nin);
-        case DT_INT64: return ew_typed<F, int64_t, int64_t, NIN, false, true>(op, out, in, nin);
-        case DT_FLOAT32: return ew_typed<F, float, float, NIN, false, true>(op, out, in, nin);
-        case DT_FLOAT64: return ew_typed<F, double, double, NIN, false, true>(op, out, in, nin);
+#define CASE(ID, TT, sfx, kind) \
+    IR_DT_NUM_##kind(case DT_##ID: return ew_typed<F, TT, TT, NIN, false, true>(op, out, in, nin);)
+            CU_DTYPES(CASE)
+#undef CASE
         default: return bad_dtype(op, out, in, nin);
         }
     } else if constexpr (RULE == R_DIV || RULE == R_FLOAT) {
@@ -254,32 +254,29 @@ static int ew_rule(Op op, RtTensor *out, RtTensor *const *in, int nin) {
     } else if constexpr (RULE == R_CMP || RULE == R_WHERE) {
         if (RULE == R_CMP ? o != DT_BOOL : o != t) return bad_dtype(op, out, in, nin);
         switch (t) {
-#define CASE(D, T_)                                                                                          \
-    case D:                                                                                                  \
-        return ew_typed<F, typename std::conditional<RULE == R_CMP, uint8_t, T_>::type, T_, NIN, false, true>( \
+#define CASE(ID, TT, sfx, kind)                                                                          \
+    case DT_##ID:                                                                                        \
+        return ew_typed<F, typename std::conditional<RULE == R_CMP, bool, TT>::type, TT, NIN, false, true>( \
             op, out, in, nin);
-            CASE(DT_BOOL, uint8_t)
-            CASE(DT_INT32, int32_t)
-            CASE(DT_INT64, int64_t)
-            CASE(DT_FLOAT32, float)
-            CASE(DT_FLOAT64, double)
+            CU_DTYPES(CASE)
 #undef CASE
         default: return bad_dtype(op, out, in, nin);
         }
     } else if constexpr (RULE == R_ONE_HOT) {
         if (out->rank < 1 || in[0]->rank != out->rank - 1) return bad_dtype(op, out, in, nin);
+#define OH_CASE(ID, TT, sfx, kind) case DT_##ID: return ew_typed<F, TT, IdxT, 1, true, false>(op, out, in, nin);
 #define OH(T_)                                                                                                \
-    switch (o) {                                                                                              \
-    case DT_BOOL: return ew_typed<F, uint8_t, T_, 1, true, false>(op, out, in, nin);                           \
-    case DT_INT32: return ew_typed<F, int32_t, T_, 1, true, false>(op, out, in, nin);                          \
-    case DT_INT64: return ew_typed<F, int64_t, T_, 1, true, false>(op, out, in, nin);                          \
-    case DT_FLOAT32: return ew_typed<F, float, T_, 1, true, false>(op, out, in, nin);                          \
-    case DT_FLOAT64: return ew_typed<F, double, T_, 1, true, false>(op, out, in, nin);                         \
-    default: return bad_dtype(op, out, in, nin);                                                              \
+    {                                                                                                         \
+        typedef T_ IdxT;                                                                                      \
+        switch (o) {                                                                                          \
+            CU_DTYPES(OH_CASE)                                                                                \
+        default: return bad_dtype(op, out, in, nin);                                                          \
+        }                                                                                                     \
     }
         if (t == DT_INT32) OH(int32_t)
         if (t == DT_INT64) OH(int64_t)
 #undef OH
+#undef OH_CASE
         return bad_dtype(op, out, in, nin);
     } else if constexpr (RULE == R_CAST) {
         return cuda_copy(out, in[0]);
@@ -311,11 +308,10 @@ int cuda_elementwise(Op op, RtTensor *out, RtTensor *const *in, int nin, const A
 template <class O> static int copy_from(void *dst, int rank, const int64_t *shape, const RtTensor *in) {
     const RtTensor *ins[1] = {in};
     switch (in->dtype) {
-    case DT_BOOL: return ew_run<F_COPY, O, uint8_t, uint8_t, uint8_t, 1, false, true>("copy", (O *)dst, rank, shape, ins, 1);
-    case DT_INT32: return ew_run<F_COPY, O, int32_t, int32_t, int32_t, 1, false, true>("copy", (O *)dst, rank, shape, ins, 1);
-    case DT_INT64: return ew_run<F_COPY, O, int64_t, int64_t, int64_t, 1, false, true>("copy", (O *)dst, rank, shape, ins, 1);
-    case DT_FLOAT32: return ew_run<F_COPY, O, float, float, float, 1, false, true>("copy", (O *)dst, rank, shape, ins, 1);
-    case DT_FLOAT64: return ew_run<F_COPY, O, double, double, double, 1, false, true>("copy", (O *)dst, rank, shape, ins, 1);
+#define CASE(ID, TT, sfx, kind) \
+    case DT_##ID: return ew_run<F_COPY, O, TT, TT, TT, 1, false, true>("copy", (O *)dst, rank, shape, ins, 1);
+        CU_DTYPES(CASE)
+#undef CASE
     default: return rt_error(RT_EINVAL, "cuda copy: unsupported dtype");
     }
 }
@@ -329,11 +325,9 @@ static int copy_shape(void *dst, DType dt, int rank, const int64_t *shape, const
         return 0;
     }
     switch (dt) {
-    case DT_BOOL: return copy_from<uint8_t>(dst, rank, shape, in);
-    case DT_INT32: return copy_from<int32_t>(dst, rank, shape, in);
-    case DT_INT64: return copy_from<int64_t>(dst, rank, shape, in);
-    case DT_FLOAT32: return copy_from<float>(dst, rank, shape, in);
-    case DT_FLOAT64: return copy_from<double>(dst, rank, shape, in);
+#define CASE(ID, TT, sfx, kind) case DT_##ID: return copy_from<TT>(dst, rank, shape, in);
+        CU_DTYPES(CASE)
+#undef CASE
     default: return rt_error(RT_EINVAL, "cuda copy: unsupported dtype");
     }
 }

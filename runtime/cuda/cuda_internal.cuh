@@ -51,30 +51,31 @@ void cuda_free(void *p);
 
 // ---- dtypes ---------------------------------------------------------------------------------
 
-template <DType D> struct DTy;
-template <> struct DTy<DT_BOOL> { typedef uint8_t T; };
-template <> struct DTy<DT_INT32> { typedef int32_t T; };
-template <> struct DTy<DT_INT64> { typedef int64_t T; };
-template <> struct DTy<DT_FLOAT32> { typedef float T; };
-template <> struct DTy<DT_FLOAT64> { typedef double T; };
+// The C++ element type of each dtype: IR_DTYPES' CT, except that bool is C++ bool here (one byte,
+// 0 or 1), so that Conv<bool> (x != 0) and Conv<uint8_t> (uint8's wrap) are different types.
+#define CU_T_B(CT) bool
+#define CU_T_S(CT) CT
+#define CU_T_U(CT) CT
+#define CU_T_F(CT) CT
+// X(ID, TT, sfx, kind) for every dtype, TT its element type here.
+#define CU_DTYPES(X) IR_DTYPES_A(CU_DT_ROW, X)
+#define CU_DT_ROW(X, ID, name, sh, sfx, CT, WT, size, kind) X(ID, CU_T_##kind(CT), sfx, kind)
 
-// Conversion to an element type with scalar.h's rules (saturating float->int, NaN->0, !=0 bool).
+template <DType D> struct DTy;
+#define CU_DTY(ID, TT, sfx, kind) \
+    template <> struct DTy<DT_##ID> { typedef TT T; };
+CU_DTYPES(CU_DTY)
+#undef CU_DTY
+
+// Conversion to an element type with scalar.h's rules (saturating float->int, NaN->0, !=0 bool,
+// integer->integer keeps the low bits).
 template <class O> struct Conv;
-template <> struct Conv<uint8_t> {
-    template <class X> static __host__ __device__ __forceinline__ uint8_t f(X x) { return gtc_to_bool(x); }
-};
-template <> struct Conv<int32_t> {
-    template <class X> static __host__ __device__ __forceinline__ int32_t f(X x) { return gtc_to_i32(x); }
-};
-template <> struct Conv<int64_t> {
-    template <class X> static __host__ __device__ __forceinline__ int64_t f(X x) { return gtc_to_i64(x); }
-};
-template <> struct Conv<float> {
-    template <class X> static __host__ __device__ __forceinline__ float f(X x) { return gtc_to_f32(x); }
-};
-template <> struct Conv<double> {
-    template <class X> static __host__ __device__ __forceinline__ double f(X x) { return gtc_to_f64(x); }
-};
+#define CU_CONV(ID, TT, sfx, kind)                                                                   \
+    template <> struct Conv<TT> {                                                                    \
+        template <class X> static __host__ __device__ __forceinline__ TT f(X x) { return (TT)gtc_to_##sfx(x); } \
+    };
+CU_DTYPES(CU_CONV)
+#undef CU_CONV
 
 // ---- geometry -------------------------------------------------------------------------------
 

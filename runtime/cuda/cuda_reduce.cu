@@ -19,18 +19,21 @@
 // ---- accumulators ---------------------------------------------------------------------------------
 
 template <class T> struct Lim;
-template <> struct Lim<uint8_t> {
-    static __device__ uint8_t lo() { return 0; }
-    static __device__ uint8_t hi() { return 255; }
-};
-template <> struct Lim<int32_t> {
-    static __device__ int32_t lo() { return INT32_MIN; }
-    static __device__ int32_t hi() { return INT32_MAX; }
-};
-template <> struct Lim<int64_t> {
-    static __device__ int64_t lo() { return INT64_MIN; }
-    static __device__ int64_t hi() { return INT64_MAX; }
-};
+#define LIM(T, LO, HI)                                                                                   \
+    template <> struct Lim<T> {                                                                          \
+        static __device__ T lo() { return LO; }                                                          \
+        static __device__ T hi() { return HI; }                                                          \
+    };
+LIM(bool, false, true)
+LIM(int8_t, INT8_MIN, INT8_MAX)
+LIM(uint8_t, 0, UINT8_MAX)
+LIM(int16_t, INT16_MIN, INT16_MAX)
+LIM(uint16_t, 0, UINT16_MAX)
+LIM(int32_t, INT32_MIN, INT32_MAX)
+LIM(uint32_t, 0, UINT32_MAX)
+LIM(int64_t, INT64_MIN, INT64_MAX)
+LIM(uint64_t, 0, UINT64_MAX)
+#undef LIM
 template <> struct Lim<float> {
     static __device__ float lo() { return -__int_as_float(0x7f800000); }
     static __device__ float hi() { return __int_as_float(0x7f800000); }
@@ -46,9 +49,17 @@ template <class T> struct ArgAcc {
 };
 
 template <class X> __device__ __forceinline__ X shfl_down(X x, int d) { return __shfl_down_sync(0xffffffffu, x, d); }
-template <> __device__ __forceinline__ uint8_t shfl_down<uint8_t>(uint8_t x, int d) {
-    return (uint8_t)__shfl_down_sync(0xffffffffu, (int)x, d);
-}
+// types narrower than a register travel as int
+#define SHFL_NARROW(T)                                                                                   \
+    template <> __device__ __forceinline__ T shfl_down<T>(T x, int d) {                                  \
+        return (T)__shfl_down_sync(0xffffffffu, (int)x, d);                                              \
+    }
+SHFL_NARROW(bool)
+SHFL_NARROW(int8_t)
+SHFL_NARROW(uint8_t)
+SHFL_NARROW(int16_t)
+SHFL_NARROW(uint16_t)
+#undef SHFL_NARROW
 template <> __device__ __forceinline__ int64_t shfl_down<int64_t>(int64_t x, int d) {
     return (int64_t)__shfl_down_sync(0xffffffffu, (long long)x, d);
 }
@@ -62,11 +73,9 @@ template <> __device__ __forceinline__ unsigned long long shfl_down<unsigned lon
         r.i = shfl_down<int64_t>(x.i, d);                                                               \
         return r;                                                                                       \
     }
-ARG_SHFL(uint8_t)
-ARG_SHFL(int32_t)
-ARG_SHFL(int64_t)
-ARG_SHFL(float)
-ARG_SHFL(double)
+#define ARG_SHFL_ROW(ID, TT, sfx, kind) ARG_SHFL(TT)
+CU_DTYPES(ARG_SHFL_ROW)
+#undef ARG_SHFL_ROW
 #undef ARG_SHFL
 
 // A policy: Acc, init, step (one input element at reduction index r), merge, fin (to out).
@@ -312,15 +321,17 @@ static int red_bad(Op op, const RtTensor *out, const RtTensor *in) {
                     ir_dtype_name(in->dtype), ir_dtype_name(out->dtype));
 }
 
-#define BY_TYPE(POLICY)                                                                                 \
-    switch (in->dtype) {                                                                                \
-    case DT_BOOL: return red_run<POLICY<uint8_t>>(op, out, in, mask);                                   \
-    case DT_INT32: return red_run<POLICY<int32_t>>(op, out, in, mask);                                  \
-    case DT_INT64: return red_run<POLICY<int64_t>>(op, out, in, mask);                                  \
-    case DT_FLOAT32: return red_run<POLICY<float>>(op, out, in, mask);                                  \
-    case DT_FLOAT64: return red_run<POLICY<double>>(op, out, in, mask);                                 \
-    default: return red_bad(op, out, in);                                                               \
+// The policy instantiated for the input's element type.
+template <template <class> class POLICY>
+static int by_type(Op op, RtTensor *out, const RtTensor *in, unsigned mask) {
+    switch (in->dtype) {
+#define CASE(ID, TT, sfx, kind) case DT_##ID: return red_run<POLICY<TT>>(op, out, in, mask);
+        CU_DTYPES(CASE)
+#undef CASE
+    default: return red_bad(op, out, in);
     }
+}
+#define BY_TYPE(POLICY) return by_type<POLICY>(op, out, in, mask);
 
 template <class T> using PArgMax = PArg<T, true>;
 template <class T> using PArgMin = PArg<T, false>;

@@ -7,11 +7,13 @@
 bool php_gtc_parse_dtype(zend_string *name, uint32_t arg_num, DType *out) {
     if (ir_dtype_from_name(ZSTR_VAL(name), out) == 0 && strlen(ZSTR_VAL(name)) == ZSTR_LEN(name))
         return true;
+    char names[256];
+    size_t k = 0;
+    for (int i = 0; i < DT_COUNT && k < sizeof names; i++)
+        k += (size_t)snprintf(names + k, sizeof names - k, "\"%s\", ", ir_dtype_name(ir_dtype_sorted(i)));
     /* Cuda\InvalidArgumentException, as php-gpu-tensors has it for a bad dtype (not ValueError) */
-    zend_argument_error(php_gtc_ce_InvalidArgumentException, arg_num,
-                        "must be one of \"bool\", \"int32\", \"int64\", \"float32\", "
-                        "\"float64\", \"%s\" given",
-                        ZSTR_VAL(name));
+    zend_argument_error(php_gtc_ce_InvalidArgumentException, arg_num, "must be one of %s\"%s\" given",
+                        names, ZSTR_VAL(name));
     return false;
 }
 
@@ -118,20 +120,27 @@ static bool validate(Walk *w, zval *z, int depth) {
     }
 }
 
+/* One PHP leaf into dtype dt: floats convert as `cast` does (saturating, NaN -> 0); PHP ints
+ * saturate at the dtype's limits too (a negative int into an unsigned dtype gives 0), int64 and
+ * uint64 keep every bit of the range they share with PHP's int. */
+#define STORE_LONG_B(CT, sfx, size) (CT)(l != 0)
+#define STORE_LONG_S(CT, sfx, size) (size == 8 ? (CT)l : gtc_to_##sfx((double)l))
+#define STORE_LONG_U(CT, sfx, size) (l < 0 ? (CT)0 : size == 8 ? (CT)l : gtc_to_##sfx((double)l))
+#define STORE_LONG_F(CT, sfx, size) (CT)d
 static void store(DType dt, char *dst, zval *z) {
     bool is_long = Z_TYPE_P(z) == IS_LONG;
     zend_long l = is_long ? Z_LVAL_P(z) : Z_TYPE_P(z) == IS_TRUE;
     double d = Z_TYPE_P(z) == IS_DOUBLE ? Z_DVAL_P(z) : (double)l;
     bool fl = Z_TYPE_P(z) == IS_DOUBLE;
     switch (dt) {
-    case DT_BOOL: *(uint8_t *)dst = fl ? d != 0 : l != 0; break;
-    case DT_INT32:
-        *(int32_t *)dst = fl ? gtc_f2i32(d) : l > INT32_MAX ? INT32_MAX : l < INT32_MIN ? INT32_MIN
-                                                                                     : (int32_t)l;
-        break;
-    case DT_INT64: *(int64_t *)dst = fl ? gtc_f2i64(d) : (int64_t)l; break;
-    case DT_FLOAT32: *(float *)dst = (float)d; break;
-    case DT_FLOAT64: *(double *)dst = d; break;
+#define STORE(ID, name, sh, sfx, CT, WT, size, kind)                                          \
+    case DT_##ID: {                                                                           \
+        CT v = fl ? gtc_to_##sfx(d) : STORE_LONG_##kind(CT, sfx, size);                       \
+        memcpy(dst, &v, sizeof v);                                                            \
+        break;                                                                                \
+    }
+        IR_DTYPES(STORE)
+#undef STORE
     default: break;
     }
 }
@@ -184,13 +193,25 @@ RtTensor *php_gtc_from_php(const RtBackend *b, zval *data, DType dt, bool infer_
 
 /* ---- tensor → PHP arrays ------------------------------------------------------------------ */
 
+/* One element as a PHP value: bool, int, or float for the floats and for uint64 values above
+ * PHP_INT_MAX (PHP's own rule for integers that overflow: the nearest float, never a wrap). */
+#define LOAD_B(rv, v) ZVAL_BOOL(rv, v != 0)
+#define LOAD_S(rv, v) ZVAL_LONG(rv, (zend_long)v)
+#define LOAD_U(rv, v)                                                                         \
+    if ((uint64_t)v > (uint64_t)ZEND_LONG_MAX) ZVAL_DOUBLE(rv, (double)v);                   \
+    else ZVAL_LONG(rv, (zend_long)v)
+#define LOAD_F(rv, v) ZVAL_DOUBLE(rv, (double)v)
 static void load(DType dt, const char *src, zval *rv) {
     switch (dt) {
-    case DT_BOOL: ZVAL_BOOL(rv, *(const uint8_t *)src != 0); break;
-    case DT_INT32: ZVAL_LONG(rv, *(const int32_t *)src); break;
-    case DT_INT64: ZVAL_LONG(rv, (zend_long) * (const int64_t *)src); break;
-    case DT_FLOAT32: ZVAL_DOUBLE(rv, *(const float *)src); break;
-    case DT_FLOAT64: ZVAL_DOUBLE(rv, *(const double *)src); break;
+#define LOAD(ID, name, sh, sfx, CT, WT, size, kind)                                           \
+    case DT_##ID: {                                                                           \
+        CT v;                                                                                 \
+        memcpy(&v, src, sizeof v);                                                            \
+        LOAD_##kind(rv, v);                                                                   \
+        break;                                                                                \
+    }
+        IR_DTYPES(LOAD)
+#undef LOAD
     default: ZVAL_NULL(rv); break;
     }
 }

@@ -36,6 +36,7 @@ static const struct {
     {"tests/golden/ew_shared_expensive/graph.json", 1}, {"tests/emit/views_steps.json", 1},
     {"tests/golden/views/graph.json", 1},            {"tests/golden/broadcast_promote/graph.json", 1},
     {"tests/emit/ints.json", 1},                      {"tests/golden/softmax_row/graph.json", 2},
+    {"tests/golden/small_ints/graph.json", 1},
     {"tests/golden/logsumexp/graph.json", 1},        {"tests/emit/row_1d.json", 1},
     {"tests/emit/donate_hazard.json", 3},        {"tests/golden/row_too_long/graph.json", 1},
     {"tests/golden/reduce_epilogue/graph.json", 3},  {"tests/golden/reductions/graph.json", 1},

@@ -218,11 +218,10 @@ static void make_out(DType dt, int rank, const int64_t *shape, RtTensor **oc, Rt
 
 static double as_double(const void *p, DType dt, int64_t i) {
     switch (dt) {
-    case DT_BOOL: return ((const uint8_t *)p)[i];
-    case DT_INT32: return ((const int32_t *)p)[i];
-    case DT_INT64: return (double)((const int64_t *)p)[i];
-    case DT_FLOAT32: return ((const float *)p)[i];
-    default: return ((const double *)p)[i];
+#define AS_DOUBLE(ID, name, sh, sfx, CT, WT, size, kind) case DT_##ID: return (double)((const CT *)p)[i];
+        IR_DTYPES(AS_DOUBLE)
+#undef AS_DOUBLE
+    default: return NAN;
     }
 }
 
@@ -315,11 +314,12 @@ static int rule_dtypes(DtRule r, DType *out) {
     int n = 0;
     switch (r) {
     case R_ARITH: case R_SIGNED: case R_CLAMP:
-        out[n++] = DT_INT32, out[n++] = DT_INT64, out[n++] = DT_FLOAT32, out[n++] = DT_FLOAT64;
+        for (int d = 0; d < DT_COUNT; d++)
+            if (d != DT_BOOL) out[n++] = (DType)d;
         break;
     case R_DIV: case R_FLOAT: out[n++] = DT_FLOAT32, out[n++] = DT_FLOAT64; break;
     case R_CMP: case R_WHERE:
-        out[n++] = DT_BOOL, out[n++] = DT_INT32, out[n++] = DT_INT64, out[n++] = DT_FLOAT32, out[n++] = DT_FLOAT64;
+        for (int d = 0; d < DT_COUNT; d++) out[n++] = (DType)d;
         break;
     case R_ONE_HOT: out[n++] = DT_INT32, out[n++] = DT_INT64; break;
     default: break;
@@ -649,9 +649,11 @@ static void check_apply(const char *label, Op op, RtTensor **cin, const double *
 static void test_apply(void) {
     Range vals = {-3, 3, 0.5, 0};
     int64_t s2[2] = {37, 1025}, s1[1] = {1025}, sk[1] = {13}, smk[2] = {7, 13}, skn[2] = {13, 5};
-    DType dts[] = {DT_BOOL, DT_INT32, DT_INT64, DT_FLOAT32, DT_FLOAT64};
-    for (int i = 0; i < 5; i++) {
-        RtTensor *x = gen(dts[i], 2, s2, vals), *y = gen(dts[(i + 2) % 5], 1, s1, vals);
+    DType dts[] = {DT_BOOL, DT_INT32, DT_INT64, DT_FLOAT32, DT_FLOAT64, DT_INT8, DT_UINT8, DT_INT16,
+                   DT_UINT16, DT_UINT32, DT_UINT64};
+    const int ndts = (int)(sizeof dts / sizeof *dts);
+    for (int i = 0; i < ndts; i++) {
+        RtTensor *x = gen(dts[i], 2, s2, vals), *y = gen(dts[(i + 2) % ndts], 1, s1, vals);
         char lab[128];
         Attrs a;
         static const Op reds[] = {OP_SUM, OP_MEAN, OP_MAX, OP_MIN, OP_PROD, OP_ARGMAX, OP_ARGMIN};

@@ -9,20 +9,20 @@ $a = new CudaArray([1, 2]);
 throws(fn() => $a->astype('float16'));
 throws(fn() => $a->astype('Float32'));
 throws(fn() => $a->astype("float32\0x"));
-throws(fn() => CudaArray::zeros([2], 'int8'));
+throws(fn() => CudaArray::zeros([2], 'int4'));
 throws(fn() => CudaArray::ones([2], ''));
 throws(fn() => CudaArray::full([2], 1, 'complex64'));
-throws(fn() => CudaArray::rand([2], 1, 'uint8'));
+throws(fn() => CudaArray::rand([2], 1, 'uint128'));
 throws(fn() => CudaArray::fromBuffer('', [0], 'f4'));
 throws(fn() => HostArray::fromArray([1], 'double'));
 ?>
 --EXPECT--
-Cuda\InvalidArgumentException: Cuda\CudaArray::astype(): Argument #1 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "float16" given
-Cuda\InvalidArgumentException: Cuda\CudaArray::astype(): Argument #1 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "Float32" given
-Cuda\InvalidArgumentException: Cuda\CudaArray::astype(): Argument #1 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "float32" given
-Cuda\InvalidArgumentException: Cuda\CudaArray::zeros(): Argument #2 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "int8" given
-Cuda\InvalidArgumentException: Cuda\CudaArray::ones(): Argument #2 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "" given
-Cuda\InvalidArgumentException: Cuda\CudaArray::full(): Argument #3 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "complex64" given
-Cuda\InvalidArgumentException: Cuda\CudaArray::rand(): Argument #3 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "uint8" given
-Cuda\InvalidArgumentException: Cuda\CudaArray::fromBuffer(): Argument #3 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "f4" given
-Cuda\InvalidArgumentException: Cuda\HostArray::fromArray(): Argument #2 ($dtype) must be one of "bool", "int32", "int64", "float32", "float64", "double" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::astype(): Argument #1 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "float16" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::astype(): Argument #1 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "Float32" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::astype(): Argument #1 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "float32" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::zeros(): Argument #2 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "int4" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::ones(): Argument #2 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::full(): Argument #3 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "complex64" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::rand(): Argument #3 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "uint128" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::fromBuffer(): Argument #3 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "f4" given
+Cuda\InvalidArgumentException: Cuda\HostArray::fromArray(): Argument #2 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "double" given

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../ir/scalar.h"
 #include "../../runtime/core/rt.h"
 
 #define TEST(name) static void name(void **state __attribute__((unused)))
@@ -20,11 +21,10 @@
 
 static void put(DType dt, void *p, int64_t i, double v) {
     switch (dt) {
-    case DT_BOOL: ((uint8_t *)p)[i] = v != 0; break;
-    case DT_INT32: ((int32_t *)p)[i] = (int32_t)v; break;
-    case DT_INT64: ((int64_t *)p)[i] = (int64_t)v; break;
-    case DT_FLOAT32: ((float *)p)[i] = (float)v; break;
-    default: ((double *)p)[i] = v; break;
+#define PUT(ID, name, sh, sfx, CT, WT, size, kind) case DT_##ID: ((CT *)p)[i] = (CT)gtc_to_##sfx(v); break;
+        IR_DTYPES(PUT)
+#undef PUT
+    default: fail_msg("put: dtype %d", (int)dt);
     }
 }
 
@@ -44,11 +44,10 @@ static double at(const RtTensor *t, int64_t i) {
     }
     const void *p = t->storage->data;
     switch (t->dtype) {
-    case DT_BOOL: return ((const uint8_t *)p)[off];
-    case DT_INT32: return ((const int32_t *)p)[off];
-    case DT_INT64: return (double)((const int64_t *)p)[off];
-    case DT_FLOAT32: return ((const float *)p)[off];
-    default: return ((const double *)p)[off];
+#define AT(ID, name, sh, sfx, CT, WT, size, kind) case DT_##ID: return (double)((const CT *)p)[off];
+        IR_DTYPES(AT)
+#undef AT
+    default: return NAN;
     }
 }
 
@@ -293,6 +292,88 @@ TEST(elementwise__int64_overflow_and_precision__wraps_exactly) {
     rt_release(a), rt_release(b), rt_release(out), rt_release(cmp);
 }
 
+/* The small and unsigned integers wrap in every formula that can overflow, and compare without
+ * a detour through a signed or float type. */
+TEST(elementwise__small_and_unsigned_ints__wrap_and_compare_exactly) {
+    struct { Op op; DType dt; double a[2], b[2], want[2]; } rows[] = {
+        {OP_ADD, DT_INT8, {100, -128}, {100, -1}, {-56, 127}},
+        {OP_SUB, DT_UINT8, {0, 200}, {1, 100}, {255, 100}},
+        {OP_MUL, DT_INT16, {300, -2}, {300, 3}, {24464, -6}},
+        {OP_MUL, DT_UINT16, {65535, 2}, {65535, 3}, {1, 6}},
+        {OP_MUL, DT_UINT32, {4294967295.0, 5}, {4294967295.0, 7}, {1, 35}},
+        {OP_NEG, DT_UINT8, {1, 0}, {0}, {255, 0}},
+        {OP_NEG, DT_UINT32, {1, 0}, {0}, {4294967295.0, 0}},
+        {OP_ABS, DT_INT8, {-128, -3}, {0}, {-128, 3}},
+        {OP_ABS, DT_INT16, {-32768, 5}, {0}, {-32768, 5}},
+        {OP_POW, DT_UINT8, {2, 3}, {8, 5}, {0, 243}},
+        {OP_POW, DT_INT8, {2, -1}, {-1, 3}, {0, -1}},
+        {OP_SIGN, DT_UINT16, {0, 7}, {0}, {0, 1}},
+        {OP_RELU, DT_INT8, {-5, 5}, {0}, {0, 5}},
+        {OP_MAXIMUM, DT_UINT32, {4000000000.0, 1}, {2, 3}, {4000000000.0, 3}},
+        {OP_GT, DT_UINT32, {4000000000.0, 1}, {2, 3}, {1, 0}},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
+        int arity = ir_ops[rows[r].op].arity;
+        RtTensor *a = mk(rows[r].dt, SHP(2), rows[r].a), *b = arity > 1 ? mk(rows[r].dt, SHP(2), rows[r].b) : NULL;
+        RtTensor *out = rt_empty(B, ir_ops[rows[r].op].rule == R_CMP ? DT_BOOL : rows[r].dt, SHP(2));
+        if (ew(rows[r].op, out, a, b, NULL))
+            fail_msg("%s [%s]: %s", ir_ops[rows[r].op].name, ir_dtype_name(rows[r].dt), rt_message());
+        assert_values(out, rows[r].want, ir_ops[rows[r].op].name);
+        rt_release(a), rt_release(b), rt_release(out);
+    }
+    /* uint64: every bit, beyond a double's precision and int64's range */
+    uint64_t big[2] = {UINT64_MAX, (1ull << 63) + 1}, one[2] = {1, 1};
+    RtTensor *x = rt_from_host(B, DT_UINT64, SHP(2), big), *y = rt_from_host(B, DT_UINT64, SHP(2), one);
+    RtTensor *out = rt_empty(B, DT_UINT64, SHP(2)), *cmp = rt_empty(B, DT_BOOL, SHP(2));
+    uint64_t *o = out->storage->data;
+    assert_int_equal(ew(OP_ADD, out, x, y, NULL), 0);
+    assert_true(o[0] == 0 && o[1] == (1ull << 63) + 2);
+    assert_int_equal(ew(OP_MUL, out, x, x, NULL), 0);
+    assert_true(o[0] == 1 && o[1] == 1);
+    assert_int_equal(ew(OP_ABS, out, x, NULL, NULL), 0);
+    assert_true(o[0] == UINT64_MAX && o[1] == (1ull << 63) + 1);
+    assert_int_equal(ew(OP_POW, out, x, y, NULL), 0);
+    assert_true(o[0] == UINT64_MAX);
+    assert_int_equal(ew(OP_GT, cmp, x, y, NULL), 0);
+    assert_true(((uint8_t *)cmp->storage->data)[0] == 1 && ((uint8_t *)cmp->storage->data)[1] == 1);
+    rt_release(x), rt_release(y), rt_release(out), rt_release(cmp);
+}
+
+/* Casts to the new integers: from a float saturating (NaN -> 0), from an integer the low bits. */
+TEST(copy__to_small_and_unsigned_ints__saturate_or_keep_low_bits) {
+    const double v[] = {1.9, -1.9, NAN, 1e20, -1e20, 300};
+    struct { DType to; double want[6]; } rows[] = {
+        {DT_INT8, {1, -1, 0, 127, -128, 127}},
+        {DT_UINT8, {1, 0, 0, 255, 0, 255}},
+        {DT_INT16, {1, -1, 0, 32767, -32768, 300}},
+        {DT_UINT16, {1, 0, 0, 65535, 0, 300}},
+        {DT_UINT32, {1, 0, 0, 4294967295.0, 0, 300}},
+        {DT_UINT64, {1, 0, 0, 18446744073709551615.0, 0, 300}},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
+        RtTensor *x = mk(DT_FLOAT64, SHP(6), v), *out = rt_empty(B, rows[r].to, SHP(6));
+        assert_int_equal(B->copy(out, x), 0);
+        assert_values(out, rows[r].want, "float to int");
+        rt_release(x), rt_release(out);
+    }
+    int64_t w[3] = {300, -1, 65537};
+    RtTensor *x = rt_from_host(B, DT_INT64, SHP(3), w);
+    struct { DType to; double want[3]; } ints[] = {
+        {DT_UINT8, {44, 255, 1}}, {DT_INT8, {44, -1, 1}}, {DT_UINT16, {300, 65535, 1}},
+        {DT_INT16, {300, -1, 1}}, {DT_UINT32, {300, 4294967295.0, 65537}},
+    };
+    for (size_t r = 0; r < sizeof ints / sizeof *ints; r++) {
+        RtTensor *out = rt_empty(B, ints[r].to, SHP(3));
+        assert_int_equal(B->copy(out, x), 0);
+        assert_values(out, ints[r].want, "int to int");
+        rt_release(out);
+    }
+    RtTensor *u = rt_empty(B, DT_UINT64, SHP(3));
+    assert_int_equal(B->copy(u, x), 0);
+    assert_true(((uint64_t *)u->storage->data)[1] == UINT64_MAX);
+    rt_release(x), rt_release(u);
+}
+
 TEST(elementwise__one_hot_every_index_and_out_dtype__rows) {
     const double want[] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0};
     for (DType it = DT_INT32; it <= DT_INT64; it++)
@@ -501,8 +582,15 @@ TEST(reduce__every_axis_set_and_dtype__matches_naive_keepdims) {
     for (size_t oi = 0; oi < sizeof ops / sizeof *ops; oi++)
         for (int dt = DT_INT32; dt < DT_COUNT; dt++) {
             if (ops[oi] == OP_MEAN && !ir_dtype_is_float((DType)dt)) continue;
+            /* integer sums and products reach the backend in int64 (rt_apply converts) */
+            if ((ops[oi] == OP_SUM || ops[oi] == OP_PROD) && dt != DT_INT32 && dt != DT_INT64 &&
+                !ir_dtype_is_float((DType)dt))
+                continue;
             double xv[24];
-            for (int i = 0; i < 24; i++) xv[i] = ir_dtype_is_float((DType)dt) ? x[i] : (double)(i % 5 - 2);
+            for (int i = 0; i < 24; i++)
+                xv[i] = ir_dtype_is_float((DType)dt)    ? x[i]
+                        : ir_dtype_is_unsigned((DType)dt) ? (double)(i % 5)
+                                                          : (double)(i % 5 - 2);
             RtTensor *in = mk((DType)dt, 3, shape, xv);
             for (unsigned mask = 0; mask < 8; mask++) {
                 int64_t os[3];
@@ -748,6 +836,8 @@ int main(void) {
         cmocka_unit_test(elementwise__round_half_to_even_negative_zero__minus_zero),
         cmocka_unit_test(elementwise__int32_overflow__wraps),
         cmocka_unit_test(elementwise__int64_overflow_and_precision__wraps_exactly),
+        cmocka_unit_test(elementwise__small_and_unsigned_ints__wrap_and_compare_exactly),
+        cmocka_unit_test(copy__to_small_and_unsigned_ints__saturate_or_keep_low_bits),
         cmocka_unit_test(elementwise__one_hot_every_index_and_out_dtype__rows),
         cmocka_unit_test(elementwise__one_hot_broadcast_indices__rows_repeat),
         cmocka_unit_test(elementwise__broadcast_row_column_and_scalar__stride_zero_views),

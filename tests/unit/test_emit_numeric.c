@@ -38,6 +38,7 @@ TEST(emit_cpu__views_with_steps__matches_eager) { check("tests/emit/views_steps.
 TEST(emit_cpu__golden_views__matches_eager) { check("tests/golden/views/graph.json", 1, F32); }
 TEST(emit_cpu__broadcast_promote__matches_eager) { check("tests/golden/broadcast_promote/graph.json", 1, F32); }
 TEST(emit_cpu__ints_and_bools__match_exactly) { check("tests/emit/ints.json", 1, F32); }
+TEST(emit_cpu__small_and_unsigned_ints__match_exactly) { check("tests/golden/small_ints/graph.json", 1, F32); }
 TEST(emit_cpu__row_softmax__matches_eager) { check("tests/golden/softmax_row/graph.json", 1, F32); }
 TEST(emit_cpu__log_sum_exp__matches_eager) { check("tests/golden/logsumexp/graph.json", 1, F32); }
 TEST(emit_cpu__row_too_long__matches_eager) { check("tests/golden/row_too_long/graph.json", 1, F32); }
@@ -86,6 +87,7 @@ int main(void) {
         cmocka_unit_test(emit_cpu__golden_views__matches_eager),
         cmocka_unit_test(emit_cpu__broadcast_promote__matches_eager),
         cmocka_unit_test(emit_cpu__ints_and_bools__match_exactly),
+        cmocka_unit_test(emit_cpu__small_and_unsigned_ints__match_exactly),
         cmocka_unit_test(emit_cpu__row_softmax__matches_eager),
         cmocka_unit_test(emit_cpu__log_sum_exp__matches_eager),
         cmocka_unit_test(emit_cpu__row_too_long__matches_eager),

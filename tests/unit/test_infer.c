@@ -374,6 +374,39 @@ TEST(ir_infer_op__one_hot_float_indices__error) {
     FAILS(INFER(OP_ONE_HOT, &a, T(DT_BOOL, 4)), "indices must be int32 or int64, got bool");
 }
 
+TEST(ir_infer_op__one_hot_small_int_indices__error) {
+    Attrs a = {0};
+    a.depth = 3;
+    FAILS(INFER(OP_ONE_HOT, &a, T(DT_UINT8, 4)), "indices must be int32 or int64, got uint8");
+}
+
+/* The new integers through each dtype rule: arithmetic keeps the promoted integer, div and the
+ * transcendentals give float32, comparisons bool, sum/prod int64, mean float32, max/min the
+ * input's dtype, and an integral constant takes the tensor's dtype. */
+TEST(ir_infer_op__small_and_unsigned_ints__each_rule) {
+    OK(INFER(OP_ADD, NULL, T(DT_INT8, 2), T(DT_UINT8, 2)), DT_INT16, 2);
+    OK(INFER(OP_MUL, NULL, T(DT_UINT16, 2), T(DT_INT32, 2)), DT_INT32, 2);
+    OK(INFER(OP_SUB, NULL, T(DT_UINT64, 2), T(DT_INT64, 2)), DT_FLOAT64, 2);
+    OK(INFER(OP_ADD, NULL, T(DT_UINT16, 3, 1), T(DT_FLOAT32, 2)), DT_FLOAT32, 3, 2);
+    OK(INFER(OP_MUL, NULL, T(DT_INT8, 2), CI), DT_INT8, 2);
+    OK(INFER(OP_ADD, NULL, T(DT_UINT32, 2), CF), DT_FLOAT32, 2);
+    OK(INFER(OP_DIV, NULL, T(DT_INT16, 2), T(DT_INT16, 2)), DT_FLOAT32, 2);
+    OK(INFER(OP_EXP, NULL, T(DT_UINT8, 2)), DT_FLOAT32, 2);
+    OK(INFER(OP_NEG, NULL, T(DT_UINT32, 2)), DT_UINT32, 2);
+    OK(INFER(OP_LT, NULL, T(DT_UINT8, 2), T(DT_INT8, 2)), DT_BOOL, 2);
+    OK(INFER(OP_WHERE, NULL, T(DT_BOOL, 2), T(DT_UINT8, 2), T(DT_INT16, 2)), DT_INT16, 2);
+    OK(INFER(OP_CLAMP, NULL, T(DT_INT8, 2), CI, CI), DT_INT8, 2);
+    Attrs all = {0};
+    OK0(INFER(OP_SUM, &all, T(DT_INT8, 2)), DT_INT64);
+    OK0(INFER(OP_PROD, &all, T(DT_UINT64, 2)), DT_INT64);
+    OK0(INFER(OP_MEAN, &all, T(DT_UINT16, 2)), DT_FLOAT32);
+    OK0(INFER(OP_MAX, &all, T(DT_UINT8, 2)), DT_UINT8);
+    Attrs ax0 = {0};
+    AXES(ax0, 0);
+    OK0(INFER(OP_ARGMIN, &ax0, T(DT_INT16, 2)), DT_INT64);
+    FAILS(INFER(OP_MATMUL, NULL, T(DT_INT8, 2, 2), T(DT_INT8, 2, 2)), "needs float32 or float64 operands, got int8 and int8");
+}
+
 TEST(ir_infer_op__one_hot_depth_0__error) {
     Attrs a = {0};
     FAILS(INFER(OP_ONE_HOT, &a, T(DT_INT32, 4)), "depth 0 is out of range (1 to 2^31-1)");
@@ -987,6 +1020,8 @@ int main(void) {
         cmocka_unit_test(ir_infer_op__one_hot_int64_with_dtype__that_dtype),
         cmocka_unit_test(ir_infer_op__one_hot_scalar_index__vector),
         cmocka_unit_test(ir_infer_op__one_hot_float_indices__error),
+        cmocka_unit_test(ir_infer_op__one_hot_small_int_indices__error),
+        cmocka_unit_test(ir_infer_op__small_and_unsigned_ints__each_rule),
         cmocka_unit_test(ir_infer_op__one_hot_depth_0__error),
         cmocka_unit_test(ir_infer_op__one_hot_rank_8_input__rank_limit),
         cmocka_unit_test(ir_infer_op__sum_int32__int64),

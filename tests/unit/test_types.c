@@ -71,7 +71,7 @@ TEST(ir_dtype_from_name__each_name__round_trips) {
 }
 
 TEST(ir_dtype_from_name__unknown__minus_one_and_out_untouched) {
-    const char *bad[] = {"float16", "bfloat16", "Float32", "float", "int", "f32", "i64", "bool ", "", "uint8"};
+    const char *bad[] = {"float16", "bfloat16", "Float32", "float", "int", "f32", "i64", "bool ", "", "uint128", "int4"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         DType t = DT_COUNT;
         assert_int_equal(ir_dtype_from_name(bad[i], &t), -1);
@@ -87,12 +87,46 @@ TEST(ir_dtype_is_float__each_dtype__only_floats) {
     assert_true(ir_dtype_is_float(DT_FLOAT64));
 }
 
-TEST(ir_dtype_is_int__each_dtype__int32_and_int64_not_bool) {
+TEST(ir_dtype_is_int__each_dtype__the_integers_not_bool) {
     assert_false(ir_dtype_is_int(DT_BOOL));
     assert_true(ir_dtype_is_int(DT_INT32));
     assert_true(ir_dtype_is_int(DT_INT64));
     assert_false(ir_dtype_is_int(DT_FLOAT32));
     assert_false(ir_dtype_is_int(DT_FLOAT64));
+    const DType ints[] = {DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_UINT32, DT_UINT64};
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
+        assert_true(ir_dtype_is_int(ints[i]));
+        assert_false(ir_dtype_is_float(ints[i]));
+        assert_int_equal(ir_dtype_is_unsigned(ints[i]), ir_dtype_name(ints[i])[0] == 'u');
+    }
+    assert_false(ir_dtype_is_unsigned(DT_BOOL));
+}
+
+TEST(ir_dtype_names__new_dtypes__names_short_names_sizes) {
+    static const struct { DType t; const char *name, *sh; size_t size; } rows[] = {
+        {DT_INT8, "int8", "i8", 1},      {DT_UINT8, "uint8", "u8", 1},
+        {DT_INT16, "int16", "i16", 2},   {DT_UINT16, "uint16", "u16", 2},
+        {DT_UINT32, "uint32", "u32", 4}, {DT_UINT64, "uint64", "u64", 8},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        assert_string_equal(ir_dtype_name(rows[i].t), rows[i].name);
+        assert_string_equal(ir_dtype_short(rows[i].t), rows[i].sh);
+        assert_int_equal(ir_dtype_size(rows[i].t), rows[i].size);
+    }
+}
+
+/* The plan ABI stores dtype numbers: the first five keep theirs. */
+TEST(dtype_enum__existing_dtypes__numbers_unchanged) {
+    assert_int_equal(DT_BOOL, 0);
+    assert_int_equal(DT_INT32, 1);
+    assert_int_equal(DT_INT64, 2);
+    assert_int_equal(DT_FLOAT32, 3);
+    assert_int_equal(DT_FLOAT64, 4);
+}
+
+TEST(ir_dtype_list__all__display_order) {
+    assert_string_equal(ir_dtype_list(), "bool, int8, int16, int32, int64, uint8, uint16, uint32, "
+                                         "uint64, float32 or float64");
 }
 
 TEST(ir_numel__shapes__product_of_dims) {
@@ -128,33 +162,44 @@ TEST(ir_promote__bool_and_int32__int32) {
     assert_int_equal(ir_promote(DT_BOOL, false, DT_INT32, false), DT_INT32);
 }
 
-/* The whole strong x strong table: bool < int32 < int64 < float32 < float64, int with float gives
- * that float. */
-TEST(ir_promote__strong_x_strong_5x5__table) {
-    static const DType want[DT_COUNT][DT_COUNT] = {
-        /*            bool        int32       int64       float32     float64 */
-        [DT_BOOL] = {DT_BOOL, DT_INT32, DT_INT64, DT_FLOAT32, DT_FLOAT64},
-        [DT_INT32] = {DT_INT32, DT_INT32, DT_INT64, DT_FLOAT32, DT_FLOAT64},
-        [DT_INT64] = {DT_INT64, DT_INT64, DT_INT64, DT_FLOAT32, DT_FLOAT64},
-        [DT_FLOAT32] = {DT_FLOAT32, DT_FLOAT32, DT_FLOAT32, DT_FLOAT32, DT_FLOAT64},
-        [DT_FLOAT64] = {DT_FLOAT64, DT_FLOAT64, DT_FLOAT64, DT_FLOAT64, DT_FLOAT64},
+/* The whole strong x strong table: NumPy's integer lattice (signed with unsigned: the signed
+ * integer twice as wide, float64 with uint64), bool below all, an integer with a float gives that
+ * float (int64 with float32: float32). */
+TEST(ir_promote__strong_x_strong__table) {
+    enum { B = DT_BOOL, I8 = DT_INT8, I16 = DT_INT16, I32 = DT_INT32, I64 = DT_INT64, U8 = DT_UINT8,
+           U16 = DT_UINT16, U32 = DT_UINT32, U64 = DT_UINT64, F32 = DT_FLOAT32, F64 = DT_FLOAT64 };
+    static const int order[DT_COUNT] = {B, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64};
+    static const int want[DT_COUNT][DT_COUNT] = {
+        /*        B    I8   I16  I32  I64  U8   U16  U32  U64  F32  F64 */
+        /* B  */ {B,   I8,  I16, I32, I64, U8,  U16, U32, U64, F32, F64},
+        /* I8 */ {I8,  I8,  I16, I32, I64, I16, I32, I64, F64, F32, F64},
+        /* I16*/ {I16, I16, I16, I32, I64, I16, I32, I64, F64, F32, F64},
+        /* I32*/ {I32, I32, I32, I32, I64, I32, I32, I64, F64, F32, F64},
+        /* I64*/ {I64, I64, I64, I64, I64, I64, I64, I64, F64, F32, F64},
+        /* U8 */ {U8,  I16, I16, I32, I64, U8,  U16, U32, U64, F32, F64},
+        /* U16*/ {U16, I32, I32, I32, I64, U16, U16, U32, U64, F32, F64},
+        /* U32*/ {U32, I64, I64, I64, I64, U32, U32, U32, U64, F32, F64},
+        /* U64*/ {U64, F64, F64, F64, F64, U64, U64, U64, U64, F32, F64},
+        /* F32*/ {F32, F32, F32, F32, F32, F32, F32, F32, F32, F32, F64},
+        /* F64*/ {F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64},
     };
-    for (int a = 0; a < DT_COUNT; a++)
-        for (int b = 0; b < DT_COUNT; b++) {
-            DType got = ir_promote((DType)a, false, (DType)b, false);
-            if (got != want[a][b])
-                fail_msg("promote(%s, %s) = %s, want %s", ir_dtype_name((DType)a),
-                         ir_dtype_name((DType)b), ir_dtype_name(got), ir_dtype_name(want[a][b]));
+    for (int i = 0; i < DT_COUNT; i++)
+        for (int j = 0; j < DT_COUNT; j++) {
+            DType a = (DType)order[i], b = (DType)order[j];
+            DType got = ir_promote(a, false, b, false);
+            if (got != (DType)want[i][j])
+                fail_msg("promote(%s, %s) = %s, want %s", ir_dtype_name(a), ir_dtype_name(b),
+                         ir_dtype_name(got), ir_dtype_name((DType)want[i][j]));
         }
 }
 
 /* An integral constant (weak int64) takes the tensor's dtype, whichever side it is on, except
  * that a number lifts a bool tensor to int32. */
 TEST(ir_promote__int_constant_with_each_tensor__tensor_dtype_bool_int32) {
-    static const DType want[DT_COUNT] = {DT_INT32, DT_INT32, DT_INT64, DT_FLOAT32, DT_FLOAT64};
     for (int t = 0; t < DT_COUNT; t++) {
-        assert_int_equal(ir_promote(DT_INT64, true, (DType)t, false), want[t]);
-        assert_int_equal(ir_promote((DType)t, false, DT_INT64, true), want[t]);
+        DType want = t == DT_BOOL ? DT_INT32 : (DType)t;
+        assert_int_equal(ir_promote(DT_INT64, true, (DType)t, false), want);
+        assert_int_equal(ir_promote((DType)t, false, DT_INT64, true), want);
     }
 }
 
@@ -169,10 +214,10 @@ TEST(ir_promote__int_constant_with_int32_tensor__int32) {
 
 /* A float constant (weak float32) lifts bool and int tensors to float32 and keeps float ones. */
 TEST(ir_promote__float_constant_with_each_tensor__float32_or_tensor_float) {
-    static const DType want[DT_COUNT] = {DT_FLOAT32, DT_FLOAT32, DT_FLOAT32, DT_FLOAT32, DT_FLOAT64};
     for (int t = 0; t < DT_COUNT; t++) {
-        assert_int_equal(ir_promote(DT_FLOAT32, true, (DType)t, false), want[t]);
-        assert_int_equal(ir_promote((DType)t, false, DT_FLOAT32, true), want[t]);
+        DType want = t == DT_FLOAT64 ? DT_FLOAT64 : DT_FLOAT32;
+        assert_int_equal(ir_promote(DT_FLOAT32, true, (DType)t, false), want);
+        assert_int_equal(ir_promote((DType)t, false, DT_FLOAT32, true), want);
     }
 }
 
@@ -408,13 +453,16 @@ int main(void) {
         cmocka_unit_test(ir_dtype_from_name__each_name__round_trips),
         cmocka_unit_test(ir_dtype_from_name__unknown__minus_one_and_out_untouched),
         cmocka_unit_test(ir_dtype_is_float__each_dtype__only_floats),
-        cmocka_unit_test(ir_dtype_is_int__each_dtype__int32_and_int64_not_bool),
+        cmocka_unit_test(ir_dtype_is_int__each_dtype__the_integers_not_bool),
+        cmocka_unit_test(ir_dtype_names__new_dtypes__names_short_names_sizes),
+        cmocka_unit_test(dtype_enum__existing_dtypes__numbers_unchanged),
+        cmocka_unit_test(ir_dtype_list__all__display_order),
         cmocka_unit_test(ir_numel__shapes__product_of_dims),
         cmocka_unit_test(ir_type_equal__dtype_rank_dims__compared),
         cmocka_unit_test(ir_promote__int32_and_float32__float32),
         cmocka_unit_test(ir_promote__int64_and_float32__float32),
         cmocka_unit_test(ir_promote__bool_and_int32__int32),
-        cmocka_unit_test(ir_promote__strong_x_strong_5x5__table),
+        cmocka_unit_test(ir_promote__strong_x_strong__table),
         cmocka_unit_test(ir_promote__int_constant_with_each_tensor__tensor_dtype_bool_int32),
         cmocka_unit_test(ir_promote__int_constant_with_bool_tensor__int32),
         cmocka_unit_test(ir_promote__int_constant_with_int32_tensor__int32),
