@@ -171,18 +171,29 @@ int ir_casting_from_name(const char *s, IrCasting *out) {
 
 const char *ir_casting_name(IrCasting c) { return (unsigned)c <= IR_CAST_UNSAFE ? castings[c] : "?"; }
 
-/* NumPy's kind order (b < i < f) decides same_kind; safe also needs the value range to fit
- * (np.can_cast: int32 to float32 is not safe, int64 to float64 is). */
-static int kind(DType t) { return t == DT_BOOL ? 0 : ir_dtype_is_float(t) ? 2 : 1; }
+/* NumPy's kind order (b < u < i < f) decides same_kind: a safe cast, or one to a kind not
+ * below (uint8 to int8 is same_kind, int8 to uint8 is not). */
+static int kind(DType t) {
+    return t == DT_BOOL ? 0 : ir_dtype_is_unsigned(t) ? 1 : ir_dtype_is_float(t) ? 3 : 2;
+}
+
+/* NumPy's safe casts (np.can_cast(from, to, 'safe')): every value of `from` fits in `to`.
+ * bool to anything; within a kind to a size not smaller; unsigned to a wider signed type;
+ * signed never to unsigned; an integer to float32 up to 16 bits, to float64 any (NumPy counts
+ * int64 and uint64 as safe there). */
+static bool safe_cast(DType from, DType to) {
+    int kf = kind(from), kt = kind(to);
+    size_t sf = ir_dtype_size(from), st = ir_dtype_size(to);
+    if (kf == 0) return true;
+    if (kt == 0 || kf > kt) return false;
+    if (kf == kt) return st >= sf;
+    if (kt == 2) return st > sf;     /* unsigned to signed */
+    return st == 8 || sf <= 2;       /* integer to float */
+}
 
 bool ir_can_cast(DType from, DType to, IrCasting c) {
     if (from == to || c == IR_CAST_UNSAFE) return true;
     if (c == IR_CAST_NO || c == IR_CAST_EQUIV) return false;
-    int kf = kind(from), kt = kind(to);
-    if (c == IR_CAST_SAME_KIND) return kf <= kt;
-    if (kf == 0) return true;
-    if (kf > kt) return false;
-    size_t sf = ir_dtype_size(from), st = ir_dtype_size(to);
-    if (kf == kt) return st >= sf;
-    return sf <= (st == 4 ? 2 : 8); /* int to float: float32 holds int16 exactly, float64 (by NumPy's rule) int64 */
+    if (safe_cast(from, to)) return true;
+    return c == IR_CAST_SAME_KIND && kind(from) <= kind(to);
 }

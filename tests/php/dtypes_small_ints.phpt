@@ -41,11 +41,11 @@ show((new CudaArray([200, 5], 'uint8'))->gt(new CudaArray([-1, 5], 'int8')));
 show((new CudaArray([3, 250], 'uint8'))->maximum(new CudaArray([4, 1], 'uint8')));
 show((new CudaArray([-5, 50, 120], 'int8'))->clamp(-10, 100));
 echo "-- casts: float saturates, integers keep the low bits\n";
-foreach ($new as $dt) show((new CudaArray([-1.5, 1e10, NAN, 3.7], 'float64'))->astype($dt));
-show((new CudaArray([300, -1], 'int64'))->astype('uint8'));
-show((new CudaArray([250, 128], 'uint8'))->astype('int8'));
-show((new CudaArray([-1], 'int32'))->astype('uint32'));
-show((new CudaArray([2, 0], 'uint16'))->astype('bool'));
+foreach ($new as $dt) show((new CudaArray([-1.5, 1e10, NAN, 3.7], 'float64'))->astype($dt, casting: 'unsafe'));
+show((new CudaArray([300, -1], 'int64'))->astype('uint8', casting: 'unsafe'));
+show((new CudaArray([250, 128], 'uint8'))->astype('int8', casting: 'unsafe'));
+show((new CudaArray([-1], 'int32'))->astype('uint32', casting: 'unsafe'));
+show((new CudaArray([2, 0], 'uint16'))->astype('bool', casting: 'unsafe'));
 echo "-- reductions\n";
 foreach ($new as $dt) {
     $f = CudaArray::fromFlatArray(array_fill(0, 4096, 1), [4096], $dt);
@@ -108,9 +108,9 @@ int8 [2] [-6,-128]
 uint32 [1] [4294967295]
 bool [2] [true,false]
 -- reductions
-int8    sum 4096 int64 mean 1.0 float32 max [9,127] min [3,0,1] int8 argmax [1,0] prod [381,0,2]
-uint8   sum 4096 int64 mean 1.0 float32 max [9,250] min [3,0,1] uint8 argmax [1,0] prod [750,0,2]
-int16   sum 4096 int64 mean 1.0 float32 max [9,250] min [3,0,1] int16 argmax [1,0] prod [750,0,2]
-uint16  sum 4096 int64 mean 1.0 float32 max [9,250] min [3,0,1] uint16 argmax [1,0] prod [750,0,2]
-uint32  sum 4096 int64 mean 1.0 float32 max [9,250] min [3,0,1] uint32 argmax [1,0] prod [750,0,2]
-uint64  sum 4096 int64 mean 1.0 float32 max [9,250] min [3,0,1] uint64 argmax [1,0] prod [750,0,2]
+int8    sum [4096] int64 mean [1.0] float32 max [9,127] min [3,0,1] int8 argmax [1,0] prod [381,0,2]
+uint8   sum [4096] int64 mean [1.0] float32 max [9,250] min [3,0,1] uint8 argmax [1,0] prod [750,0,2]
+int16   sum [4096] int64 mean [1.0] float32 max [9,250] min [3,0,1] int16 argmax [1,0] prod [750,0,2]
+uint16  sum [4096] int64 mean [1.0] float32 max [9,250] min [3,0,1] uint16 argmax [1,0] prod [750,0,2]
+uint32  sum [4096] int64 mean [1.0] float32 max [9,250] min [3,0,1] uint32 argmax [1,0] prod [750,0,2]
+uint64  sum [4096] int64 mean [1.0] float32 max [9,250] min [3,0,1] uint64 argmax [1,0] prod [750,0,2]
