@@ -7,13 +7,16 @@
 bool php_gtc_parse_dtype(zend_string *name, uint32_t arg_num, DType *out) {
     if (ir_dtype_from_name(ZSTR_VAL(name), out) == 0 && strlen(ZSTR_VAL(name)) == ZSTR_LEN(name))
         return true;
-    char names[256];
+    char names[256], given[4 * 64 + 8];
     size_t k = 0;
     for (int i = 0; i < DT_COUNT && k < sizeof names; i++)
-        k += (size_t)snprintf(names + k, sizeof names - k, "\"%s\", ", ir_dtype_name(ir_dtype_sorted(i)));
+        k += (size_t)snprintf(names + k, sizeof names - k, "%s\"%s\"", i ? ", " : "", ir_dtype_name(ir_dtype_sorted(i)));
+    /* the rejected name apart from the list, cut and with control characters escaped */
+    char cut[68];
+    snprintf(cut, sizeof cut, "%.64s%s", ZSTR_VAL(name), ZSTR_LEN(name) > 64 ? "..." : "");
+    ir_escape_invisible(cut, given, sizeof given, false);
     /* Cuda\InvalidArgumentException, as php-gpu-tensors has it for a bad dtype (not ValueError) */
-    zend_argument_error(php_gtc_ce_InvalidArgumentException, arg_num, "must be one of %s\"%s\" given",
-                        names, ZSTR_VAL(name));
+    zend_argument_error(php_gtc_ce_InvalidArgumentException, arg_num, "must be one of %s; \"%s\" given", names, given);
     return false;
 }
 
