@@ -136,8 +136,11 @@ void rt_release(RtTensor *t);
 /* A contiguous copy of any view (same dtype), or a converted one (rt_cast). */
 RtTensor *rt_contiguous(RtTensor *t);
 RtTensor *rt_cast(RtTensor *t, DType dt);
-/* Writes src's values into dst (same shape; src converted to dst's dtype). */
+/* Writes src's values into dst (same shape; src converted to dst's dtype). dst may be any view
+ * but one that repeats elements (a broadcast view); src may overlap it. */
 int rt_assign(RtTensor *dst, const RtTensor *src);
+/* Whether a view repeats elements (stride 0 on an axis longer than 1: broadcast views). */
+bool rt_repeats_elements(const RtTensor *t);
 
 int64_t rt_numel(const RtTensor *t);
 size_t rt_nbytes(const RtTensor *t);

@@ -172,14 +172,27 @@ RtTensor *rt_cast(RtTensor *t, DType dt) {
 
 RtTensor *rt_contiguous(RtTensor *t) { return rt_cast(t, t->dtype); }
 
+bool rt_repeats_elements(const RtTensor *t) {
+    for (int i = 0; i < t->rank; i++)
+        if (t->strides[i] == 0 && t->shape[i] > 1) return true;
+    return false;
+}
+
+/* dst may be any view that does not repeat elements (a stepped slice, a transposed row). A
+ * source sharing dst's storage is copied first, so no element is overwritten before it is read. */
 int rt_assign(RtTensor *dst, const RtTensor *src) {
-    if (!rt_is_contiguous(dst)) return rt_error(RT_EINVAL, "assign: the destination must be contiguous");
+    if (rt_repeats_elements(dst))
+        return rt_error(RT_EINVAL, "assign: the destination is a broadcast view, which repeats elements");
     TensorType a = rt_type(dst), b = rt_type(src);
     a.dtype = b.dtype;
     if (!ir_type_equal(&a, &b)) return rt_error(RT_EINVAL, "assign: shapes differ");
     if (dst->storage->backend != src->storage->backend)
         return rt_error(RT_EINVAL, "assign: operands live on different devices");
-    return dst->storage->backend->copy(dst, src);
+    if (src->storage != dst->storage || rt_numel(dst) == 0) return dst->storage->backend->copy(dst, src);
+    RtTensor *staged = rt_contiguous((RtTensor *)src);
+    int rc = staged ? dst->storage->backend->copy(dst, staged) : -1;
+    rt_release(staged);
+    return rc;
 }
 
 RtTensor *rt_to_backend(const RtTensor *t, const RtBackend *b) {

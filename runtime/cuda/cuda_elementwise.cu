@@ -336,11 +336,66 @@ int cuda_copy_into(void *dst, DType dt, const RtTensor *in) {
     return copy_shape(dst, dt, in->rank, in->shape, in);
 }
 
+// Element i of the contiguous src to its place in the strided view dst (no two elements of a
+// view share a place: views never overlap themselves).
+template <class T, class I>
+__global__ void __launch_bounds__(256) k_store_strided(T *__restrict__ dst, const T *__restrict__ src, EwGeo<1> g,
+                                                       I n) {
+    const I stride = (I)gridDim.x * (I)blockDim.x;
+    for (I i = (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x; i < n; i += stride) {
+        I rem = i, o = 0;
+#pragma unroll
+        for (int d = IR_MAX_RANK - 1; d >= 0; d--) {
+            if (d < g.nd) {
+                I dim = (I)g.dims[d], q = rem / dim;
+                o += (rem - q * dim) * (I)g.st[0][d];
+                rem = q;
+            }
+        }
+        dst[o] = src[i];
+    }
+}
+
+// A write into a strided view (a stepped slice, a transposed row): the values go through a
+// contiguous staging buffer first, so a source that overlaps the destination (a row of the same
+// array) is read whole before any of it is overwritten. Bytes are moved as same-sized integers.
+static int store_strided(RtTensor *out, const RtTensor *in) {
+    int64_t n = rt_numel(out);
+    size_t es = ir_dtype_size(out->dtype);
+    void *tmp = cuda_alloc((size_t)n * es);
+    if (!tmp) return -1;
+    int rc = copy_shape(tmp, out->dtype, out->rank, out->shape, in);
+    Layout<1> l = {};
+    l.nd = out->rank;
+    for (int d = 0; d < out->rank; d++) l.dims[d] = out->shape[d], l.st[0][d] = out->strides[d];
+    EwGeo<1> g = {};
+    g.nd = l.nd;
+    for (int d = 0; d < l.nd; d++) g.dims[d] = l.dims[d], g.st[0][d] = l.st[0][d];
+    unsigned grid = grid_for(n, 256);
+    bool small = n < ((int64_t)1 << 31) && layout_span(&l, 0) < ((int64_t)1 << 31);
+#define STORE(T)                                                                                              \
+    (small ? k_store_strided<T, int32_t><<<grid, 256, 0, g_cuda.stream>>>((T *)rt_data(out), (const T *)tmp, g, \
+                                                                          (int32_t)n)                        \
+           : k_store_strided<T, int64_t><<<grid, 256, 0, g_cuda.stream>>>((T *)rt_data(out), (const T *)tmp, g, n))
+    if (!rc) {
+        switch (es) {
+        case 1: STORE(uint8_t); break;
+        case 2: STORE(uint16_t); break;
+        case 4: STORE(uint32_t); break;
+        default: STORE(uint64_t); break;
+        }
+        rc = cuda_check_launch("copy into a strided view");
+    }
+#undef STORE
+    cuda_free(tmp); // stream-ordered: the kernel above has read it by the time it is reused
+    return rc;
+}
+
 int cuda_copy(RtTensor *out, const RtTensor *in) {
     if (cuda_check_ready("copy")) return -1;
     if (rt_numel(out) == 0) return 0;
-    if (!rt_is_contiguous(out)) return rt_error(RT_EINVAL, "cuda copy: out must be contiguous");
     if (out->rank != in->rank || memcmp(out->shape, in->shape, (size_t)in->rank * sizeof *in->shape))
         return rt_error(RT_EINVAL, "cuda copy: shapes differ");
+    if (!rt_is_contiguous(out)) return store_strided(out, in);
     return copy_shape(rt_data(out), out->dtype, out->rank, out->shape, in);
 }

@@ -85,8 +85,9 @@ ZEND_METHOD(Cuda_CudaArray, offsetExists) {
 }
 
 /* offsetSet: $t[k] = number | CudaArray (broadcast to the row's shape, converted to $t's dtype),
- * written into $t's storage. The row must be contiguous memory (any row of a contiguous array
- * is); eager only. */
+ * written into $t's storage, whatever its layout (a row of a stepped slice or of a transposed
+ * array too; a value overlapping the row is read whole first), but not into a broadcast view,
+ * whose rows share elements; eager only. */
 ZEND_METHOD(Cuda_CudaArray, offsetSet) {
     zval *offset, *value;
     ZEND_PARSE_PARAMETERS_START(2, 2)
@@ -100,9 +101,9 @@ ZEND_METHOD(Cuda_CudaArray, offsetSet) {
     RtTensor *src = NULL, *dst = index_view(t, k), *b = NULL;
     bool ok = false;
     if (!dst) goto rt;
-    if (!rt_is_contiguous(dst)) {
-        php_gtc_throw(RT_EINVAL, "cannot write through $t[" ZEND_LONG_FMT "]: the row is a strided view of a "
-                      "transposed or sliced array; write to a contiguous copy", Z_LVAL_P(offset));
+    if (rt_repeats_elements(t)) { /* NumPy makes broadcast views read-only for the same reason */
+        php_gtc_throw(RT_EINVAL, "cannot write through $t[" ZEND_LONG_FMT "]: $t is a broadcast view, whose rows "
+                      "share elements; write to a copy", Z_LVAL_P(offset));
         goto done;
     }
     ZVAL_DEREF(value);

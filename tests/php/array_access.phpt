@@ -1,5 +1,5 @@
 --TEST--
-CudaArray as ArrayAccess (php-gpu-tensors' $t[i]): rows are views, rank 1 gives values, writes go through to storage (numbers and broadcast arrays), negative indices, traced by Cuda\Fusion; bad selectors, out of range, wrong shapes, strided rows, unset
+CudaArray as ArrayAccess (php-gpu-tensors' $t[i]): rows are views, rank 1 gives values, writes go through to storage (numbers and broadcast arrays), negative indices, traced by Cuda\Fusion; bad selectors, out of range, wrong shapes, broadcast views, unset (strided rows: write_strided.phpt)
 --FILE--
 <?php
 use Cuda\CudaArray;
@@ -41,7 +41,7 @@ $bad = [
     function () use ($t) { $t[0] = 'x'; },
     function () use ($t) { $t[] = 1; },
     function () use ($t) { unset($t[0]); },
-    function () use ($t) { $tt = $t->transpose(); $tt[0] = 1; },
+    function () use ($t) { $bb = $t[0]->broadcastTo([4, 3]); $bb[0] = 1; },
     fn() => Fusion::compile(function ($x) { $x[0] = 1; return $x; }, ['x' => [[2], 'float32']]),
 ];
 foreach ($bad as $c) {
@@ -74,6 +74,6 @@ Cuda\InvalidArgumentException: broadcast_to: cannot broadcast [2] to [3]
 TypeError: a value stored in a Cuda\CudaArray must be int, float, bool or Cuda\CudaArray, string given
 TypeError: Cuda\CudaArray index must be of type int, null given
 Error: Cannot unset an element of a Cuda\CudaArray: its shape is fixed
-Cuda\InvalidArgumentException: cannot write through $t[0]: the row is a strided view of a transposed or sliced array; write to a contiguous copy
+Cuda\InvalidArgumentException: cannot write through $t[0]: $t is a broadcast view, whose rows share elements; write to a copy
 Cuda\RuntimeException: writing through $t[i]: not supported while Cuda\Fusion is tracing
 [[7,-1,7],[5,5,5]]
