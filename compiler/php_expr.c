@@ -369,12 +369,23 @@ static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *o
         }
         break;
     case M_SLICE: break; /* slice_call */
-    case S_WHERE:
+    case S_WHERE: {
         if (arg_tensor(p, fname, "condition", s[0], &in[0]) || arg_operand(p, fname, "x", s[1], &in[1]) ||
             arg_operand(p, fname, "y", s[2], &in[2]))
             return -1;
+        /* a condition of another dtype means != 0, as the runtime's where (NumPy's truthiness) */
+        TensorType ct;
+        if (php_node_type(p, in[0].id, &ct)) return -1;
+        if (ct.dtype != DT_BOOL) {
+            Val b;
+            if (php_new_node(p, at, OP_CAST, &in[0], 1, &b.id)) return -1;
+            b.is_node = 1;
+            p->g->nodes[b.id].attrs = (Attrs){.has_dtype = true, .dtype = DT_BOOL};
+            in[0] = b;
+        }
         nin = 3;
         break;
+    }
     case S_FULL: case S_ZEROS: case S_ONES: {
         if (php_arg_ints(p, fname, "shape", s[0], 0, 0, IR_MAX_DIM - 1, at_.shape, &at_.nshape)) return -1;
         const Arg *dt = m->kind == S_FULL ? s[2] : s[1];

@@ -80,6 +80,20 @@ static size_t path_push(Walk *w, uint32_t i) {
     return len;
 }
 
+/* Keys an array of values may have besides 0, 1, 2, ...: ints in increasing order, as
+ * array_filter() and unset() leave a list (php-gpu-tensors reads those too); the values are
+ * taken in order. String keys, or ints out of order, would make the order a guess. */
+static bool increasing_int_keys(HashTable *ht) {
+    zend_ulong idx, last = 0;
+    zend_string *key;
+    bool first = true;
+    ZEND_HASH_FOREACH_KEY(ht, idx, key) {
+        if (key || (!first && idx <= last)) return false;
+        last = idx, first = false;
+    } ZEND_HASH_FOREACH_END();
+    return true;
+}
+
 static bool validate(Walk *w, zval *z, int depth) {
     ZVAL_DEREF(z);
     if (depth < w->rank) {
@@ -96,8 +110,9 @@ static bool validate(Walk *w, zval *z, int depth) {
                           zend_hash_num_elements(ht), (long long)w->shape[depth]);
             return false;
         }
-        if (!zend_array_is_list(ht)) {
-            php_gtc_throw(RT_EINVAL, "%s must be a list (keys 0, 1, 2, ...)", w->path);
+        if (!zend_array_is_list(ht) && !increasing_int_keys(ht)) {
+            php_gtc_throw(RT_EINVAL, "%s must be a list: int keys in increasing order (keys with gaps, as "
+                          "array_filter() or unset() leave them, are read in order)", w->path);
             return false;
         }
         uint32_t i = 0;

@@ -119,7 +119,18 @@ ZEND_METHOD(Cuda_CudaArray, where) {
     RtOperand in[3] = {{.t = php_gtc_tensor(cond)}};
     if (!in[0].t || !method_operand(x, 2, &in[1]) || !method_operand(y, 3, &in[2]))
         RETURN_THROWS();
+    /* a condition of another dtype means != 0 (NumPy's truthiness; php-gpu-tensors takes any) */
+    RtTensor *truth = NULL;
+    if (in[0].t->dtype != DT_BOOL) {
+        Attrs a = {.has_dtype = true, .dtype = DT_BOOL};
+        if (!(truth = php_gtc_apply(OP_CAST, &in[0], 1, &a))) {
+            php_gtc_throw_rt();
+            RETURN_THROWS();
+        }
+        in[0].t = truth;
+    }
     apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_WHERE, in, 3, NULL);
+    rt_release(truth);
 }
 
 /* astype($dtype, $casting = 'same_kind'): NumPy's casting rule (ir_can_cast), checked on dtypes

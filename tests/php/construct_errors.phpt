@@ -33,8 +33,8 @@ Cuda\InvalidArgumentException: ragged array: $data[1][1] has 1 elements, expecte
 Cuda\InvalidArgumentException: $data[1] must be int, float or bool, string given
 Cuda\InvalidArgumentException: $data[1][0] must be int, float or bool, null given
 Cuda\InvalidArgumentException: $data[1] must be int, float or bool, stdClass given
-Cuda\InvalidArgumentException: $data must be a list (keys 0, 1, 2, ...)
-Cuda\InvalidArgumentException: $data must be a list (keys 0, 1, 2, ...)
+Cuda\InvalidArgumentException: $data must be a list: int keys in increasing order (keys with gaps, as array_filter() or unset() leave them, are read in order)
+Cuda\InvalidArgumentException: $data must be a list: int keys in increasing order (keys with gaps, as array_filter() or unset() leave them, are read in order)
 Cuda\InvalidArgumentException: $data is nested deeper than 8 levels
 Cuda\InvalidArgumentException: ragged array: $data[1] has 0 elements, expected 1
 Cuda\InvalidArgumentException: ragged array: $data[1] has 1 elements, expected 0

@@ -185,6 +185,23 @@ TEST(frontend_php_read__named_and_positional_arguments__attributes) {
     graph_free(g);
 }
 
+TEST(frontend_php_read__where_condition_not_bool__cast_to_bool) {
+    /* as the runtime's CudaArray::where: a float condition means != 0 (a cast to bool first) */
+    Graph *g = read_php(HEAD "    $y = CudaArray::where($x, $x, $b);\n    $z = CudaArray::where($x->gt(0), 1, $x);\n"
+                             "    return ['y' => $y, 'z' => $z];\n}\n");
+    assert_non_null(g);
+    const Node *y = &g->nodes[graph_find(g, "y")], *z = &g->nodes[graph_find(g, "z")];
+    assert_int_equal(y->op, OP_WHERE);
+    const Node *c = &g->nodes[y->in[0].id];
+    assert_int_equal(c->op, OP_CAST);
+    assert_true(c->attrs.has_dtype && c->attrs.dtype == DT_BOOL);
+    assert_int_equal(g->nodes[z->in[0].id].op, OP_GT); /* a bool condition is used as it is */
+    Diag vd;
+    diag_init(&vd, "t");
+    assert_int_equal(ir_verify(g, &vd), 0);
+    graph_free(g);
+}
+
 /* Each body (statements assigning $y, after HEAD) is refused with exactly msg. */
 typedef struct {
     const char *body, *msg;
@@ -384,6 +401,7 @@ int main(void) {
         cmocka_unit_test(frontend_php_read__train_step__same_as_json),
         cmocka_unit_test(frontend_php_read__nested_expression__temporaries_named_after_variable),
         cmocka_unit_test(frontend_php_read__named_and_positional_arguments__attributes),
+        cmocka_unit_test(frontend_php_read__where_condition_not_bool__cast_to_bool),
         cmocka_unit_test(frontend_php_read__slice__per_axis_selectors_and_named_onnx_form),
         cmocka_unit_test(frontend_php_read__slice_and_astype__bad_input),
         cmocka_unit_test(frontend_php_read__constants__folded),
