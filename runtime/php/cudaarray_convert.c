@@ -80,20 +80,9 @@ static size_t path_push(Walk *w, uint32_t i) {
     return len;
 }
 
-/* Keys an array of values may have besides 0, 1, 2, ...: ints in increasing order, as
- * array_filter() and unset() leave a list (php-gpu-tensors reads those too); the values are
- * taken in order. String keys, or ints out of order, would make the order a guess. */
-static bool increasing_int_keys(HashTable *ht) {
-    zend_ulong idx, last = 0;
-    zend_string *key;
-    bool first = true;
-    ZEND_HASH_FOREACH_KEY(ht, idx, key) {
-        if (key || (!first && idx <= last)) return false;
-        last = idx, first = false;
-    } ZEND_HASH_FOREACH_END();
-    return true;
-}
-
+/* Checks nested arrays against the shape read from their first elements. Keys are ignored: the
+ * values are read in order, as array_values() would give them (php-gpu-tensors does the same,
+ * so lists with gaps from array_filter() or unset() work); a path names the i-th value. */
 static bool validate(Walk *w, zval *z, int depth) {
     ZVAL_DEREF(z);
     if (depth < w->rank) {
@@ -108,11 +97,6 @@ static bool validate(Walk *w, zval *z, int depth) {
         if (zend_hash_num_elements(ht) != w->shape[depth]) {
             php_gtc_throw(RT_EINVAL, "ragged array: %s has %u elements, expected %lld", w->path,
                           zend_hash_num_elements(ht), (long long)w->shape[depth]);
-            return false;
-        }
-        if (!zend_array_is_list(ht) && !increasing_int_keys(ht)) {
-            php_gtc_throw(RT_EINVAL, "%s must be a list: int keys in increasing order (keys with gaps, as "
-                          "array_filter() or unset() leave them, are read in order)", w->path);
             return false;
         }
         uint32_t i = 0;

@@ -1,5 +1,5 @@
 --TEST--
-new CudaArray: ragged data, non-numbers and non-lists name the place
+new CudaArray: ragged data and non-numbers name the place (keys are ignored: construct_gaps.phpt)
 --FILE--
 <?php
 require __DIR__ . '/helpers.inc';
@@ -11,8 +11,6 @@ throws(fn() => new CudaArray([[[1, 2], [3, 4]], [[5, 6], [7]]]));
 throws(fn() => new CudaArray([1, 'two', 3]));
 throws(fn() => new CudaArray([[1], [null]]));
 throws(fn() => new CudaArray([1, new stdClass]));
-throws(fn() => new CudaArray(['a' => 1, 'b' => 2]));
-throws(fn() => new CudaArray([1 => 1, 0 => 2]));
 throws(fn() => new CudaArray([[[[[[[[[1]]]]]]]]]));
 throws(fn() => new CudaArray([[1], []]));
 throws(fn() => new CudaArray([[], [1]]));
@@ -33,8 +31,6 @@ Cuda\InvalidArgumentException: ragged array: $data[1][1] has 1 elements, expecte
 Cuda\InvalidArgumentException: $data[1] must be int, float or bool, string given
 Cuda\InvalidArgumentException: $data[1][0] must be int, float or bool, null given
 Cuda\InvalidArgumentException: $data[1] must be int, float or bool, stdClass given
-Cuda\InvalidArgumentException: $data must be a list: int keys in increasing order (keys with gaps, as array_filter() or unset() leave them, are read in order)
-Cuda\InvalidArgumentException: $data must be a list: int keys in increasing order (keys with gaps, as array_filter() or unset() leave them, are read in order)
 Cuda\InvalidArgumentException: $data is nested deeper than 8 levels
 Cuda\InvalidArgumentException: ragged array: $data[1] has 0 elements, expected 1
 Cuda\InvalidArgumentException: ragged array: $data[1] has 1 elements, expected 0

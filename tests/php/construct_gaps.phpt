@@ -1,5 +1,5 @@
 --TEST--
-new CudaArray / HostArray from lists with gaps (what array_filter() and unset() leave): int keys in increasing order are read in order, at every depth; string keys and keys out of order are refused
+new CudaArray / HostArray ignore keys, as php-gpu-tensors does: values are read in order (as array_values() gives them) at every depth, so lists with gaps from array_filter() or unset() work
 --FILE--
 <?php
 use Cuda\CudaArray;
@@ -12,14 +12,17 @@ $rows = [[1, 2], [3, 4], [5, 6]];
 unset($rows[0]);
 $rows[2] = array_filter([0, 8, 9]);
 echo json_encode((new CudaArray($rows))->getShape()), ' ', json_encode((new HostArray($rows, 'int32'))->toArray()), "\n";
-foreach ([['a' => 1, 'b' => 2], [1 => 1, 0 => 2], [[1, 2], [5 => 3, 2 => 4]]] as $bad) {
-    try { new CudaArray($bad); echo "MISSED\n"; } catch (Cuda\InvalidArgumentException $e) { echo $e->getMessage(), "\n"; }
+foreach ([['a' => 1, 'b' => 2], [1 => 1, 0 => 2], [[1, 2], [5 => 3, 2 => 4]], ['x' => [1], 'y' => [2]]] as $keyed) {
+    echo json_encode((new CudaArray($keyed, 'int32'))->toArray()), "\n";
 }
+try { new CudaArray(['a' => [1, 2], 'b' => [3]]); } catch (Cuda\InvalidArgumentException $e) { echo $e->getMessage(), "\n"; }
 ?>
 --EXPECT--
 [1,3]
 [5,6,7]
 [2,2] [[3,4],[8,9]]
-$data must be a list: int keys in increasing order (keys with gaps, as array_filter() or unset() leave them, are read in order)
-$data must be a list: int keys in increasing order (keys with gaps, as array_filter() or unset() leave them, are read in order)
-$data[1] must be a list: int keys in increasing order (keys with gaps, as array_filter() or unset() leave them, are read in order)
+[1,2]
+[1,2]
+[[1,2],[3,4]]
+[[1],[2]]
+ragged array: $data[1] has 1 elements, expected 2
