@@ -160,17 +160,17 @@ ZEND_METHOD(Cuda_CudaArray, __construct) {
         Z_PARAM_STR_OR_NULL(dtype_name)
     ZEND_PARSE_PARAMETERS_END();
     php_gtc_array *self = Z_GTC_ARRAY_P(ZEND_THIS);
-    if (self->t) {
-        zend_throw_error(NULL, "Cannot call constructor twice");
-        RETURN_THROWS();
-    }
     DType dt = DT_FLOAT32;
     bool infer = ZEND_NUM_ARGS() >= 2 && !dtype_name;
     if (dtype_name && !php_gtc_parse_dtype(dtype_name, 2, &dt)) RETURN_THROWS();
     const RtBackend *b = php_gtc_backend();
     if (!b) RETURN_THROWS();
-    self->t = php_gtc_from_php(b, data, dt, infer);
-    if (!self->t) RETURN_THROWS();
+    RtTensor *t = php_gtc_from_php(b, data, dt, infer);
+    if (!t) RETURN_THROWS();
+    /* Called again on a live array, as php-gpu-tensors allows, the object takes the new values;
+     * views made before keep the old storage, and a failed call leaves the array as it was. */
+    rt_release(self->t);
+    self->t = t;
 }
 
 RtTensor *php_gtc_buffer_args(const RtBackend *b, zend_string *bytes, HashTable *shape_ht, zend_string *dtype_name) {

@@ -25,14 +25,12 @@ ZEND_METHOD(Cuda_HostArray, __construct) {
     ZEND_PARSE_PARAMETERS_END();
     (void)pinned;
     php_gtc_array *self = Z_GTC_ARRAY_P(ZEND_THIS);
-    if (self->t) {
-        zend_throw_error(NULL, "Cannot call constructor twice");
-        RETURN_THROWS();
-    }
     DType dt = DT_FLOAT32;
     if (dtype_name && !php_gtc_parse_dtype(dtype_name, 2, &dt)) RETURN_THROWS();
-    self->t = php_gtc_from_php(&rt_cpu_backend, data, dt, false);
-    if (!self->t) RETURN_THROWS();
+    RtTensor *t = php_gtc_from_php(&rt_cpu_backend, data, dt, false);
+    if (!t) RETURN_THROWS();
+    rt_release(self->t); /* called again: new values, as CudaArray's constructor */
+    self->t = t;
 }
 
 ZEND_METHOD(Cuda_HostArray, fromBuffer) {

@@ -20,7 +20,11 @@ throws(fn() => new CudaArray($self));
 throws(fn() => new CudaArray([1], 'float16'));
 throws(fn() => new CudaArray("1"));
 $a = new CudaArray([1]);
-throws(fn() => $a->__construct([2]));
+$view = $a->reshape([1, 1]);
+$a->__construct([2, 3], 'int32');               // called again: new values (php-gpu-tensors allows it)
+show($a);
+show($view);                                      // a view made before keeps the old storage
+throws(fn() => $a->__construct([[1], [2, 3]]));   // a failed call leaves the array as it was
 show($a);
 ?>
 --EXPECT--
@@ -37,5 +41,7 @@ Cuda\InvalidArgumentException: ragged array: $data[1] has 1 elements, expected 0
 Cuda\InvalidArgumentException: $data is nested deeper than 8 levels
 Cuda\InvalidArgumentException: Cuda\CudaArray::__construct(): Argument #2 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"; "float16" given
 TypeError: Cuda\CudaArray::__construct(): Argument #1 ($data) must be of type array, string given
-Error: Cannot call constructor twice
-float32 [1] [1.0]
+int32 [2] [2,3]
+float32 [1,1] [[1.0]]
+Cuda\InvalidArgumentException: ragged array: $data[1] has 2 elements, expected 1
+int32 [2] [2,3]
