@@ -222,14 +222,14 @@ ZEND_METHOD(Cuda_CudaArray, fromFlatArray) {
     int rank = shape_dtype_args(shape_ht, dtype_name, shape, &dt);
     if (rank < 0) RETURN_THROWS();
     if (!zend_array_is_list(values)) {
-        zend_argument_value_error(1, "must be a list of numbers");
+        zend_argument_error(php_gtc_ce_InvalidArgumentException, 1, "must be a list of numbers");
         RETURN_THROWS();
     }
     zval *v;
     ZEND_HASH_FOREACH_VAL(values, v) { /* nested arrays would make a deeper tensor: refuse them */
         ZVAL_DEREF(v);
         if (Z_TYPE_P(v) == IS_ARRAY) {
-            zend_argument_value_error(1, "must be a flat list of numbers (an array was found in it)");
+            zend_argument_error(php_gtc_ce_InvalidArgumentException, 1, "must be a flat list of numbers (an array was found in it)");
             RETURN_THROWS();
         }
     } ZEND_HASH_FOREACH_END();

@@ -24,7 +24,7 @@ int php_gtc_parse_int_list(HashTable *ht, uint32_t arg_num, int64_t *out) {
     int n = 0;
     zval *v;
     if (zend_hash_num_elements(ht) > IR_MAX_RANK) {
-        zend_argument_value_error(arg_num, "must have at most %d elements", IR_MAX_RANK);
+        zend_argument_error(php_gtc_ce_InvalidArgumentException, arg_num, "must have at most %d elements", IR_MAX_RANK);
         return -1;
     }
     ZEND_HASH_FOREACH_VAL(ht, v) {
@@ -43,13 +43,13 @@ int php_gtc_parse_shape(HashTable *ht, uint32_t arg_num, bool allow_neg1, int64_
     int n = php_gtc_parse_int_list(ht, arg_num, shape);
     for (int i = 0; i < n; i++) {
         if (shape[i] < 0 && !(allow_neg1 && shape[i] == -1)) {
-            zend_argument_value_error(arg_num, "must contain only non-negative dimensions%s, "
+            zend_argument_error(php_gtc_ce_InvalidArgumentException, arg_num, "must contain only non-negative dimensions%s, "
                                       ZEND_LONG_FMT " given", allow_neg1 ? " (or one -1)" : "",
                                       (zend_long)shape[i]);
             return -1;
         }
         if (shape[i] >= IR_MAX_DIM) {
-            zend_argument_value_error(arg_num, "must contain dimensions below 2^31, "
+            zend_argument_error(php_gtc_ce_InvalidArgumentException, arg_num, "must contain dimensions below 2^31, "
                                       ZEND_LONG_FMT " given", (zend_long)shape[i]);
             return -1;
         }

@@ -30,4 +30,4 @@ int32 [2,3] [[2,3,4],[2,3,4]]
 int64 [3] [2,4,6]
 Cuda\InvalidArgumentException: broadcast_to: cannot broadcast [3] to [2,4]
 Cuda\InvalidArgumentException: broadcast_to: cannot broadcast [3] to []
-ValueError: Cuda\CudaArray::broadcastTo(): Argument #1 ($shape) must contain only non-negative dimensions, -1 given
+Cuda\InvalidArgumentException: Cuda\CudaArray::broadcastTo(): Argument #1 ($shape) must contain only non-negative dimensions, -1 given

@@ -18,9 +18,9 @@ throws(fn() => CudaArray::fromBuffer('', [1 << 30, 1 << 30]));
 Cuda\InvalidArgumentException: fromBuffer: shape [2,3] of float32 needs 24 bytes, got 23
 Cuda\InvalidArgumentException: fromBuffer: shape [2,3] of float32 needs 24 bytes, got 25
 Cuda\InvalidArgumentException: fromBuffer: shape [1] of int64 needs 8 bytes, got 0
-ValueError: Cuda\CudaArray::fromBuffer(): Argument #2 ($shape) must contain only non-negative dimensions, -1 given
+Cuda\InvalidArgumentException: Cuda\CudaArray::fromBuffer(): Argument #2 ($shape) must contain only non-negative dimensions, -1 given
 TypeError: Cuda\CudaArray::fromBuffer(): Argument #2 ($shape) must contain only integers, string given
 TypeError: Cuda\CudaArray::fromBuffer(): Argument #2 ($shape) must contain only integers, float given
-ValueError: Cuda\CudaArray::fromBuffer(): Argument #2 ($shape) must have at most 8 elements
-ValueError: Cuda\CudaArray::fromBuffer(): Argument #2 ($shape) must contain dimensions below 2^31, 2147483648 given
+Cuda\InvalidArgumentException: Cuda\CudaArray::fromBuffer(): Argument #2 ($shape) must have at most 8 elements
+Cuda\InvalidArgumentException: Cuda\CudaArray::fromBuffer(): Argument #2 ($shape) must contain dimensions below 2^31, 2147483648 given
 Cuda\InvalidArgumentException: shape [1073741824,1073741824] is too large (over 2^40 bytes)

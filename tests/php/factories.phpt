@@ -40,5 +40,5 @@ float32 [] [1.0]
 float32 [2] [3.0,3.0]
 TypeError: Cuda\CudaArray::full(): Argument #2 ($value) must be of type int|float|bool, string given
 TypeError: Cuda\CudaArray::full(): Argument #2 ($value) must be of type int|float|bool, array given
-ValueError: Cuda\CudaArray::zeros(): Argument #1 ($shape) must contain only non-negative dimensions, -3 given
+Cuda\InvalidArgumentException: Cuda\CudaArray::zeros(): Argument #1 ($shape) must contain only non-negative dimensions, -3 given
 TypeError: Cuda\CudaArray::zeros(): Argument #1 ($shape) must be of type array, int given

@@ -130,7 +130,7 @@ Cuda\InvalidArgumentException: the traced function must return a Cuda\CudaArray 
   tracing: false, eager: [[2.0,3.0],[4.0,5.0]]
 bad input specs:
 Cuda\InvalidArgumentException: input "x": unknown dtype "float16"
-ValueError: Cuda\Fusion::compile(): Argument #2 ($inputs) must contain only non-negative dimensions, -1 given
+Cuda\InvalidArgumentException: Cuda\Fusion::compile(): Argument #2 ($inputs) must contain only non-negative dimensions, -1 given
 Cuda\InvalidArgumentException: input name "x y" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 128 characters)
 Cuda\InvalidArgumentException: input "x" must be a Cuda\CudaArray, a dtype name, a number or [shape, dtype], stdClass given
 Cuda\InvalidArgumentException: graph name "not a name" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 128 characters)

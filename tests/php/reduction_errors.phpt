@@ -27,5 +27,5 @@ Cuda\InvalidArgumentException: max: reduces an empty axis 0 of [0,2], which has 
 Cuda\InvalidArgumentException: min: reduces an empty axis 0 of [0], which has no identity
 no exception
 TypeError: Cuda\CudaArray::sum(): Argument #1 ($axis) must contain only integers, string given
-ValueError: Cuda\CudaArray::sum(): Argument #1 ($axis) must have at most 8 elements
+Cuda\InvalidArgumentException: Cuda\CudaArray::sum(): Argument #1 ($axis) must have at most 8 elements
 Cuda\InvalidArgumentException: sum: axis 0 is out of range for rank 0

@@ -42,6 +42,6 @@ int32 [2,3] [[1,2,3],[4,5,6]]
 Cuda\InvalidArgumentException: reshape: cannot reshape [2,3] (6 elements) into [4,2] (8 elements)
 Cuda\InvalidArgumentException: reshape: reshape allows one -1, got two
 Cuda\InvalidArgumentException: reshape: cannot reshape [2,3] (6 elements) with a -1 into a multiple of 4
-ValueError: Cuda\CudaArray::reshape(): Argument #1 ($shape) must contain only non-negative dimensions (or one -1), -2 given
+Cuda\InvalidArgumentException: Cuda\CudaArray::reshape(): Argument #1 ($shape) must contain only non-negative dimensions (or one -1), -2 given
 TypeError: Cuda\CudaArray::reshape(): Argument #1 ($shape) must contain only integers, string given
 Cuda\InvalidArgumentException: reshape: cannot reshape [0,3] (0 elements) with a -1 into a multiple of 0
