@@ -30,7 +30,7 @@ RT_CORE_SRCS := runtime/core/error.c runtime/core/tensor.c runtime/core/ops.c ru
 RT_CPU_SRCS := runtime/cpu/cpu_backend.c runtime/cpu/cpu_elementwise.c runtime/cpu/cpu_reduce.c \
                runtime/cpu/cpu_matmul.c runtime/cpu/cpu_plan.c
 PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cudaarray_ops.c runtime/php/cudaarray_index.c \
-                runtime/php/cudaarray_convert.c \
+                runtime/php/cudaarray_convert.c runtime/php/cudaarray_print.c \
                 runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/kernel_compiler.c
 GTC_MAIN := compiler/main.c
 UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit

@@ -27,6 +27,7 @@ static struct {
 
 bool php_gtc_is_placeholder(const RtTensor *t) { return t && t->storage == &g_placeholder; }
 bool php_gtc_tracing(void) { return g_trace.active; }
+bool php_gtc_trace_reads(void) { return g_trace.active && g_trace.reads; }
 
 /* vals[] long enough for every node recorded so far. */
 static void vals_grow(void) {

@@ -41,7 +41,7 @@ class CompilationException extends RuntimeException
  *
  * @strict-properties
  */
-final class CudaArray implements \ArrayAccess
+final class CudaArray implements \ArrayAccess, \Countable, \Stringable
 {
     /** $t[i]: a view of row i (negative from the end; axis 0 dropped), its value at rank 1. */
     public function offsetGet(mixed $offset): mixed {}
@@ -240,6 +240,12 @@ final class CudaArray implements \ArrayAccess
     public function toHost(): HostArray {}
 
     public function __debugInfo(): array {}
+
+    /** NumPy's repr with shape, dtype and device: "CudaArray([[1., 2.], [3., 4.]], shape=[2,2], dtype=float32, device=cpu)" on lines of their own per row; more than 1000 elements are elided to the first and last three along each long axis (only those are read). */
+    public function __toString(): string {}
+
+    /** The length of the first axis (count($t)); a rank-0 array has none. */
+    public function count(): int {}
 
     public function __serialize(): array {}
 

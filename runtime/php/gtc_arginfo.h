@@ -240,6 +240,12 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Cuda_CudaArray___debugInfo arginfo_class_Cuda_CudaArray_getShape
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray___toString, 0, 0, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_count, 0, 0, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
 #define arginfo_class_Cuda_CudaArray___serialize arginfo_class_Cuda_CudaArray_getShape
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray___unserialize, 0, 1, IS_VOID, 0)
@@ -468,6 +474,8 @@ ZEND_METHOD(Cuda_CudaArray, device);
 ZEND_METHOD(Cuda_CudaArray, memoryInfo);
 ZEND_METHOD(Cuda_CudaArray, toHost);
 ZEND_METHOD(Cuda_CudaArray, __debugInfo);
+ZEND_METHOD(Cuda_CudaArray, __toString);
+ZEND_METHOD(Cuda_CudaArray, count);
 ZEND_METHOD(Cuda_CudaArray, __serialize);
 ZEND_METHOD(Cuda_CudaArray, __unserialize);
 ZEND_METHOD(Cuda_HostArray, __construct);
@@ -614,6 +622,8 @@ static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, memoryInfo, arginfo_class_Cuda_CudaArray_memoryInfo, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Cuda_CudaArray, toHost, arginfo_class_Cuda_CudaArray_toHost, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, __debugInfo, arginfo_class_Cuda_CudaArray___debugInfo, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, __toString, arginfo_class_Cuda_CudaArray___toString, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, count, arginfo_class_Cuda_CudaArray_count, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, __serialize, arginfo_class_Cuda_CudaArray___serialize, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, __unserialize, arginfo_class_Cuda_CudaArray___unserialize, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
@@ -744,7 +754,7 @@ static zend_class_entry *register_class_Cuda_CudaArray(void)
 	INIT_NS_CLASS_ENTRY(ce, "Cuda", "CudaArray", class_Cuda_CudaArray_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
 	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES;
-	zend_class_implements(class_entry, 1, zend_ce_arrayaccess);
+	zend_class_implements(class_entry, 3, zend_ce_arrayaccess, zend_ce_countable, zend_ce_stringable);
 
 	return class_entry;
 }

@@ -146,6 +146,8 @@ RtTensor *php_gtc_from_php(const RtBackend *b, zval *data, DType dt, bool infer_
 /* Nested PHP arrays (rank 0: the scalar itself) of a tensor's values; false after throwing. */
 bool php_gtc_to_php(const RtTensor *t, zval *rv);
 bool php_gtc_to_array(const RtTensor *t, zval *rv);
+/* cudaarray_print.c: NumPy's repr of t with shape, dtype and device; NULL after throwing. */
+zend_string *php_gtc_array_text(RtTensor *t);
 /* __serialize / __unserialize of CudaArray and HostArray: ["dtype", "shape", "data" (raw
  * C-order bytes)]. unserialize makes the tensor on b; NULL after throwing (messages name cls). */
 bool php_gtc_serialize(const RtTensor *t, zval *rv);
@@ -160,6 +162,8 @@ RtTensor *php_gtc_apply(Op op, const RtOperand *in, int nin, const Attrs *a);
 /* Whether t is a tracing placeholder (shape and dtype, no data). */
 bool php_gtc_is_placeholder(const RtTensor *t);
 bool php_gtc_tracing(void);
+/* Whether the active trace lets the closure read traced values (Fusion::run). */
+bool php_gtc_trace_reads(void);
 /* Throws Cuda\RuntimeException for a placeholder (a tensor with no data to bind); false then. */
 bool php_gtc_check_data(const RtTensor *t);
 /* The tensor whose data reading t means: t itself, or for a placeholder of the active trace its
