@@ -147,6 +147,11 @@ static void rule(Builder *b, NodeId y, NodeId gy, const bool *active, NodeId con
     case OP_TANH: /* g * (1 - y^2) */
         c[0] = ad_bin(b, w, OP_MUL, G, ad_v(ad_bin(b, w, OP_SUB, ad_c(1), ad_v(ad_bin(b, w, OP_MUL, Y, Y)))));
         break;
+    case OP_ERF: /* g * 2/sqrt(pi) * exp(-x^2) */
+        c[0] = ad_bin(b, w, OP_MUL, G,
+                      ad_v(ad_bin(b, w, OP_MUL, ad_v(ad_un(b, w, OP_EXP, ad_v(ad_un(b, w, OP_NEG, ad_v(ad_bin(b, w, OP_MUL, A, A)))))),
+                                  ad_c(1.1283791670955126))));
+        break;
     case OP_SIGMOID: /* g * y * (1 - y) */
         c[0] = ad_bin(b, w, OP_MUL, ad_v(ad_bin(b, w, OP_MUL, G, Y)), ad_v(ad_bin(b, w, OP_SUB, ad_c(1), Y)));
         break;
@@ -249,14 +254,29 @@ static void rule(Builder *b, NodeId y, NodeId gy, const bool *active, NodeId con
     }
     case OP_BROADCAST_TO: c[0] = gy; break; /* unbroadcast sums it back */
     case OP_SLICE: c[0] = gy; break;        /* only identity slices get here (no_gradient) */
+    case OP_GATHER: { /* the adjoint: g scattered (added) into zeros where the indices read */
+        const TensorType *td = &tin[0];
+        NodeId z = ad_full(b, w, 0, n.type.dtype, td->rank, td->dims);
+        Operand ops[3] = {ad_v(z), B, G};
+        c[0] = ad_node(b, w, OP_SCATTER_ADD, 3, ops, &n.attrs);
+        break;
+    }
+    case OP_SCATTER_ADD: { /* data: g itself; updates: g gathered where they were added */
+        c[0] = gy;
+        Operand ops[2] = {G, B};
+        if (act[2]) c[2] = ad_node(b, w, OP_GATHER, 2, ops, &n.attrs);
+        break;
+    }
     default: break;
     }
     for (int k = 0; k < n.ninputs; k++)
         if (act[k] && c[k] >= 0) con[k] = unbroadcast(b, w, c[k], &tin[k]);
 }
 
-/* Whether operand k of op carries a gradient (where's condition does not). */
-static bool carries(Op op, int k) { return !(op == OP_WHERE && k == 0); }
+/* Whether operand k of op carries a gradient (where's condition and indices do not). */
+static bool carries(Op op, int k) {
+    return !(op == OP_WHERE && k == 0) && !((op == OP_GATHER || op == OP_SCATTER_ADD) && k == 1); /* indices */
+}
 
 int autodiff_grads(Builder *b, NodeId loss, const NodeId *params, int np, const NodeId *stop,
                    int nstop, NodeId *grads) {

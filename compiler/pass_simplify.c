@@ -189,6 +189,7 @@ static bool sc_same(Scalar a, Scalar b) { /* same dtype and bits */
 #define CASE_REDUCE(id, rule, e)
 #define CASE_MATMUL(id, rule, e)
 #define CASE_VIEW(id, rule, e)
+#define CASE_INDEX(id, rule, e)
 
 static int sc_eval(Op op, DType ct, DType od, const Scalar *x, Scalar *r) {
     memset(r, 0, sizeof *r);

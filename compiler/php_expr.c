@@ -157,7 +157,7 @@ int php_arg_dtype(P *p, const char *fname, const char *param, const Arg *a, DTyp
 
 /* Methods and static methods: the CudaArray API (runtime/php/gtc.stub.php) that has graph ops. */
 typedef enum { M_BIN, M_UNARY, M_CLAMP, M_CAST, M_REDUCE, M_ARG, M_MATMUL, M_SHAPE, M_TRANSPOSE, M_SLICE,
-               S_WHERE, S_FULL, S_ZEROS, S_ONES } MKind;
+               M_GATHER, M_SCATTER, S_WHERE, S_FULL, S_ZEROS, S_ONES } MKind;
 typedef struct {
     const char *name;
     Op op;
@@ -180,12 +180,15 @@ static const Method methods[] = {
     {"sigmoid", OP_SIGMOID, M_UNARY, 0, {0}}, {"relu", OP_RELU, M_UNARY, 0, {0}},
     {"floor", OP_FLOOR, M_UNARY, 0, {0}}, {"ceil", OP_CEIL, M_UNARY, 0, {0}},
     {"round", OP_ROUND, M_UNARY, 0, {0}}, {"sign", OP_SIGN, M_UNARY, 0, {0}},
+    {"erf", OP_ERF, M_UNARY, 0, {0}},
     {"astype", OP_CAST, M_CAST, 1, {"dtype"}},
     {"sum", OP_SUM, M_REDUCE, 0, {"axis", "keepdims"}}, {"mean", OP_MEAN, M_REDUCE, 0, {"axis", "keepdims"}},
     {"max", OP_MAX, M_REDUCE, 0, {"axis", "keepdims"}}, {"min", OP_MIN, M_REDUCE, 0, {"axis", "keepdims"}},
     {"prod", OP_PROD, M_REDUCE, 0, {"axis", "keepdims"}},
     {"argMax", OP_ARGMAX, M_ARG, 1, {"axis", "keepdims"}}, {"argMin", OP_ARGMIN, M_ARG, 1, {"axis", "keepdims"}},
     {"matmul", OP_MATMUL, M_MATMUL, 1, {"other"}},
+    {"gather", OP_GATHER, M_GATHER, 1, {"indices", "axis"}},
+    {"scatterAdd", OP_SCATTER_ADD, M_SCATTER, 2, {"indices", "updates", "axis"}},
     {"reshape", OP_RESHAPE, M_SHAPE, 1, {"shape"}}, {"broadcastTo", OP_BROADCAST_TO, M_SHAPE, 1, {"shape"}},
     {"transpose", OP_TRANSPOSE, M_TRANSPOSE, 0, {"perm"}},
     {"slice", OP_SLICE, M_SLICE, 1, {"starts", "ends", "steps", "axes"}},
@@ -225,6 +228,18 @@ static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *o
         if (arg_tensor(p, fname, "other", s[0], &in[1])) return -1;
         nin = 2;
         break;
+    case M_GATHER: case M_SCATTER: {
+        const Arg *ax = m->kind == M_GATHER ? s[1] : s[2];
+        if (arg_tensor(p, fname, "indices", s[0], &in[1])) return -1;
+        if (m->kind == M_SCATTER && arg_tensor(p, fname, "updates", s[1], &in[2])) return -1;
+        nin = m->kind == M_GATHER ? 2 : 3;
+        if (ax) {
+            if (php_arg_ints(p, fname, "axis", ax, 1, -IR_MAX_RANK, IR_MAX_RANK - 1, tmp, &cnt)) return -1;
+            if (cnt != 1) return php_perr(p, ax->at, "%s: $axis must be one integer", fname);
+            at_.axis = (int)tmp[0];
+        }
+        break;
+    }
     case M_CLAMP:
         if (arg_operand(p, fname, "min", s[0], &in[1]) || arg_operand(p, fname, "max", s[1], &in[2])) return -1;
         nin = 3;

@@ -113,6 +113,43 @@ int ir_slice_normalize(const TensorType *in, const Attrs *a, int64_t start[], in
     return 0;
 }
 
+int ir_index_axis(const Attrs *a, int rank, int *axis, char *err, size_t errn) {
+    if (a->axis < -rank || a->axis >= rank) return ERR("axis %d is out of range for rank %d", a->axis, rank);
+    *axis = a->axis < 0 ? a->axis + rank : a->axis;
+    return 0;
+}
+
+/* gather: data.shape[:axis] + indices.shape + data.shape[axis+1:] (ONNX Gather); scatter_add
+ * also checks that its updates have exactly that shape. */
+static int infer_index(Op op, const TensorType *in, int nin, const Attrs *at, TensorType *out, char *err,
+                       size_t errn) {
+    char s[256], t[256];
+    const TensorType *x = &in[0], *ix = &in[1];
+    for (int i = 0; i < nin; i++)
+        if (in[i].weak) return ERR("needs tensor operands, got a constant as input %d", i);
+    if (x->rank < 1) return ERR("data must have rank >= 1, got a rank-0 tensor");
+    int ax;
+    if (ir_index_axis(at, x->rank, &ax, err, errn)) return -1;
+    if (!ir_dtype_is_int(ix->dtype)) return ERR("indices must be int32 or int64, got %s", ir_dtype_name(ix->dtype));
+    if (x->rank - 1 + ix->rank > IR_MAX_RANK)
+        return ERR("result rank %d exceeds the limit of %d", x->rank - 1 + ix->rank, IR_MAX_RANK);
+    TensorType g = {0};
+    for (int i = 0; i < ax; i++) g.dims[g.rank++] = x->dims[i];
+    for (int i = 0; i < ix->rank; i++) g.dims[g.rank++] = ix->dims[i];
+    for (int i = ax + 1; i < x->rank; i++) g.dims[g.rank++] = x->dims[i];
+    if (op == OP_GATHER) {
+        out->rank = g.rank;
+        memcpy(out->dims, g.dims, sizeof out->dims);
+        return 0;
+    }
+    if (!ir_shape_equal(&in[2], &g))
+        return ERR("updates must have the shape of gather(data, indices, axis %d), %s, got %s", at->axis, ir_shape_str(&g, s, sizeof s),
+                   ir_shape_str(&in[2], t, sizeof t));
+    out->rank = x->rank;
+    memcpy(out->dims, x->dims, sizeof out->dims);
+    return 0;
+}
+
 static int infer_matmul(const TensorType *a, const TensorType *b, TensorType *out, char *err,
                         size_t errn) {
     char sa[256], sb[256];
@@ -256,6 +293,15 @@ int ir_infer_op(Op op, const TensorType *in, int nin, const Attrs *at, TensorTyp
     case R_MEAN: if (!ir_dtype_is_float(t)) t = DT_FLOAT32; break;
     case R_SAME: break;
     case R_ARG: t = DT_INT64; break;
+    case R_GATHER: t = in[0].dtype; break;
+    case R_SCATTER:
+        if (in[0].dtype == DT_BOOL && !in[0].weak) return ERR("data must not be bool (a sum of bools is not a bool)");
+        t = ir_promote(in[0].dtype, in[0].weak, in[2].dtype, in[2].weak);
+        if (t == DT_BOOL) t = DT_INT32;
+        if (t != in[0].dtype && !in[0].weak)
+            return ERR("updates (%s) would change the dtype of data (%s); cast them first", ir_dtype_name(in[2].dtype),
+                       ir_dtype_name(in[0].dtype));
+        break;
     case R_MATMUL:
         if (!ir_dtype_is_float(t))
             return ERR("needs float32 or float64 operands, got %s and %s",
@@ -282,6 +328,7 @@ int ir_infer_op(Op op, const TensorType *in, int nin, const Attrs *at, TensorTyp
     }
     case K_REDUCE: rc = infer_reduce(op, &in[0], at, out, err, errn); break;
     case K_MATMUL: rc = infer_matmul(&in[0], &in[1], out, err, errn); break;
+    case K_INDEX: rc = infer_index(op, in, nin, at, out, err, errn); break;
     case K_VIEW:
         if (in[0].weak) return ERR("needs a tensor operand, got a constant");
         switch (op) {

@@ -63,11 +63,11 @@ typedef enum {
     OP_COUNT
 } Op;
 
-typedef enum { K_SOURCE, K_ELEMWISE, K_REDUCE, K_MATMUL, K_VIEW } OpKind;
+typedef enum { K_SOURCE, K_ELEMWISE, K_REDUCE, K_MATMUL, K_VIEW, K_INDEX } OpKind;
 
 typedef enum {
     R_INPUT, R_FULL, R_ARITH, R_DIV, R_CMP, R_SIGNED, R_FLOAT, R_WHERE, R_CLAMP, R_CAST,
-    R_ONE_HOT, R_SUM, R_MEAN, R_SAME, R_ARG, R_MATMUL
+    R_ONE_HOT, R_SUM, R_MEAN, R_SAME, R_ARG, R_MATMUL, R_GATHER, R_SCATTER
 } DtRule;
 
 typedef struct {
@@ -101,6 +101,7 @@ typedef struct {
     bool has_dtype;
     double value;                   /* full */
     int64_t depth;                  /* one_hot */
+    int axis;                       /* gather, scatter_add: as written (may be negative) */
 } Attrs;
 
 typedef int32_t NodeId;
@@ -222,6 +223,9 @@ int ir_reduce_mask(const Attrs *a, int rank, unsigned *mask, char *err, size_t e
  * end; out-of-range bounds clamp): per input axis the first index, step and result size. */
 int ir_slice_normalize(const TensorType *in, const Attrs *a, int64_t start[], int64_t step[],
                        int64_t size[], char *err, size_t errn);
+/* The axis of gather/scatter_add normalised against the data's rank (negative counts from the
+ * end); -1 with a message when it is out of range. */
+int ir_index_axis(const Attrs *a, int rank, int *axis, char *err, size_t errn);
 /* The permutation of a transpose (nperm == 0 reverses the axes). */
 int ir_transpose_perm(const Attrs *a, int rank, int perm[], char *err, size_t errn);
 

@@ -130,7 +130,9 @@ static const char *const *allowed_keys(Op op) {
     static const char *const full[] = {"name", "op", "inputs", "shape", "value", "dtype", NULL};
     static const char *const oh[] = {"name", "op", "inputs", "depth", "dtype", NULL};
     static const char *const plain[] = {"name", "op", "inputs", NULL};
+    static const char *const ax[] = {"name", "op", "inputs", "axis", NULL};
     switch (op) {
+    case OP_GATHER: case OP_SCATTER_ADD: return ax;
     case OP_TRANSPOSE: return tr;
     case OP_RESHAPE: case OP_BROADCAST_TO: return shp;
     case OP_SLICE: return sl;
@@ -197,6 +199,14 @@ static int read_attrs(Reader *r, Node *n, const cJSON *j) {
         if (cJSON_IsBool(v)) a->value = cJSON_IsTrue(v);
         else if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) a->value = v->valuedouble;
         else return NFAIL(n, "\"value\" must be a finite number or a boolean, got %s", type_name(v));
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(j, "axis"))) {
+        int64_t ax;
+        char got[48];
+        if (!get_int(v, -IR_MAX_RANK, IR_MAX_RANK - 1, &ax))
+            return NFAIL(n, "\"axis\" must be an integer from %d to %d, got %s", -IR_MAX_RANK, IR_MAX_RANK - 1,
+                         describe(v, got, sizeof got));
+        a->axis = (int)ax;
     }
     if (n->op == OP_ONE_HOT) {
         v = cJSON_GetObjectItemCaseSensitive(j, "depth");

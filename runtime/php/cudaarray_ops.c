@@ -95,6 +95,7 @@ UNARY(floor, OP_FLOOR)
 UNARY(ceil, OP_CEIL)
 UNARY(round, OP_ROUND)
 UNARY(sign, OP_SIGN)
+UNARY(erf, OP_ERF)
 
 ZEND_METHOD(Cuda_CudaArray, clamp) {
     zval *lo, *hi;
@@ -305,6 +306,39 @@ ZEND_METHOD(Cuda_CudaArray, matmul) {
     RtOperand in[2] = {{.t = t}, {.t = php_gtc_tensor(other)}};
     if (!in[1].t) RETURN_THROWS();
     apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_MATMUL, in, 2, NULL);
+}
+
+/* ---- index-mapped ops -------------------------------------------------------------------------- */
+
+ZEND_METHOD(Cuda_CudaArray, gather) {
+    zend_object *indices;
+    zend_long axis = 0;
+    ZEND_PARSE_PARAMETERS_START(1, 2)
+        Z_PARAM_OBJ_OF_CLASS(indices, php_gtc_ce_CudaArray)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_LONG(axis)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    RtOperand in[2] = {{.t = t}, {.t = php_gtc_tensor(indices)}};
+    Attrs a = {0};
+    if (!in[1].t || !php_gtc_axis_to_int(axis, t->rank, "gather", &a.axis)) RETURN_THROWS();
+    apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_GATHER, in, 2, &a);
+}
+
+ZEND_METHOD(Cuda_CudaArray, scatterAdd) {
+    zend_object *indices, *updates;
+    zend_long axis = 0;
+    ZEND_PARSE_PARAMETERS_START(2, 3)
+        Z_PARAM_OBJ_OF_CLASS(indices, php_gtc_ce_CudaArray)
+        Z_PARAM_OBJ_OF_CLASS(updates, php_gtc_ce_CudaArray)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_LONG(axis)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    RtOperand in[3] = {{.t = t}, {.t = php_gtc_tensor(indices)}, {.t = php_gtc_tensor(updates)}};
+    Attrs a = {0};
+    if (!in[1].t || !in[2].t || !php_gtc_axis_to_int(axis, t->rank, "scatter_add", &a.axis)) RETURN_THROWS();
+    apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_SCATTER_ADD, in, 3, &a);
 }
 
 /* ---- views ------------------------------------------------------------------------------------- */

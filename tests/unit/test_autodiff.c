@@ -203,7 +203,7 @@ TEST(grad_maximum_minimum__broadcast__match_finite_differences) {
 }
 
 TEST(grad_unary__every_op__match_finite_differences) {
-    static const char *const any[] = {"neg", "abs", "exp", "sin", "cos", "tan", "tanh", "sigmoid", "relu"};
+    static const char *const any[] = {"neg", "abs", "exp", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "erf"};
     static const char *const pos[] = {"log", "sqrt", "rsqrt"};
     char buf[1024];
     for (size_t i = 0; i < sizeof any / sizeof *any; i++) {
@@ -214,6 +214,18 @@ TEST(grad_unary__every_op__match_finite_differences) {
         snprintf(buf, sizeof buf, G(IN("a", "[3,4]"), "{'name': 'y', 'op': '%s', 'inputs': ['a']}"), pos[i]);
         gradcheck_pos(buf, "a");
     }
+}
+
+/* Indices ix from a float input fi in [-1, 1): cast(fi * 3) in -2..2 (negatives count from the
+ * end of an axis of 3), repeated, so the scatter accumulates; fi is not a parameter. */
+#define IX(dt) "{'name': 'f3', 'op': 'mul', 'inputs': ['fi', 3]}, {'name': 'ix', 'op': 'cast', 'inputs': ['f3'], 'dtype': '" dt "'}, "
+
+TEST(grad_gather_scatter_add__indices_repeat__match_finite_differences) {
+    gradcheck(G(IN("a", "[3,4]") "," IN("fi", "[2,5]"), IX("int32") "{'name': 'y', 'op': 'gather', 'inputs': ['a', 'ix']}"), "a");
+    gradcheck(G(IN("a", "[2,3,2]") "," IN("fi", "[4]"),
+                IX("int64") "{'name': 'y', 'op': 'gather', 'inputs': ['a', 'ix'], 'axis': -2}"), "a");
+    gradcheck(G(IN("a", "[4,3]") "," IN("fi", "[5]") "," IN("u", "[4,5]"),
+                IX("int32") "{'name': 'y', 'op': 'scatter_add', 'inputs': ['a', 'ix', 'u'], 'axis': 1}"), "a,u");
 }
 
 TEST(grad_floor_ceil_round_sign__piecewise_constant__are_zero) {
@@ -521,6 +533,7 @@ int main(void) {
         cmocka_unit_test(grad_pow__tensor_and_constant_exponents__match_finite_differences),
         cmocka_unit_test(grad_maximum_minimum__broadcast__match_finite_differences),
         cmocka_unit_test(grad_unary__every_op__match_finite_differences),
+        cmocka_unit_test(grad_gather_scatter_add__indices_repeat__match_finite_differences),
         cmocka_unit_test(grad_floor_ceil_round_sign__piecewise_constant__are_zero),
         cmocka_unit_test(grad_where_clamp__tensors_and_constants__match_finite_differences),
         cmocka_unit_test(grad_cast__float32_and_back__converts_the_gradient),

@@ -185,6 +185,23 @@ TEST(frontend_php_read__named_and_positional_arguments__attributes) {
     graph_free(g);
 }
 
+/* gather/scatterAdd read as the runtime's methods: $indices, $updates, $axis (default 0) */
+TEST(frontend_php_read__gather_scatter_add__axis_and_operands) {
+    Graph *g = read_php("<?php\nuse Cuda\\CudaArray;\n#[Gtc\\Graph(name: 'g')]\n"
+                        "function g(#[Gtc\\Input('float32', [4, 3])] CudaArray $x, #[Gtc\\Input('int32', [5])] CudaArray $i,\n"
+                        "           #[Gtc\\Input('float32', [4, 5])] CudaArray $u): array {\n"
+                        "    $e = $x->gather($i);\n    $f = $x->gather($i, axis: -1);\n"
+                        "    $s = $x->scatterAdd($i, $u, 1);\n    return ['e' => $e, 'f' => $f, 's' => $s];\n}\n");
+    assert_non_null(g);
+    const Node *e = &g->nodes[graph_find(g, "e")], *f = &g->nodes[graph_find(g, "f")], *s = &g->nodes[graph_find(g, "s")];
+    assert_int_equal(e->op, OP_GATHER);
+    assert_int_equal(e->attrs.axis, 0);
+    assert_true(e->type.rank == 2 && e->type.dims[0] == 5 && e->type.dims[1] == 3);
+    assert_true(f->attrs.axis == -1 && f->type.dims[0] == 4 && f->type.dims[1] == 5);
+    assert_true(s->op == OP_SCATTER_ADD && s->attrs.axis == 1 && s->ninputs == 3);
+    graph_free(g);
+}
+
 TEST(frontend_php_read__constants__folded) {
     Graph *g = read_php(HEAD "    $k = -(2 ** 2) / 8 + 1;\n    $y = $x * $k;\n    return $y;\n}\n");
     assert_non_null(g);
@@ -211,6 +228,8 @@ TEST(frontend_php_read__errors__file_line_column) {
         {"    $y = $x->astype(\"int32\\0x\");\n",
          "g.php:5:21: a string in a graph file cannot hold a NUL byte (\\0); names and dtypes are plain text"},
         {"    $y = $x * 1e400;\n", "g.php:5:15: 1e400 is not a finite number: graph constants are finite"},
+        {"    $y = $x->gather($x);\n", "g.php:5:14: \"y\" (gather): indices must be int32 or int64, got float32"},
+        {"    $y = $x->gather($b, [0, 1]);\n", "g.php:5:25: ->gather(): $axis must be one integer"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char src[1024];
@@ -332,6 +351,7 @@ int main(void) {
         cmocka_unit_test(frontend_php_read__train_step__same_as_json),
         cmocka_unit_test(frontend_php_read__nested_expression__temporaries_named_after_variable),
         cmocka_unit_test(frontend_php_read__named_and_positional_arguments__attributes),
+        cmocka_unit_test(frontend_php_read__gather_scatter_add__axis_and_operands),
         cmocka_unit_test(frontend_php_read__constants__folded),
         cmocka_unit_test(frontend_php_read__errors__file_line_column),
         cmocka_unit_test(frontend_php_read__function_choice),
