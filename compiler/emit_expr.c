@@ -492,9 +492,49 @@ static char *index_var(Ex *x, NodeId id, const char *iv, int64_t n, const char *
 /* gather: data at (c[:axis], indices[c[axis:axis+q]], c[axis+q:]). scatter_add: data at c plus,
  * in index order (the CPU backend's order: the same bits), every update whose index is c[axis]:
  * a loop over the indices per output element, so no two threads write one element. */
+/* concat: the operand whose range along the axis holds c[axis], read at c[axis] less its
+ * offset; each operand's code stands in its own branch (its lines scoped there, ex_mark). */
+static char *value_of_concat(Ex *x, const Node *nd, char *const *coords) {
+    int ax, rank = nd->type.rank;
+    char err[128];
+    if (ir_index_axis(&nd->attrs, rank, &ax, err, sizeof err)) {
+        fail(x, "internal: step %d: bad axis of %s", nd->name);
+        return xstrdup("0");
+    }
+    DType out = nd->type.dtype;
+    char *r = ex_name(x, "v"), lit[96];
+    emit_literal(out, 0, lit, sizeof lit);
+    ex_line(x, "%s %s = %s;", emit_ctype(out), r, lit);
+    int64_t off = 0, total = nd->type.dims[ax];
+    bool first = true;
+    for (int k = 0; k < nd->ninputs; k++) {
+        const TensorType *t = &x->g->nodes[nd->in[k].id].type;
+        int64_t d = t->dims[ax];
+        if (!d) continue;
+        if (off + d >= total) ex_line(x, first ? "{" : "} else {");
+        else ex_line(x, "%sif (%s < %lld%s) {", first ? "" : "} else ", coords[ax], (long long)(off + d), x->idx64 ? "LL" : "");
+        first = false;
+        x->indent++;
+        int mark = ex_mark(x);
+        char *oc[IR_MAX_RANK] = {0};
+        for (int i = 0; i < rank; i++)
+            oc[i] = i != ax || !off ? xstrdup(coords[i]) : xfmt("(%s - %lld%s)", coords[i], (long long)off, x->idx64 ? "LL" : "");
+        char *v = ex_value(x, nd->in[k].id, oc), *cv = emit_conv(v, t->dtype, out);
+        ex_line(x, "%s = %s;", r, cv);
+        free(v), free(cv);
+        ex_free_coords(oc, rank);
+        ex_release(x, mark);
+        x->indent--;
+        off += d;
+    }
+    if (!first) ex_line(x, "}");
+    return r;
+}
+
 static char *value_of_index(Ex *x, NodeId id, char *const *coords) {
     const Graph *g = x->g;
     const Node *nd = &g->nodes[id];
+    if (nd->op == OP_CONCAT) return value_of_concat(x, nd, coords);
     const TensorType *dt = &g->nodes[nd->in[0].id].type, *it = &g->nodes[nd->in[1].id].type;
     int ax, q = it->rank;
     char err[128];

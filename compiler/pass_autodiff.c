@@ -87,7 +87,8 @@ static void rule(Builder *b, NodeId y, NodeId gy, const bool *active, NodeId con
         act[k] = k < n.ninputs && n.in[k].id >= 0 && active[n.in[k].id];
         if (k < n.ninputs) tin[k] = graph_operand_type(g, &n.in[k]);
     }
-    NodeId c[IR_MAX_INPUTS] = {-1, -1, -1}; /* in y's shape, before unbroadcasting */
+    NodeId c[IR_MAX_INPUTS]; /* in y's shape, before unbroadcasting */
+    for (int k = 0; k < IR_MAX_INPUTS; k++) c[k] = -1;
     /* Elementwise rules broadcast a pending (smaller) gradient themselves; others need y's shape. */
     if (ir_ops[n.op].kind != K_ELEMWISE && n.op != OP_BROADCAST_TO) {
         gy = materialize(b, w, gy, &n.type);
@@ -259,6 +260,17 @@ static void rule(Builder *b, NodeId y, NodeId gy, const bool *active, NodeId con
         NodeId z = ad_full(b, w, 0, n.type.dtype, td->rank, td->dims);
         Operand ops[3] = {ad_v(z), B, G};
         c[0] = ad_node(b, w, OP_SCATTER_ADD, 3, ops, &n.attrs);
+        break;
+    }
+    case OP_CONCAT: { /* each operand: its slice of g along the axis */
+        Attrs sa = {.has_axes = true, .naxes = 1, .nslice = 1};
+        char aerr[96];
+        ir_index_axis(&n.attrs, n.type.rank, &sa.axes[0], aerr, sizeof aerr);
+        for (int k = 0; k < n.ninputs; k++) {
+            sa.ends[0] = sa.starts[0] + tin[k].dims[sa.axes[0]];
+            if (act[k]) c[k] = ad_node(b, w, OP_SLICE, 1, &G, &sa);
+            sa.starts[0] = sa.ends[0];
+        }
         break;
     }
     case OP_SCATTER_ADD: { /* data: g itself; updates: g gathered where they were added */

@@ -322,6 +322,51 @@ static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *o
     return 0;
 }
 
+/* CudaArray::concat([$a, $b, ...], axis: N): its list holds expressions, which the generic
+ * argument parser (lists of constants) does not read, so it is parsed here. */
+static int call_concat(P *p, const PhpTok *at, Val *out) {
+    const char *fname = "CudaArray::concat()";
+    Val in[IR_MAX_INPUTS];
+    int n = 0;
+    if (php_expect(p, "(", "'('")) return -1;
+    if (php_cur(p)->kind == PT_IDENT && php_tok_is(php_ahead(p, 1), ":") && strcmp(php_cur(p)->text, "tensors") == 0)
+        php_take(p), php_take(p);
+    if (!php_tok_is(php_cur(p), "["))
+        return php_perr(p, php_cur(p), "%s: $tensors must be a list [$a, $b, ...] written in the call", fname);
+    php_take(p);
+    while (!php_tok_is(php_cur(p), "]")) {
+        const PhpTok *t = php_cur(p);
+        if (n == IR_MAX_INPUTS) return php_perr(p, t, "%s takes 1 to %d arrays", fname, IR_MAX_INPUTS);
+        if (php_expr(p, &in[n])) return -1;
+        if (!in[n++].is_node) return php_perr(p, t, "%s: $tensors must hold CudaArrays, got a number", fname);
+        if (php_tok_is(php_cur(p), ",")) php_take(p);
+        else if (!php_tok_is(php_cur(p), "]")) return php_bad_continuation(p, "',' or ']'");
+    }
+    php_take(p);
+    if (!n) return php_perr(p, at, "%s takes 1 to %d arrays, got 0", fname, IR_MAX_INPUTS);
+    Attrs at_ = {0};
+    if (php_tok_is(php_cur(p), ",") && !php_tok_is(php_ahead(p, 1), ")")) {
+        php_take(p);
+        if (php_cur(p)->kind == PT_IDENT && php_tok_is(php_ahead(p, 1), ":")) {
+            if (strcmp(php_cur(p)->text, "axis") != 0)
+                return php_perr(p, php_cur(p), "%s has no parameter $%.64s", fname, php_cur(p)->text);
+            php_take(p), php_take(p);
+        }
+        Arg a = {.at = php_cur(p)};
+        int64_t ax;
+        int cnt;
+        if (php_tok_kw(php_cur(p), "null")) php_take(p);
+        else if (php_expr(p, &a.v) || php_arg_ints(p, fname, "axis", &a, 1, -IR_MAX_RANK, IR_MAX_RANK - 1, &ax, &cnt)) return -1;
+        else at_.axis = (int)ax;
+    }
+    if (php_tok_is(php_cur(p), ",")) php_take(p);
+    if (php_expect(p, ")", "')'")) return -1;
+    out->is_node = 1;
+    if (php_new_node(p, at, OP_CONCAT, in, n, &out->id)) return -1;
+    p->g->nodes[out->id].attrs = at_;
+    return 0;
+}
+
 int php_unknown_function(P *p, const PhpTok *at, const char *name) {
     return php_perr(p, at, "call to unknown function %.64s(): a graph function calls CudaArray methods "
                            "($x->exp()), CudaArray::where/full/zeros/ones and the operators + - * / **", name);
@@ -376,10 +421,14 @@ static int primary(P *p, Val *out) {
                                       "ones)", cls);
             php_take(p);
             const Method *m = find_method(statics, mt->text);
-            if (!m || !php_tok_is(php_cur(p), "("))
+            if (strcasecmp(mt->text, "concat") == 0 && php_tok_is(php_cur(p), "(")) {
+                rc = call_concat(p, mt, out);
+            } else if (!m || !php_tok_is(php_cur(p), "(")) {
                 return php_perr(p, mt, "unknown static method CudaArray::%.64s(); the static methods a graph may call "
-                                       "are where, full, zeros and ones", mt->text);
-            rc = call(p, mt, m, NULL, out);
+                                       "are where, full, zeros, ones and concat", mt->text);
+            } else {
+                rc = call(p, mt, m, NULL, out);
+            }
         } else if (php_tok_is(php_cur(p), "(")) {
             rc = php_unknown_function(p, t, raw);
         } else if (php_tok_kw(t, "true") || php_tok_kw(t, "false") || php_tok_kw(t, "null")) {

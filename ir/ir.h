@@ -12,7 +12,7 @@
 
 /* Limits on what a graph may ask for; every one gives a clear error, never an overflow. */
 #define IR_MAX_RANK 8
-#define IR_MAX_INPUTS 3
+#define IR_MAX_INPUTS 16                    /* concat's operands; other ops take at most 3 */
 #define IR_MAX_NODES 100000
 #define IR_MAX_NAME 128
 #define IR_MAX_DIM ((int64_t)1 << 31)         /* one dimension: 0 <= d < 2^31 */
@@ -67,7 +67,7 @@ typedef enum { K_SOURCE, K_ELEMWISE, K_REDUCE, K_MATMUL, K_VIEW, K_INDEX } OpKin
 
 typedef enum {
     R_INPUT, R_FULL, R_ARITH, R_DIV, R_CMP, R_SIGNED, R_FLOAT, R_WHERE, R_CLAMP, R_CAST,
-    R_ONE_HOT, R_SUM, R_MEAN, R_SAME, R_ARG, R_MATMUL, R_GATHER, R_SCATTER
+    R_ONE_HOT, R_SUM, R_MEAN, R_SAME, R_ARG, R_MATMUL, R_GATHER, R_SCATTER, R_CONCAT
 } DtRule;
 
 typedef struct {
@@ -101,7 +101,7 @@ typedef struct {
     bool has_dtype;
     double value;                   /* full */
     int64_t depth;                  /* one_hot */
-    int axis;                       /* gather, scatter_add: as written (may be negative) */
+    int axis;                       /* gather, scatter_add, concat: as written (may be negative) */
 } Attrs;
 
 typedef int32_t NodeId;
@@ -223,7 +223,9 @@ int ir_reduce_mask(const Attrs *a, int rank, unsigned *mask, char *err, size_t e
  * end; out-of-range bounds clamp): per input axis the first index, step and result size. */
 int ir_slice_normalize(const TensorType *in, const Attrs *a, int64_t start[], int64_t step[],
                        int64_t size[], char *err, size_t errn);
-/* The axis of gather/scatter_add normalised against the data's rank (negative counts from the
+/* Whether op takes nin operands; the message ("takes 2 operands, got 3") in err when not. */
+bool ir_arity_ok(Op op, int nin, const char *noun, char *err, size_t errn);
+/* The axis of gather/scatter_add/concat normalised against the data's rank (negative counts from the
  * end); -1 with a message when it is out of range. */
 int ir_index_axis(const Attrs *a, int rank, int *axis, char *err, size_t errn);
 /* The permutation of a transpose (nperm == 0 reverses the axes). */

@@ -132,7 +132,7 @@ static const char *const *allowed_keys(Op op) {
     static const char *const plain[] = {"name", "op", "inputs", NULL};
     static const char *const ax[] = {"name", "op", "inputs", "axis", NULL};
     switch (op) {
-    case OP_GATHER: case OP_SCATTER_ADD: return ax;
+    case OP_GATHER: case OP_SCATTER_ADD: case OP_CONCAT: return ax;
     case OP_TRANSPOSE: return tr;
     case OP_RESHAPE: case OP_BROADCAST_TO: return shp;
     case OP_SLICE: return sl;
@@ -276,15 +276,17 @@ static int read_nodes(Reader *r, const cJSON *arr) {
         snprintf(n->loc, sizeof n->loc, "%s", loc);
         if (read_attrs(r, n, j)) return -1;
         const cJSON *ins = cJSON_GetObjectItemCaseSensitive(j, "inputs");
-        if (!ins && ir_ops[op].arity == 0) continue;
-        if (!ins) return NFAIL(n, "needs \"inputs\", a list of %d value name%s or number%s", ir_ops[op].arity,
-                              ir_ops[op].arity == 1 ? "" : "s", ir_ops[op].arity == 1 ? "" : "s");
+        int arity = ir_ops[op].arity;
+        if (!ins && arity == 0) continue;
+        if (!ins && arity < 0) return NFAIL(n, "needs \"inputs\", a list of 1 to %d value names", IR_MAX_INPUTS);
+        if (!ins) return NFAIL(n, "needs \"inputs\", a list of %d value name%s or number%s", arity,
+                              arity == 1 ? "" : "s", arity == 1 ? "" : "s");
         if (!cJSON_IsArray(ins)) return NFAIL(n, "\"inputs\" must be a list, got %s", type_name(ins));
         int k = 0;
         for (const cJSON *e = ins->child; e; e = e->next, k++) {
-            if (k >= ir_ops[op].arity)
-                return NFAIL(n, "takes %d input%s, got %d", ir_ops[op].arity,
-                             ir_ops[op].arity == 1 ? "" : "s", cJSON_GetArraySize(ins));
+            char aerr[96];
+            if (k >= (arity < 0 ? IR_MAX_INPUTS : arity) && !ir_arity_ok(op, cJSON_GetArraySize(ins), "input", aerr, sizeof aerr))
+                return NFAIL(n, "%s", aerr);
             if (cJSON_IsString(e)) r->pend[id].names[k] = e->valuestring;
             else if (cJSON_IsNumber(e) && isfinite(e->valuedouble)) n->in[k].value = e->valuedouble;
             else {

@@ -180,6 +180,31 @@ done:
     return res;
 }
 
+/* concat: each operand, converted to the result's dtype and contiguous, is a [pre, d * post]
+ * block the backend copies into the result's rows at its offset along the axis. */
+static RtTensor *apply_concat(const RtBackend *b, const RtOperand *in, int nin, const Attrs *a, const TensorType *out) {
+    int ax;
+    char err[256];
+    if (ir_index_axis(a, out->rank, &ax, err, sizeof err)) {
+        rt_error(RT_EINVAL, "concat: %s", err);
+        return NULL;
+    }
+    int64_t pre = 1, post = 1, off = 0;
+    for (int i = 0; i < ax; i++) pre *= out->dims[i];
+    for (int i = ax + 1; i < out->rank; i++) post *= out->dims[i];
+    size_t es = ir_dtype_size(out->dtype), row = (size_t)(out->dims[ax] * post) * es;
+    RtTensor *res = rt_empty(b, out->dtype, out->rank, out->dims);
+    for (int i = 0; i < nin && res; i++) {
+        RtTensor *x = in[i].t, *c = rt_cast(x, out->dtype); /* a contiguous copy */
+        size_t w = (size_t)(x->shape[ax] * post) * es;
+        if (!c || b->copy_rows((char *)rt_data(res) + (size_t)(off * post) * es, row, rt_data(c), w, w, (size_t)pre))
+            rt_release(res), res = NULL;
+        off += x->shape[ax];
+        rt_release(c);
+    }
+    return res;
+}
+
 /* Strides that let `out` view x's elements in C order without a copy, as NumPy's
  * attempt_nocopy_reshape: each run of output axes must map onto a run of input axes that is
  * itself laid out contiguously. False when no such strides exist. */
@@ -266,8 +291,10 @@ RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
         rt_error(RT_EINVAL, "not an op");
         return NULL;
     }
+    char aerr[96];
     if (nin < 0 || nin > IR_MAX_INPUTS) {
-        rt_error(RT_EINVAL, "%s: takes %d operands, got %d", ir_ops[op].name, ir_ops[op].arity, nin);
+        ir_arity_ok(op, nin, "operand", aerr, sizeof aerr);
+        rt_error(RT_EINVAL, "%s: %s", ir_ops[op].name, aerr);
         return NULL;
     }
     const RtBackend *b = NULL;
@@ -300,7 +327,7 @@ RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
     case K_REDUCE: return apply_reduce(b, op, in[0].t, a, &out);
     case K_MATMUL: return apply_matmul(b, in[0].t, in[1].t, &out);
     case K_VIEW: return apply_view(op, in[0].t, a, &out);
-    case K_INDEX: return apply_index(b, op, in, a, &out);
+    case K_INDEX: return op == OP_CONCAT ? apply_concat(b, in, nin, a, &out) : apply_index(b, op, in, a, &out);
     }
     rt_error(RT_ERUNTIME, "internal: unknown op kind");
     return NULL;

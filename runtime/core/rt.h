@@ -105,6 +105,9 @@ struct RtBackend {
      * contiguous, one dtype: int32, int64, float32 or float64; repeated indices accumulate). */
     int (*gather)(RtTensor *out, const RtTensor *data, const RtTensor *idx, int64_t pre, int64_t n, int64_t post);
     int (*scatter_add)(RtTensor *out, const RtTensor *idx, const RtTensor *upd, int64_t pre, int64_t n, int64_t post);
+    /* rows times: width bytes from src to dst, the rows dpitch and spitch bytes apart (concat
+     * writes each operand's [pre, d*post] block into the result's rows this way) */
+    int (*copy_rows)(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t rows);
 };
 
 extern const RtBackend rt_cpu_backend;

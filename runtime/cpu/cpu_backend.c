@@ -210,4 +210,5 @@ const RtBackend rt_cpu_backend = {
     .plan = &rt_cpu_plan_ops,
     .gather = cpu_gather,
     .scatter_add = cpu_scatter_add,
+    .copy_rows = cpu_copy_rows,
 };

@@ -1,5 +1,6 @@
 /* runtime/cpu/cpu_index.c: the CPU backend's index-mapped ops (gather, scatter_add) over the
- * [pre, n, post] views rt_apply prepares; indices arrive checked and non-negative. */
+ * [pre, n, post] views rt_apply prepares (indices arrive checked and non-negative), and the
+ * row copies concat is made of. */
 #include <string.h>
 
 #include "cpu.h"
@@ -14,6 +15,11 @@ int cpu_gather(RtTensor *out, const RtTensor *data, const RtTensor *idx, int64_t
     for (int64_t p = 0; p < pre; p++)
         for (int64_t i = 0; i < k; i++)
             memcpy(dst + ((size_t)(p * k + i)) * row, src + ((size_t)(p * n + ix[i])) * row, row);
+    return 0;
+}
+
+int cpu_copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t rows) {
+    for (size_t r = 0; r < rows && width; r++) memcpy((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
     return 0;
 }
 

@@ -1,5 +1,6 @@
 // runtime/cuda/cuda_index.cu: the CUDA backend's index-mapped ops (gather, scatter_add) over the
-// [pre, n, post] views rt_apply prepares; indices arrive checked and non-negative.
+// [pre, n, post] views rt_apply prepares (indices arrive checked and non-negative), and the row
+// copies concat is made of.
 #include "cuda_internal.cuh"
 
 // A thread per output element; elements move as their bytes (E: 1, 4 or 8), so one kernel per
@@ -68,4 +69,12 @@ int cuda_scatter_add(RtTensor *out, const RtTensor *idx, const RtTensor *upd, in
     default: return rt_error(RT_EINVAL, "cuda scatter_add: %s is not supported", ir_dtype_name(out->dtype));
     }
     return cuda_check_launch("scatter_add");
+}
+
+int cuda_copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t rows) {
+    if (cuda_check_ready("concat")) return -1;
+    if (!width || !rows) return 0;
+    CU_TRY("concat (cudaMemcpy2DAsync)",
+           cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, rows, cudaMemcpyDeviceToDevice, g_cuda.stream));
+    return 0;
 }

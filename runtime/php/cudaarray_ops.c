@@ -341,6 +341,37 @@ ZEND_METHOD(Cuda_CudaArray, scatterAdd) {
     apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_SCATTER_ADD, in, 3, &a);
 }
 
+/* A list of CudaArrays joined along an axis (null: 0, as torch.cat); at most IR_MAX_INPUTS. */
+ZEND_METHOD(Cuda_CudaArray, concat) {
+    HashTable *list;
+    zend_long axis = 0;
+    bool axis_null = true;
+    ZEND_PARSE_PARAMETERS_START(1, 2)
+        Z_PARAM_ARRAY_HT(list)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_LONG_OR_NULL(axis, axis_null)
+    ZEND_PARSE_PARAMETERS_END();
+    uint32_t n = zend_hash_num_elements(list);
+    if (n < 1 || n > IR_MAX_INPUTS) {
+        php_gtc_throw(RT_EINVAL, "concat: takes 1 to %d arrays, got %u", IR_MAX_INPUTS, n);
+        RETURN_THROWS();
+    }
+    RtOperand in[IR_MAX_INPUTS] = {{0}};
+    int k = 0;
+    zval *z;
+    ZEND_HASH_FOREACH_VAL(list, z) {
+        ZVAL_DEREF(z);
+        if (Z_TYPE_P(z) != IS_OBJECT || Z_OBJCE_P(z) != php_gtc_ce_CudaArray) {
+            zend_argument_type_error(1, "must contain only Cuda\\CudaArray, %s given at position %d", zend_zval_type_name(z), k);
+            RETURN_THROWS();
+        }
+        if (!(in[k++].t = php_gtc_tensor(Z_OBJ_P(z)))) RETURN_THROWS();
+    } ZEND_HASH_FOREACH_END();
+    Attrs a = {0};
+    if (!axis_null && !php_gtc_axis_to_int(axis, in[0].t->rank, "concat", &a.axis)) RETURN_THROWS();
+    apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_CONCAT, in, k, &a);
+}
+
 /* ---- views ------------------------------------------------------------------------------------- */
 
 /* A reshape to an explicit shape (also squeeze, unsqueeze and dropped indices; php_gtc.h). */

@@ -195,6 +195,12 @@ final class CudaArray implements \ArrayAccess
      */
     public function scatterAdd(CudaArray $indices, CudaArray $updates, int $axis = 0): CudaArray {}
 
+    /**
+     * The arrays joined along $axis (null: 0), 1 to 16 of them: equal shapes outside the axis,
+     * dtypes promoted as elementwise ops do.
+     */
+    public static function concat(array $tensors, ?int $axis = null): CudaArray {}
+
     /** A view when the array is contiguous, else a copy; one -1 is inferred. */
     public function reshape(array $shape): CudaArray {}
 

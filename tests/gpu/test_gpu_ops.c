@@ -754,6 +754,20 @@ static void test_index(void) {
                 }
                 rt_release(d), rt_release(ix);
             }
+    /* concat: three operands of two dtypes along each axis (row copies on the GPU) */
+    for (int ax = 0; ax < 3; ax++) {
+        int64_t s2[3] = {sd[0], sd[1], sd[2]};
+        s2[ax] = 3;
+        RtTensor *x = gen(DT_FLOAT32, 3, sd, (Range){-3, 3, 0, 0}), *y = gen(DT_INT64, 3, s2, (Range){-9, 9, 1, 0});
+        RtTensor *cin[3] = {x, y, x};
+        Attrs a;
+        memset(&a, 0, sizeof a);
+        a.axis = ax;
+        char lab[96];
+        snprintf(lab, sizeof lab, "float32 [37,129,5], int64, float32 along axis %d", ax);
+        check_apply(lab, OP_CONCAT, cin, NULL, 3, &a, 0, 0);
+        rt_release(x), rt_release(y);
+    }
     /* an index out of range: the same error on both, never a read out of bounds */
     int64_t s1[1] = {4}, s2[1] = {2};
     RtTensor *d = gen(DT_FLOAT32, 1, s1, (Range){-1, 1, 0, 0});

@@ -1,5 +1,5 @@
 --TEST--
-gather, scatterAdd and erf against an independent float64 NumPy reference, eager and in Cuda\Fusion
+gather, scatterAdd, concat and erf against an independent float64 NumPy reference, eager and in Cuda\Fusion
 --SKIPIF--
 <?php
 exec('/usr/bin/python3 -c "import numpy" 2>/dev/null', $out, $rc);
@@ -12,7 +12,7 @@ use Cuda\Fusion;
 $dir = sys_get_temp_dir() . '/gtc_index_ref_' . getmypid();
 @mkdir($dir);
 // NumPy writes the inputs and, in float64, what each case must give (math.erf for erf,
-// np.take for gather, np.add.at for scatter_add: independent of gtc's code).
+// np.take for gather, np.add.at for scatter_add, np.concatenate: independent of gtc's code).
 $py = <<<'PY'
 import sys, math, numpy as np
 d, mode = sys.argv[1], sys.argv[2]
@@ -34,6 +34,8 @@ if mode == 'write':
         'gather0': np.take(x, j, axis=0),
         'gatherm1': np.take(x, i % 3, axis=-1),
         'erf': np.vectorize(math.erf)(e),
+        'concat1': np.concatenate([x, u[:, :, 0, :], x], axis=1),
+        'concat2': np.concatenate([x, x[:1]], axis=0),
     }
     r = x.copy()
     np.add.at(r, (slice(None), i % 7), u)  # repeated indices accumulate
@@ -67,6 +69,8 @@ $cases = [
     'gatherm1' => [fn($x, $i) => $x->gather($i, axis: -1), [$x, $im3]],
     'scatter1' => [fn($x, $i, $u) => $x->scatterAdd($i, $u, 1), [$x, $i, $u]],
     'erf' => [fn($e) => $e->erf(), [$e]],
+    'concat1' => [fn($x, $u) => CudaArray::concat([$x, $u->slice([0], [1], axes: [2])->reshape([4, 5, 3]), $x], 1), [$x, $u]],
+    'concat2' => [fn($x) => CudaArray::concat([$x, $x->slice([0], [1])], axis: 0), [$x]],
 ];
 $lines = [];
 foreach ($cases as $name => [$fn, $args]) {
@@ -100,5 +104,9 @@ scatter1.eager ok
 scatter1.fused ok
 erf.eager ok
 erf.fused ok
+concat1.eager ok
+concat1.fused ok
+concat2.eager ok
+concat2.fused ok
 gather1.f32 ok
 erf.f32 ok

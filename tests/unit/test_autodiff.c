@@ -228,6 +228,12 @@ TEST(grad_gather_scatter_add__indices_repeat__match_finite_differences) {
                 IX("int32") "{'name': 'y', 'op': 'scatter_add', 'inputs': ['a', 'ix', 'u'], 'axis': 1}"), "a,u");
 }
 
+TEST(grad_concat__slices_per_operand__match_finite_differences) {
+    gradcheck(G(IN("a", "[2,3]") "," IN("b", "[2,1]") "," IN("c", "[2,2]"),
+                "{'name': 'y', 'op': 'concat', 'inputs': ['a', 'b', 'c', 'a'], 'axis': -1}"), "a,b,c");
+    gradcheck(G(IN("a", "[1,3]") "," IN("b", "[2,3]"), "{'name': 'y', 'op': 'concat', 'inputs': ['b', 'a']}"), "a,b");
+}
+
 TEST(grad_floor_ceil_round_sign__piecewise_constant__are_zero) {
     static const char *const ops[] = {"floor", "ceil", "round", "sign"};
     char buf[1024];
@@ -534,6 +540,7 @@ int main(void) {
         cmocka_unit_test(grad_maximum_minimum__broadcast__match_finite_differences),
         cmocka_unit_test(grad_unary__every_op__match_finite_differences),
         cmocka_unit_test(grad_gather_scatter_add__indices_repeat__match_finite_differences),
+        cmocka_unit_test(grad_concat__slices_per_operand__match_finite_differences),
         cmocka_unit_test(grad_floor_ceil_round_sign__piecewise_constant__are_zero),
         cmocka_unit_test(grad_where_clamp__tensors_and_constants__match_finite_differences),
         cmocka_unit_test(grad_cast__float32_and_back__converts_the_gradient),

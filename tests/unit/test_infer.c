@@ -121,6 +121,8 @@ static const Case cases[] = {
     {OP_GATHER, 2, {X23, {.dtype = DT_INT32, .rank = 2, .dims = {4, 5}}}, {.axis = -1}, DT_FLOAT32, 3, {2, 4, 5}},
     {OP_SCATTER_ADD, 3, {X23, {.dtype = DT_INT64, .rank = 1, .dims = {4}}, {.dtype = DT_FLOAT32, .rank = 2, .dims = {4, 3}}},
      {0}, DT_FLOAT32, 2, {2, 3}},
+    /* concat: the axis summed, dtypes promoted */
+    {OP_CONCAT, 3, {X23, {.dtype = DT_INT64, .rank = 2, .dims = {2, 1}}, X23}, {.axis = 1}, DT_FLOAT32, 2, {2, 7}},
 };
 #define NCASES ((int)(sizeof cases / sizeof *cases))
 
