@@ -531,10 +531,43 @@ static char *value_of_concat(Ex *x, const Node *nd, char *const *coords) {
     return r;
 }
 
+/* pad: the value, or inside the interior the operand at c less the begin pads (its lines in a
+ * branch of their own, so nothing is read outside the operand). */
+static char *value_of_pad(Ex *x, const Node *nd, char *const *coords) {
+    const TensorType *t = &x->g->nodes[nd->in[0].id].type;
+    DType out = nd->type.dtype;
+    char *r = ex_name(x, "v"), lit[96];
+    emit_literal(out, nd->attrs.value, lit, sizeof lit);
+    ex_line(x, "%s %s = %s;", emit_ctype(out), r, lit);
+    if (!ir_numel(t)) return r;
+    const char *sf = x->idx64 ? "LL" : "";
+    Str cond = {0};
+    char *oc[IR_MAX_RANK] = {0};
+    for (int i = 0; i < t->rank; i++) {
+        int64_t lo = nd->attrs.pads[i], hi = nd->attrs.pads[t->rank + i];
+        if (lo) str_add(&cond, "%s%s >= %lld%s", cond.n ? " && " : "", coords[i], (long long)lo, sf);
+        if (hi) str_add(&cond, "%s%s < %lld%s", cond.n ? " && " : "", coords[i], (long long)(lo + t->dims[i]), sf);
+        oc[i] = lo ? xfmt("(%s - %lld%s)", coords[i], (long long)lo, sf) : xstrdup(coords[i]);
+    }
+    char *c = str_take(&cond);
+    ex_line(x, "if (%s) {", c[0] ? c : "1");
+    x->indent++;
+    int mark = ex_mark(x);
+    char *v = ex_value(x, nd->in[0].id, oc), *cv = emit_conv(v, t->dtype, out);
+    ex_line(x, "%s = %s;", r, cv);
+    ex_release(x, mark);
+    x->indent--;
+    ex_line(x, "}");
+    ex_free_coords(oc, t->rank);
+    free(c), free(v), free(cv);
+    return r;
+}
+
 static char *value_of_index(Ex *x, NodeId id, char *const *coords) {
     const Graph *g = x->g;
     const Node *nd = &g->nodes[id];
     if (nd->op == OP_CONCAT) return value_of_concat(x, nd, coords);
+    if (nd->op == OP_PAD) return value_of_pad(x, nd, coords);
     const TensorType *dt = &g->nodes[nd->in[0].id].type, *it = &g->nodes[nd->in[1].id].type;
     int ax, q = it->rank;
     char err[128];

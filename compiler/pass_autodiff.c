@@ -61,10 +61,9 @@ static const char *no_gradient(const Graph *g, const Node *n) {
         const TensorType *x = &g->nodes[n->in[0].id].type;
         if (ir_slice_normalize(x, &n->attrs, st, sp, sz, err, sizeof err)) return "invalid slice";
         for (int i = 0; i < x->rank; i++)
-            if (st[i] != 0 || sp[i] != 1 || sz[i] != x->dims[i])
-                return "the gradient of slice is a scatter into zeros (a pad), which v1 ops cannot "
-                       "express; compute the sliced part as its own input, or list the slice in "
-                       "\"stop_gradient\"";
+            if (sp[i] != 1 && sz[i] > 1)
+                return "the gradient of a slice with steps other than 1 is not supported (it would be a "
+                       "strided pad); slice with step 1, or list the slice in \"stop_gradient\"";
     }
     if (!ir_dtype_is_float(n->type.dtype)) return "its result is not a float, so it has no gradient";
     return NULL;
@@ -254,7 +253,26 @@ static void rule(Builder *b, NodeId y, NodeId gy, const bool *active, NodeId con
         break;
     }
     case OP_BROADCAST_TO: c[0] = gy; break; /* unbroadcast sums it back */
-    case OP_SLICE: c[0] = gy; break;        /* only identity slices get here (no_gradient) */
+    case OP_SLICE: { /* zeros around g: a pad (steps are 1 where they matter, no_gradient) */
+        int64_t st[IR_MAX_RANK], sp[IR_MAX_RANK], sz[IR_MAX_RANK];
+        char err[256];
+        ir_slice_normalize(&tin[0], &n.attrs, st, sp, sz, err, sizeof err);
+        Attrs pa = {.npads = 2 * tin[0].rank};
+        bool same = true;
+        for (int i = 0; i < tin[0].rank; i++) {
+            pa.pads[i] = sz[i] ? st[i] : 0;
+            pa.pads[tin[0].rank + i] = tin[0].dims[i] - pa.pads[i] - sz[i];
+            same = same && sz[i] == tin[0].dims[i];
+        }
+        c[0] = same ? gy : ad_node(b, w, OP_PAD, 1, &G, &pa);
+        break;
+    }
+    case OP_PAD: { /* the interior of g */
+        Attrs sa = {.nslice = tin[0].rank};
+        for (int i = 0; i < tin[0].rank; i++) sa.starts[i] = n.attrs.pads[i], sa.ends[i] = n.attrs.pads[i] + tin[0].dims[i];
+        c[0] = ad_node(b, w, OP_SLICE, 1, &G, &sa);
+        break;
+    }
     case OP_GATHER: { /* the adjoint: g scattered (added) into zeros where the indices read */
         const TensorType *td = &tin[0];
         NodeId z = ad_full(b, w, 0, n.type.dtype, td->rank, td->dims);

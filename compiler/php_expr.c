@@ -157,7 +157,7 @@ int php_arg_dtype(P *p, const char *fname, const char *param, const Arg *a, DTyp
 
 /* Methods and static methods: the CudaArray API (runtime/php/gtc.stub.php) that has graph ops. */
 typedef enum { M_BIN, M_UNARY, M_CLAMP, M_CAST, M_REDUCE, M_ARG, M_MATMUL, M_SHAPE, M_TRANSPOSE, M_SLICE,
-               M_GATHER, M_SCATTER, S_WHERE, S_FULL, S_ZEROS, S_ONES } MKind;
+               M_GATHER, M_SCATTER, M_PAD, S_WHERE, S_FULL, S_ZEROS, S_ONES } MKind;
 typedef struct {
     const char *name;
     Op op;
@@ -189,6 +189,7 @@ static const Method methods[] = {
     {"matmul", OP_MATMUL, M_MATMUL, 1, {"other"}},
     {"gather", OP_GATHER, M_GATHER, 1, {"indices", "axis"}},
     {"scatterAdd", OP_SCATTER_ADD, M_SCATTER, 2, {"indices", "updates", "axis"}},
+    {"pad", OP_PAD, M_PAD, 1, {"pads", "value"}},
     {"reshape", OP_RESHAPE, M_SHAPE, 1, {"shape"}}, {"broadcastTo", OP_BROADCAST_TO, M_SHAPE, 1, {"shape"}},
     {"transpose", OP_TRANSPOSE, M_TRANSPOSE, 0, {"perm"}},
     {"slice", OP_SLICE, M_SLICE, 1, {"starts", "ends", "steps", "axes"}},
@@ -238,6 +239,21 @@ static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *o
             if (cnt != 1) return php_perr(p, ax->at, "%s: $axis must be one integer", fname);
             at_.axis = (int)tmp[0];
         }
+        break;
+    }
+    case M_PAD: {
+        const Lit *l = s[0]->lit;
+        if (!l || l->k != L_LIST || l->n > 2 * IR_MAX_RANK)
+            return php_perr(p, s[0]->at, "%s: $pads must be a list of at most %d integers", fname, 2 * IR_MAX_RANK);
+        for (int i = 0; i < l->n; i++) {
+            const Lit *e = l->items[i];
+            if (e->k != L_NUM || !e->is_int || e->num < 0 || e->num >= (double)IR_MAX_DIM)
+                return php_perr(p, e->at, "%s: $pads[%d] must be an integer from 0 to 2^31-1", fname, i);
+            at_.pads[at_.npads++] = (int64_t)e->num;
+        }
+        if (s[1] && s[1]->lit && s[1]->lit->k == L_NUM) at_.value = s[1]->lit->num;
+        else if (s[1] && !s[1]->lit && !s[1]->v.is_node) at_.value = s[1]->v.num;
+        else if (s[1]) return php_perr(p, s[1]->at, "%s: $value must be a number", fname);
         break;
     }
     case M_CLAMP:

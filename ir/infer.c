@@ -179,6 +179,22 @@ static int infer_concat(const TensorType *in, int nin, const Attrs *at, TensorTy
     return 0;
 }
 
+/* pad: each axis grows by its begin and end pads (constant mode). */
+static int infer_pad(const TensorType *x, const Attrs *at, TensorType *out, char *err, size_t errn) {
+    if (x->weak) return ERR("needs a tensor operand, got a constant");
+    if (at->npads != 2 * x->rank)
+        return ERR("\"pads\" has %d entr%s for rank %d (all begins, then all ends: %d)", at->npads, at->npads == 1 ? "y" : "ies",
+                   x->rank, 2 * x->rank);
+    *out = *x;
+    for (int i = 0; i < x->rank; i++) {
+        int64_t b = at->pads[i], e = at->pads[x->rank + i];
+        if (b < 0 || e < 0 || b >= IR_MAX_DIM || e >= IR_MAX_DIM)
+            return ERR("pads must be integers from 0 to 2^31-1, got %lld on axis %d", (long long)(b < 0 || b >= IR_MAX_DIM ? b : e), i);
+        out->dims[i] = x->dims[i] + b + e;
+    }
+    return 0;
+}
+
 static int infer_matmul(const TensorType *a, const TensorType *b, TensorType *out, char *err,
                         size_t errn) {
     char sa[256], sb[256];
@@ -357,7 +373,11 @@ int ir_infer_op(Op op, const TensorType *in, int nin, const Attrs *at, TensorTyp
     }
     case K_REDUCE: rc = infer_reduce(op, &in[0], at, out, err, errn); break;
     case K_MATMUL: rc = infer_matmul(&in[0], &in[1], out, err, errn); break;
-    case K_INDEX: rc = op == OP_CONCAT ? infer_concat(in, nin, at, out, err, errn) : infer_index(op, in, nin, at, out, err, errn); break;
+    case K_INDEX:
+        rc = op == OP_CONCAT ? infer_concat(in, nin, at, out, err, errn)
+             : op == OP_PAD  ? infer_pad(&in[0], at, out, err, errn)
+                             : infer_index(op, in, nin, at, out, err, errn);
+        break;
     case K_VIEW:
         if (in[0].weak) return ERR("needs a tensor operand, got a constant");
         switch (op) {

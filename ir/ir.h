@@ -99,7 +99,9 @@ typedef struct {
     bool has_steps;
     DType dtype;                    /* cast, full, one_hot */
     bool has_dtype;
-    double value;                   /* full */
+    double value;                   /* full; pad (default 0) */
+    int npads;
+    int64_t pads[2 * IR_MAX_RANK];  /* pad: all begins, then all ends (ONNX order) */
     int64_t depth;                  /* one_hot */
     int axis;                       /* gather, scatter_add, concat: as written (may be negative) */
 } Attrs;

@@ -91,13 +91,13 @@ static int check_keys(Reader *r, const cJSON *obj, const char *const *allowed, c
     return 0;
 }
 
-/* Reads a list of at most IR_MAX_RANK integers in [lo, hi]. */
-static int read_ints(Reader *r, const Node *n, const cJSON *j, const char *key, int64_t lo,
-                     int64_t hi, int64_t *out, int *count) {
+/* Reads a list of at most max integers in [lo, hi]. */
+static int read_ints_max(Reader *r, const Node *n, const cJSON *j, const char *key, int64_t lo, int64_t hi,
+                         int64_t *out, int *count, int max) {
     if (!cJSON_IsArray(j)) return NFAIL(n, "\"%s\" must be a list of integers, got %s", key, type_name(j));
     int k = 0;
     for (const cJSON *e = j->child; e; e = e->next, k++) {
-        if (k >= IR_MAX_RANK) return NFAIL(n, "\"%s\" has more than %d entries", key, IR_MAX_RANK);
+        if (k >= max) return NFAIL(n, "\"%s\" has more than %d entries", key, max);
         if (!get_int(e, lo, hi, &out[k])) {
             char got[48];
             return NFAIL(n, "\"%s\"[%d] must be an integer from %lld to %lld, got %s", key, k,
@@ -106,6 +106,12 @@ static int read_ints(Reader *r, const Node *n, const cJSON *j, const char *key, 
     }
     *count = k;
     return 0;
+}
+
+/* Reads a list of at most IR_MAX_RANK integers in [lo, hi]. */
+static int read_ints(Reader *r, const Node *n, const cJSON *j, const char *key, int64_t lo,
+                     int64_t hi, int64_t *out, int *count) {
+    return read_ints_max(r, n, j, key, lo, hi, out, count, IR_MAX_RANK);
 }
 
 static int read_dtype(Reader *r, const Node *n, const cJSON *j, const char *loc, DType *out) {
@@ -131,8 +137,10 @@ static const char *const *allowed_keys(Op op) {
     static const char *const oh[] = {"name", "op", "inputs", "depth", "dtype", NULL};
     static const char *const plain[] = {"name", "op", "inputs", NULL};
     static const char *const ax[] = {"name", "op", "inputs", "axis", NULL};
+    static const char *const pad[] = {"name", "op", "inputs", "pads", "value", NULL};
     switch (op) {
     case OP_GATHER: case OP_SCATTER_ADD: case OP_CONCAT: return ax;
+    case OP_PAD: return pad;
     case OP_TRANSPOSE: return tr;
     case OP_RESHAPE: case OP_BROADCAST_TO: return shp;
     case OP_SLICE: return sl;
@@ -193,7 +201,11 @@ static int read_attrs(Reader *r, Node *n, const cJSON *j) {
     } else if (n->op == OP_CAST) {
         return NFAIL(n, "needs \"dtype\"");
     }
-    if (n->op == OP_FULL) {
+    if (n->op == OP_PAD) {
+        if (!(v = cJSON_GetObjectItemCaseSensitive(j, "pads"))) return NFAIL(n, "needs \"pads\"");
+        if (read_ints_max(r, n, v, "pads", 0, IR_MAX_DIM - 1, a->pads, &a->npads, 2 * IR_MAX_RANK)) return -1;
+    }
+    if (n->op == OP_FULL || (n->op == OP_PAD && cJSON_GetObjectItemCaseSensitive(j, "value"))) {
         v = cJSON_GetObjectItemCaseSensitive(j, "value");
         if (!v) return NFAIL(n, "needs \"value\"");
         if (cJSON_IsBool(v)) a->value = cJSON_IsTrue(v);

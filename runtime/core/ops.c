@@ -205,6 +205,31 @@ static RtTensor *apply_concat(const RtBackend *b, const RtOperand *in, int nin, 
     return res;
 }
 
+/* pad: a pass per padded axis, each the result filled with the value and the operand copied
+ * into its rows (as concat's blocks); axes without pads cost nothing. */
+static RtTensor *apply_pad(const RtBackend *b, RtTensor *x, const Attrs *a, const TensorType *out) {
+    RtTensor *cur = rt_contiguous(x);
+    size_t es = ir_dtype_size(out->dtype);
+    int r = out->rank;
+    int64_t shape[IR_MAX_RANK];
+    for (int i = 0; i < r; i++) shape[i] = x->shape[i];
+    for (int ax = 0; ax < r && cur; ax++) {
+        int64_t lo = a->pads[ax], hi = a->pads[r + ax], pre = 1, post = 1, d = shape[ax];
+        if (!lo && !hi) continue;
+        for (int i = 0; i < ax; i++) pre *= shape[i];
+        shape[ax] = d + lo + hi;
+        for (int i = ax + 1; i < r; i++) post *= shape[i];
+        RtTensor *nx = rt_full(b, out->dtype, r, shape, a->value);
+        size_t w = (size_t)(d * post) * es;
+        if (nx && b->copy_rows((char *)rt_data(nx) + (size_t)(lo * post) * es, (size_t)(shape[ax] * post) * es, rt_data(cur), w, w,
+                               (size_t)pre))
+            rt_release(nx), nx = NULL;
+        rt_release(cur);
+        cur = nx;
+    }
+    return cur;
+}
+
 /* Strides that let `out` view x's elements in C order without a copy, as NumPy's
  * attempt_nocopy_reshape: each run of output axes must map onto a run of input axes that is
  * itself laid out contiguously. False when no such strides exist. */
@@ -327,7 +352,10 @@ RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
     case K_REDUCE: return apply_reduce(b, op, in[0].t, a, &out);
     case K_MATMUL: return apply_matmul(b, in[0].t, in[1].t, &out);
     case K_VIEW: return apply_view(op, in[0].t, a, &out);
-    case K_INDEX: return op == OP_CONCAT ? apply_concat(b, in, nin, a, &out) : apply_index(b, op, in, a, &out);
+    case K_INDEX:
+        if (op == OP_CONCAT) return apply_concat(b, in, nin, a, &out);
+        if (op == OP_PAD) return apply_pad(b, in[0].t, a, &out);
+        return apply_index(b, op, in, a, &out);
     }
     rt_error(RT_ERUNTIME, "internal: unknown op kind");
     return NULL;

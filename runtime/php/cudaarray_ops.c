@@ -372,6 +372,40 @@ ZEND_METHOD(Cuda_CudaArray, concat) {
     apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_CONCAT, in, k, &a);
 }
 
+/* Constant padding: $pads are all begins, then all ends (2 per axis, ONNX order). */
+ZEND_METHOD(Cuda_CudaArray, pad) {
+    HashTable *pads;
+    zval *value = NULL;
+    ZEND_PARSE_PARAMETERS_START(1, 2)
+        Z_PARAM_ARRAY_HT(pads)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_NUMBER(value)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    Attrs a = {0};
+    uint32_t n = zend_hash_num_elements(pads);
+    if (n != (uint32_t)(2 * t->rank)) {
+        php_gtc_throw(RT_EINVAL, "pad: $pads has %u entries for rank %d (all begins, then all ends: %d)", n, t->rank, 2 * t->rank);
+        RETURN_THROWS();
+    }
+    zval *z;
+    ZEND_HASH_FOREACH_VAL(pads, z) {
+        ZVAL_DEREF(z);
+        if (Z_TYPE_P(z) != IS_LONG || Z_LVAL_P(z) < 0 || Z_LVAL_P(z) >= IR_MAX_DIM) {
+            php_gtc_throw(RT_EINVAL, "pad: $pads[%d] must be an integer from 0 to 2^31-1", a.npads);
+            RETURN_THROWS();
+        }
+        a.pads[a.npads++] = Z_LVAL_P(z);
+    } ZEND_HASH_FOREACH_END();
+    if (value) a.value = Z_TYPE_P(value) == IS_LONG ? (double)Z_LVAL_P(value) : Z_DVAL_P(value);
+    if (!isfinite(a.value)) {
+        php_gtc_throw(RT_EINVAL, "pad: $value must be a finite number");
+        RETURN_THROWS();
+    }
+    RtOperand in = {.t = t};
+    apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_PAD, &in, 1, &a);
+}
+
 /* ---- views ------------------------------------------------------------------------------------- */
 
 /* A reshape to an explicit shape (also squeeze, unsqueeze and dropped indices; php_gtc.h). */

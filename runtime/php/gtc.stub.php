@@ -201,6 +201,12 @@ final class CudaArray implements \ArrayAccess
      */
     public static function concat(array $tensors, ?int $axis = null): CudaArray {}
 
+    /**
+     * Constant padding: $pads holds 2 non-negative integers per axis, all begins then all ends
+     * (ONNX order); the new elements are $value.
+     */
+    public function pad(array $pads, int|float $value = 0): CudaArray {}
+
     /** A view when the array is contiguous, else a copy; one -1 is inferred. */
     public function reshape(array $shape): CudaArray {}
 

@@ -211,6 +211,11 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_concat, 0, 1
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, axis, IS_LONG, 1, "null")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_pad, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, pads, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_MASK(0, value, MAY_BE_LONG|MAY_BE_DOUBLE, "0")
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_reshape, 0, 1, Cuda\\CudaArray, 0)
 	ZEND_ARG_TYPE_INFO(0, shape, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
@@ -472,6 +477,7 @@ ZEND_METHOD(Cuda_CudaArray, matmul);
 ZEND_METHOD(Cuda_CudaArray, gather);
 ZEND_METHOD(Cuda_CudaArray, scatterAdd);
 ZEND_METHOD(Cuda_CudaArray, concat);
+ZEND_METHOD(Cuda_CudaArray, pad);
 ZEND_METHOD(Cuda_CudaArray, reshape);
 ZEND_METHOD(Cuda_CudaArray, flatten);
 ZEND_METHOD(Cuda_CudaArray, transpose);
@@ -620,6 +626,7 @@ static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, gather, arginfo_class_Cuda_CudaArray_gather, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, scatterAdd, arginfo_class_Cuda_CudaArray_scatterAdd, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, concat, arginfo_class_Cuda_CudaArray_concat, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_CudaArray, pad, arginfo_class_Cuda_CudaArray_pad, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, reshape, arginfo_class_Cuda_CudaArray_reshape, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, flatten, arginfo_class_Cuda_CudaArray_flatten, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, transpose, arginfo_class_Cuda_CudaArray_transpose, ZEND_ACC_PUBLIC)

@@ -768,6 +768,20 @@ static void test_index(void) {
         check_apply(lab, OP_CONCAT, cin, NULL, 3, &a, 0, 0);
         rt_release(x), rt_release(y);
     }
+    /* pad: every axis, then two at once (a pass per padded axis) */
+    for (int ax = 0; ax < 4; ax++) {
+        RtTensor *x = gen(DT_FLOAT64, 3, sd, (Range){-3, 3, 0, 0});
+        Attrs a;
+        memset(&a, 0, sizeof a);
+        a.npads = 6, a.value = -0.5;
+        if (ax < 3) a.pads[ax] = 2, a.pads[3 + ax] = 5;
+        else a.pads[0] = 1, a.pads[5] = 3;
+        char lab[96];
+        snprintf(lab, sizeof lab, "float64 [37,129,5] pads %s", ax < 3 ? "on one axis" : "on two axes");
+        RtTensor *pin[1] = {x};
+        check_apply(lab, OP_PAD, pin, NULL, 1, &a, 0, 0);
+        rt_release(x);
+    }
     /* an index out of range: the same error on both, never a read out of bounds */
     int64_t s1[1] = {4}, s2[1] = {2};
     RtTensor *d = gen(DT_FLOAT32, 1, s1, (Range){-1, 1, 0, 0});

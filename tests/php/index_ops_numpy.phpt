@@ -1,5 +1,5 @@
 --TEST--
-gather, scatterAdd, concat and erf against an independent float64 NumPy reference, eager and in Cuda\Fusion
+gather, scatterAdd, concat, pad and erf against an independent float64 NumPy reference, eager and in Cuda\Fusion
 --SKIPIF--
 <?php
 exec('/usr/bin/python3 -c "import numpy" 2>/dev/null', $out, $rc);
@@ -36,6 +36,7 @@ if mode == 'write':
         'erf': np.vectorize(math.erf)(e),
         'concat1': np.concatenate([x, u[:, :, 0, :], x], axis=1),
         'concat2': np.concatenate([x, x[:1]], axis=0),
+        'pad1': np.pad(x, [(1, 0), (0, 2), (3, 1)], constant_values=-2.5),
     }
     r = x.copy()
     np.add.at(r, (slice(None), i % 7), u)  # repeated indices accumulate
@@ -71,6 +72,7 @@ $cases = [
     'erf' => [fn($e) => $e->erf(), [$e]],
     'concat1' => [fn($x, $u) => CudaArray::concat([$x, $u->slice([0], [1], axes: [2])->reshape([4, 5, 3]), $x], 1), [$x, $u]],
     'concat2' => [fn($x) => CudaArray::concat([$x, $x->slice([0], [1])], axis: 0), [$x]],
+    'pad1' => [fn($x) => $x->pad([1, 0, 3, 0, 2, 1], -2.5), [$x]],
 ];
 $lines = [];
 foreach ($cases as $name => [$fn, $args]) {
@@ -108,5 +110,7 @@ concat1.eager ok
 concat1.fused ok
 concat2.eager ok
 concat2.fused ok
+pad1.eager ok
+pad1.fused ok
 gather1.f32 ok
 erf.f32 ok

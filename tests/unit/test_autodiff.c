@@ -234,6 +234,14 @@ TEST(grad_concat__slices_per_operand__match_finite_differences) {
     gradcheck(G(IN("a", "[1,3]") "," IN("b", "[2,3]"), "{'name': 'y', 'op': 'concat', 'inputs': ['b', 'a']}"), "a,b");
 }
 
+/* pad's gradient is a slice, slice's (step 1) a pad with zeros */
+TEST(grad_pad_slice__interior_and_zeros__match_finite_differences) {
+    gradcheck(G(IN("a", "[2,3]"), "{'name': 'y', 'op': 'pad', 'inputs': ['a'], 'pads': [1, 0, 2, 3], 'value': 0.5}"), "a");
+    gradcheck(G(IN("a", "[4,5]"), "{'name': 'y', 'op': 'slice', 'inputs': ['a'], 'starts': [1, -3], 'ends': [3, 100]}"), "a");
+    gradcheck(G(IN("a", "[4,5]"), "{'name': 'y', 'op': 'slice', 'inputs': ['a'], 'starts': [2], 'ends': [3], 'axes': [1],"
+                                  " 'steps': [5]}"), "a"); /* one element: the step does not matter */
+}
+
 TEST(grad_floor_ceil_round_sign__piecewise_constant__are_zero) {
     static const char *const ops[] = {"floor", "ceil", "round", "sign"};
     char buf[1024];
@@ -509,7 +517,7 @@ TEST(pass__no_gradient_on_the_path__names_the_node) {
                       "'train': {'loss': 'loss', 'params': ['w'], 'optimizer': {'type': 'sgd', 'lr': 0.1}}}",
                       "\"i\" (argmax): lies on a path from a parameter to the loss");
     expect_pass_error("{'format': 'gtc-graph', 'version': 1, 'name': 'g', 'inputs': [" IN("w", "[3]") "],"
-                      "'nodes': [{'name': 's', 'op': 'slice', 'inputs': ['w'], 'starts': [1], 'ends': [3]},"
+                      "'nodes': [{'name': 's', 'op': 'slice', 'inputs': ['w'], 'starts': [0], 'ends': [3], 'steps': [2]},"
                       "{'name': 'loss', 'op': 'sum', 'inputs': ['s']}], 'outputs': {'loss': 'loss'},"
                       "'train': {'loss': 'loss', 'params': ['w'], 'optimizer': {'type': 'sgd', 'lr': 0.1}}}",
                       "\"s\" (slice): lies on a path");
@@ -541,6 +549,7 @@ int main(void) {
         cmocka_unit_test(grad_unary__every_op__match_finite_differences),
         cmocka_unit_test(grad_gather_scatter_add__indices_repeat__match_finite_differences),
         cmocka_unit_test(grad_concat__slices_per_operand__match_finite_differences),
+        cmocka_unit_test(grad_pad_slice__interior_and_zeros__match_finite_differences),
         cmocka_unit_test(grad_floor_ceil_round_sign__piecewise_constant__are_zero),
         cmocka_unit_test(grad_where_clamp__tensors_and_constants__match_finite_differences),
         cmocka_unit_test(grad_cast__float32_and_back__converts_the_gradient),

@@ -123,6 +123,7 @@ static const Case cases[] = {
      {0}, DT_FLOAT32, 2, {2, 3}},
     /* concat: the axis summed, dtypes promoted */
     {OP_CONCAT, 3, {X23, {.dtype = DT_INT64, .rank = 2, .dims = {2, 1}}, X23}, {.axis = 1}, DT_FLOAT32, 2, {2, 7}},
+    {OP_PAD, 1, {X23}, {.npads = 4, .pads = {1, 0, 2, 3}}, DT_FLOAT32, 2, {5, 6}},
 };
 #define NCASES ((int)(sizeof cases / sizeof *cases))
 

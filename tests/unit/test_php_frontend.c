@@ -207,6 +207,11 @@ TEST(frontend_php_read__gather_scatter_add__axis_and_operands) {
     assert_true(y->op == OP_CONCAT && y->ninputs == 3 && y->type.dims[0] == 9 && y->type.dims[1] == 3);
     assert_int_equal(g->nodes[graph_find(g, "z")].attrs.axis, -1);
     graph_free(g);
+    g = read_php(HEAD "    $y = $x->pad([1, 0, 0, 2], value: -1.5);\n    return $y;\n}\n");
+    assert_non_null(g);
+    y = &g->nodes[graph_find(g, "y")];
+    assert_true(y->op == OP_PAD && y->attrs.npads == 4 && y->attrs.value == -1.5 && y->type.dims[0] == 5 && y->type.dims[1] == 5);
+    graph_free(g);
 }
 
 TEST(frontend_php_read__constants__folded) {
@@ -238,6 +243,8 @@ TEST(frontend_php_read__errors__file_line_column) {
         {"    $y = $x->gather($x);\n", "g.php:5:14: \"y\" (gather): indices must be int32 or int64, got float32"},
         {"    $y = $x->gather($b, [0, 1]);\n", "g.php:5:25: ->gather(): $axis must be one integer"},
         {"    $y = CudaArray::concat([$x, 2]);\n", "g.php:5:33: CudaArray::concat(): $tensors must hold CudaArrays, got a number"},
+        {"    $y = $x->pad([1, -1, 0, 0]);\n", "g.php:5:22: ->pad(): $pads[1] must be an integer from 0 to 2^31-1"},
+        {"    $y = $x->pad([1, 1]);\n", "g.php:5:14: \"y\" (pad): \"pads\" has 2 entries for rank 2 (all begins, then all ends: 4) (input shape [4,3])"},
         {"    $y = CudaArray::concat([]);\n", "g.php:5:21: CudaArray::concat() takes 1 to 16 arrays, got 0"},
         {"    $y = CudaArray::concat([$x, $b]);\n", "g.php:5:21: \"y\" (concat): input 1 has shape [3], which does not match input 0's [4,3] outside axis 0"},
     };
