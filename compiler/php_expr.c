@@ -338,12 +338,13 @@ static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *o
     return 0;
 }
 
-/* CudaArray::concat([$a, $b, ...], axis: N): its list holds expressions, which the generic
- * argument parser (lists of constants) does not read, so it is parsed here. */
-static int call_concat(P *p, const PhpTok *at, Val *out) {
-    const char *fname = "CudaArray::concat()";
+/* $a->concat([$b, ...], axis: N), as the runtime's method ($a first): its list holds
+ * expressions, which the generic argument parser (lists of constants) does not read. */
+static int call_concat(P *p, const PhpTok *at, const Val *self, Val *out) {
+    const char *fname = "->concat()";
     Val in[IR_MAX_INPUTS];
-    int n = 0;
+    int n = 1;
+    in[0] = *self;
     if (php_expect(p, "(", "'('")) return -1;
     if (php_cur(p)->kind == PT_IDENT && php_tok_is(php_ahead(p, 1), ":") && strcmp(php_cur(p)->text, "tensors") == 0)
         php_take(p), php_take(p);
@@ -352,14 +353,13 @@ static int call_concat(P *p, const PhpTok *at, Val *out) {
     php_take(p);
     while (!php_tok_is(php_cur(p), "]")) {
         const PhpTok *t = php_cur(p);
-        if (n == IR_MAX_INPUTS) return php_perr(p, t, "%s takes 1 to %d arrays", fname, IR_MAX_INPUTS);
+        if (n == IR_MAX_INPUTS) return php_perr(p, t, "%s joins its array and at most %d others", fname, IR_MAX_INPUTS - 1);
         if (php_expr(p, &in[n])) return -1;
         if (!in[n++].is_node) return php_perr(p, t, "%s: $tensors must hold CudaArrays, got a number", fname);
         if (php_tok_is(php_cur(p), ",")) php_take(p);
         else if (!php_tok_is(php_cur(p), "]")) return php_bad_continuation(p, "',' or ']'");
     }
     php_take(p);
-    if (!n) return php_perr(p, at, "%s takes 1 to %d arrays, got 0", fname, IR_MAX_INPUTS);
     Attrs at_ = {0};
     if (php_tok_is(php_cur(p), ",") && !php_tok_is(php_ahead(p, 1), ")")) {
         php_take(p);
@@ -437,14 +437,10 @@ static int primary(P *p, Val *out) {
                                       "ones)", cls);
             php_take(p);
             const Method *m = find_method(statics, mt->text);
-            if (strcasecmp(mt->text, "concat") == 0 && php_tok_is(php_cur(p), "(")) {
-                rc = call_concat(p, mt, out);
-            } else if (!m || !php_tok_is(php_cur(p), "(")) {
+            if (!m || !php_tok_is(php_cur(p), "("))
                 return php_perr(p, mt, "unknown static method CudaArray::%.64s(); the static methods a graph may call "
-                                       "are where, full, zeros, ones and concat", mt->text);
-            } else {
-                rc = call(p, mt, m, NULL, out);
-            }
+                                       "are where, full, zeros and ones", mt->text);
+            rc = call(p, mt, m, NULL, out);
         } else if (php_tok_is(php_cur(p), "(")) {
             rc = php_unknown_function(p, t, raw);
         } else if (php_tok_kw(t, "true") || php_tok_kw(t, "false") || php_tok_kw(t, "null")) {
@@ -473,12 +469,14 @@ static int primary(P *p, Val *out) {
         if (!php_tok_is(php_cur(p), "("))
             return php_perr(p, mt, "property access is not supported; call a CudaArray method");
         const Method *m = find_method(methods, mt->text);
-        if (!m)
+        bool concat = strcasecmp(mt->text, "concat") == 0;
+        if (!m && !concat)
             return php_perr(p, mt, "unknown method ->%.64s(): a graph function calls the CudaArray methods that are "
                                    "graph ops (docs/php-graphs.md lists them)", mt->text);
-        if (!out->is_node) return php_perr(p, mt, "->%s() is called on a number; methods apply to tensors", m->name);
+        if (!out->is_node)
+            return php_perr(p, mt, "->%s() is called on a number; methods apply to tensors", concat ? "concat" : m->name);
         Val self = *out;
-        rc = call(p, mt, m, &self, out);
+        rc = concat ? call_concat(p, mt, &self, out) : call(p, mt, m, &self, out);
     }
     p->depth--;
     return rc;

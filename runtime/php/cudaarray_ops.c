@@ -341,7 +341,8 @@ ZEND_METHOD(Cuda_CudaArray, scatterAdd) {
     apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_SCATTER_ADD, in, 3, &a);
 }
 
-/* A list of CudaArrays joined along an axis (null: 0, as torch.cat); at most IR_MAX_INPUTS. */
+/* This array and a list of CudaArrays joined along an axis (null: 0, as torch.cat), at most
+ * IR_MAX_INPUTS in all: php-gpu-tensors' instance method concat(array $tensors, ?int $axis). */
 ZEND_METHOD(Cuda_CudaArray, concat) {
     HashTable *list;
     zend_long axis = 0;
@@ -351,18 +352,19 @@ ZEND_METHOD(Cuda_CudaArray, concat) {
         Z_PARAM_OPTIONAL
         Z_PARAM_LONG_OR_NULL(axis, axis_null)
     ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
     uint32_t n = zend_hash_num_elements(list);
-    if (n < 1 || n > IR_MAX_INPUTS) {
-        php_gtc_throw(RT_EINVAL, "concat: takes 1 to %d arrays, got %u", IR_MAX_INPUTS, n);
+    if (n > IR_MAX_INPUTS - 1) {
+        php_gtc_throw(RT_EINVAL, "concat: joins this array and at most %d others, got %u", IR_MAX_INPUTS - 1, n);
         RETURN_THROWS();
     }
-    RtOperand in[IR_MAX_INPUTS] = {{0}};
-    int k = 0;
+    RtOperand in[IR_MAX_INPUTS] = {{.t = t}};
+    int k = 1;
     zval *z;
     ZEND_HASH_FOREACH_VAL(list, z) {
         ZVAL_DEREF(z);
         if (Z_TYPE_P(z) != IS_OBJECT || Z_OBJCE_P(z) != php_gtc_ce_CudaArray) {
-            zend_argument_type_error(1, "must contain only Cuda\\CudaArray, %s given at position %d", zend_zval_type_name(z), k);
+            zend_argument_type_error(1, "must contain only Cuda\\CudaArray, %s given at position %d", zend_zval_type_name(z), k - 1);
             RETURN_THROWS();
         }
         if (!(in[k++].t = php_gtc_tensor(Z_OBJ_P(z)))) RETURN_THROWS();

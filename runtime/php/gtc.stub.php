@@ -196,10 +196,10 @@ final class CudaArray implements \ArrayAccess
     public function scatterAdd(CudaArray $indices, CudaArray $updates, int $axis = 0): CudaArray {}
 
     /**
-     * The arrays joined along $axis (null: 0), 1 to 16 of them: equal shapes outside the axis,
-     * dtypes promoted as elementwise ops do.
+     * This array and $tensors (at most 15) joined along $axis (null: 0), in that order: equal
+     * shapes outside the axis, dtypes promoted as elementwise ops do (php-gpu-tensors' method).
      */
-    public static function concat(array $tensors, ?int $axis = null): CudaArray {}
+    public function concat(array $tensors, ?int $axis = null): CudaArray {}
 
     /**
      * Constant padding: $pads holds 2 non-negative integers per axis, all begins then all ends

@@ -625,7 +625,7 @@ static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, matmul, arginfo_class_Cuda_CudaArray_matmul, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, gather, arginfo_class_Cuda_CudaArray_gather, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, scatterAdd, arginfo_class_Cuda_CudaArray_scatterAdd, ZEND_ACC_PUBLIC)
-	ZEND_ME(Cuda_CudaArray, concat, arginfo_class_Cuda_CudaArray_concat, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_CudaArray, concat, arginfo_class_Cuda_CudaArray_concat, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, pad, arginfo_class_Cuda_CudaArray_pad, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, reshape, arginfo_class_Cuda_CudaArray_reshape, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, flatten, arginfo_class_Cuda_CudaArray_flatten, ZEND_ACC_PUBLIC)

@@ -200,8 +200,8 @@ TEST(frontend_php_read__gather_scatter_add__axis_and_operands) {
     assert_true(f->attrs.axis == -1 && f->type.dims[0] == 4 && f->type.dims[1] == 5);
     assert_true(s->op == OP_SCATTER_ADD && s->attrs.axis == 1 && s->ninputs == 3);
     graph_free(g);
-    g = read_php(HEAD "    $y = CudaArray::concat([$x, $b->reshape([1, 3]), $x * 2], axis: 0);\n"
-                      "    $z = CudaArray::concat(tensors: [$x], axis: -1);\n    return ['y' => $y, 'z' => $z];\n}\n");
+    g = read_php(HEAD "    $y = $x->concat([$b->reshape([1, 3]), $x * 2], axis: 0);\n"
+                      "    $z = $x->concat(tensors: [], axis: -1);\n    return ['y' => $y, 'z' => $z];\n}\n");
     assert_non_null(g);
     const Node *y = &g->nodes[graph_find(g, "y")];
     assert_true(y->op == OP_CONCAT && y->ninputs == 3 && y->type.dims[0] == 9 && y->type.dims[1] == 3);
@@ -242,11 +242,10 @@ TEST(frontend_php_read__errors__file_line_column) {
         {"    $y = $x * 1e400;\n", "g.php:5:15: 1e400 is not a finite number: graph constants are finite"},
         {"    $y = $x->gather($x);\n", "g.php:5:14: \"y\" (gather): indices must be int32 or int64, got float32"},
         {"    $y = $x->gather($b, [0, 1]);\n", "g.php:5:25: ->gather(): $axis must be one integer"},
-        {"    $y = CudaArray::concat([$x, 2]);\n", "g.php:5:33: CudaArray::concat(): $tensors must hold CudaArrays, got a number"},
+        {"    $y = $x->concat([$x, 2]);\n", "g.php:5:26: ->concat(): $tensors must hold CudaArrays, got a number"},
         {"    $y = $x->pad([1, -1, 0, 0]);\n", "g.php:5:22: ->pad(): $pads[1] must be an integer from 0 to 2^31-1"},
         {"    $y = $x->pad([1, 1]);\n", "g.php:5:14: \"y\" (pad): \"pads\" has 2 entries for rank 2 (all begins, then all ends: 4) (input shape [4,3])"},
-        {"    $y = CudaArray::concat([]);\n", "g.php:5:21: CudaArray::concat() takes 1 to 16 arrays, got 0"},
-        {"    $y = CudaArray::concat([$x, $b]);\n", "g.php:5:21: \"y\" (concat): input 1 has shape [3], which does not match input 0's [4,3] outside axis 0"},
+        {"    $y = $x->concat([$b]);\n", "g.php:5:14: \"y\" (concat): input 1 has shape [3], which does not match input 0's [4,3] outside axis 0"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char src[1024];
