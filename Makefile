@@ -28,7 +28,7 @@ COMPILER_SRCS += compiler/pass_autodiff.c compiler/ad_build.c compiler/optim.c
 RT_CORE_SRCS := runtime/core/error.c runtime/core/tensor.c runtime/core/ops.c runtime/core/npy.c \
                 runtime/core/exec.c runtime/core/kcache.c
 RT_CPU_SRCS := runtime/cpu/cpu_backend.c runtime/cpu/cpu_elementwise.c runtime/cpu/cpu_reduce.c \
-               runtime/cpu/cpu_matmul.c runtime/cpu/cpu_plan.c
+               runtime/cpu/cpu_matmul.c runtime/cpu/cpu_plan.c runtime/cpu/cpu_index.c
 PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cudaarray_ops.c runtime/php/cudaarray_index.c \
                 runtime/php/cudaarray_convert.c runtime/php/cudaarray_print.c \
                 runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/kernel_compiler.c

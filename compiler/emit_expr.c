@@ -251,6 +251,7 @@ static char *expand_formula(const char *expr, char *const *vals, const char *j) 
 static char *value_of_view(Ex *x, const Node *nd, char *const *coords);
 static bool view_coords(Ex *x, const Node *nd, char *const *coords, char **oc);
 static char *value_of_elemwise(Ex *x, const Node *nd, char *const *coords);
+static char *value_of_index(Ex *x, NodeId id, char *const *coords);
 
 static char *load_leaf(Ex *x, NodeId id, char *const *coords) {
     const Node *nd = &x->g->nodes[id];
@@ -298,6 +299,8 @@ char *ex_value(Ex *x, NodeId id, char *const *coords) {
         r = value_of_view(x, nd, coords);
     } else if (kind == K_ELEMWISE) {
         r = value_of_elemwise(x, nd, coords);
+    } else if (kind == K_INDEX) {
+        r = value_of_index(x, id, coords);
     } else {
         fail(x, "internal: step %d reads %s, which is neither computed by it nor in memory", nd->name);
         r = xstrdup("0");
@@ -456,4 +459,166 @@ static char *value_of_elemwise(Ex *x, const Node *nd, char *const *coords) {
     free(j);
     for (int k = 0; k < nd->ninputs; k++) free(vals[k]);
     return r;
+}
+
+/* ---- index-mapped ops ------------------------------------------------------------------------- */
+
+/* Reads index `iv` of node id (an axis of size n) into a new long long variable, negatives
+ * counted from the end. One out of range writes the plan's error word (plan.h: check_off; the
+ * first writer wins) with the index as given, then `then` runs ("continue;"), or (then NULL)
+ * the variable becomes 0 so that nothing is read out of bounds. Returns the variable. */
+static char *index_var(Ex *x, NodeId id, const char *iv, int64_t n, const char *then) {
+    const Plan *p = x->p;
+    char *j = ex_name(x, "j");
+    ex_line(x, "long long %s = (long long)%s;", j, iv);
+    ex_line(x, "if (%s < 0) %s += %lldLL;", j, j, (long long)n);
+    ex_line(x, "if (%s < 0 || %s >= %lldLL) {", j, j, (long long)n);
+    int code = plan_check_code(p, id), slot = x->g->ninputs + x->g->noutputs;
+    if (!code || p->check_off < 0) {
+        fail(x, "internal: step %d computes %s, which has no index check in the plan (run pass_lower)", x->g->nodes[id].name);
+    } else if (x->lang == EMIT_C) {
+        ex_line(x, "    long long *gtc_e = (long long *)(%sp[%d] + %lld);", x->args, slot, (long long)p->check_off);
+        ex_line(x, "    if (!gtc_e[0]) gtc_e[0] = %d, gtc_e[1] = (long long)%s;", code, iv);
+    } else {
+        ex_line(x, "    unsigned long long *gtc_e = (unsigned long long *)(%sp[%d] + %lld);", x->args, slot, (long long)p->check_off);
+        ex_line(x, "    if (atomicCAS(gtc_e, 0ULL, %dULL) == 0ULL) gtc_e[1] = (unsigned long long)(long long)%s;", code, iv);
+    }
+    if (then) ex_line(x, "    %s", then);
+    else ex_line(x, "    %s = 0;", j);
+    ex_line(x, "}");
+    return j;
+}
+
+/* gather: data at (c[:axis], indices[c[axis:axis+q]], c[axis+q:]). scatter_add: data at c plus,
+ * in index order (the CPU backend's order: the same bits), every update whose index is c[axis]:
+ * a loop over the indices per output element, so no two threads write one element. */
+/* concat: the operand whose range along the axis holds c[axis], read at c[axis] less its
+ * offset; each operand's code stands in its own branch (its lines scoped there, ex_mark). */
+static char *value_of_concat(Ex *x, const Node *nd, char *const *coords) {
+    int ax, rank = nd->type.rank;
+    char err[128];
+    if (ir_index_axis(&nd->attrs, rank, &ax, err, sizeof err)) {
+        fail(x, "internal: step %d: bad axis of %s", nd->name);
+        return xstrdup("0");
+    }
+    DType out = nd->type.dtype;
+    char *r = ex_name(x, "v"), lit[96];
+    emit_literal(out, 0, lit, sizeof lit);
+    ex_line(x, "%s %s = %s;", emit_ctype(out), r, lit);
+    int64_t off = 0, total = nd->type.dims[ax];
+    bool first = true;
+    for (int k = 0; k < nd->ninputs; k++) {
+        const TensorType *t = &x->g->nodes[nd->in[k].id].type;
+        int64_t d = t->dims[ax];
+        if (!d) continue;
+        if (off + d >= total) ex_line(x, first ? "{" : "} else {");
+        else ex_line(x, "%sif (%s < %lld%s) {", first ? "" : "} else ", coords[ax], (long long)(off + d), x->idx64 ? "LL" : "");
+        first = false;
+        x->indent++;
+        int mark = ex_mark(x);
+        char *oc[IR_MAX_RANK] = {0};
+        for (int i = 0; i < rank; i++)
+            oc[i] = i != ax || !off ? xstrdup(coords[i]) : xfmt("(%s - %lld%s)", coords[i], (long long)off, x->idx64 ? "LL" : "");
+        char *v = ex_value(x, nd->in[k].id, oc), *cv = emit_conv(v, t->dtype, out);
+        ex_line(x, "%s = %s;", r, cv);
+        free(v), free(cv);
+        ex_free_coords(oc, rank);
+        ex_release(x, mark);
+        x->indent--;
+        off += d;
+    }
+    if (!first) ex_line(x, "}");
+    return r;
+}
+
+/* pad: the value, or inside the interior the operand at c less the begin pads (its lines in a
+ * branch of their own, so nothing is read outside the operand). */
+static char *value_of_pad(Ex *x, const Node *nd, char *const *coords) {
+    const TensorType *t = &x->g->nodes[nd->in[0].id].type;
+    DType out = nd->type.dtype;
+    char *r = ex_name(x, "v"), lit[96];
+    emit_literal(out, nd->attrs.value, lit, sizeof lit);
+    ex_line(x, "%s %s = %s;", emit_ctype(out), r, lit);
+    if (!ir_numel(t)) return r;
+    const char *sf = x->idx64 ? "LL" : "";
+    Str cond = {0};
+    char *oc[IR_MAX_RANK] = {0};
+    for (int i = 0; i < t->rank; i++) {
+        int64_t lo = nd->attrs.pads[i], hi = nd->attrs.pads[t->rank + i];
+        if (lo) str_add(&cond, "%s%s >= %lld%s", cond.n ? " && " : "", coords[i], (long long)lo, sf);
+        if (hi) str_add(&cond, "%s%s < %lld%s", cond.n ? " && " : "", coords[i], (long long)(lo + t->dims[i]), sf);
+        oc[i] = lo ? xfmt("(%s - %lld%s)", coords[i], (long long)lo, sf) : xstrdup(coords[i]);
+    }
+    char *c = str_take(&cond);
+    ex_line(x, "if (%s) {", c[0] ? c : "1");
+    x->indent++;
+    int mark = ex_mark(x);
+    char *v = ex_value(x, nd->in[0].id, oc), *cv = emit_conv(v, t->dtype, out);
+    ex_line(x, "%s = %s;", r, cv);
+    ex_release(x, mark);
+    x->indent--;
+    ex_line(x, "}");
+    ex_free_coords(oc, t->rank);
+    free(c), free(v), free(cv);
+    return r;
+}
+
+static char *value_of_index(Ex *x, NodeId id, char *const *coords) {
+    const Graph *g = x->g;
+    const Node *nd = &g->nodes[id];
+    if (nd->op == OP_CONCAT) return value_of_concat(x, nd, coords);
+    if (nd->op == OP_PAD) return value_of_pad(x, nd, coords);
+    const TensorType *dt = &g->nodes[nd->in[0].id].type, *it = &g->nodes[nd->in[1].id].type;
+    int ax, q = it->rank;
+    char err[128];
+    if (ir_index_axis(&nd->attrs, dt->rank, &ax, err, sizeof err)) {
+        fail(x, "internal: step %d: bad axis of %s", nd->name);
+        return xstrdup("0");
+    }
+    int64_t n = dt->dims[ax];
+    DType out = nd->type.dtype;
+    char *ic[IR_MAX_RANK] = {0}, *dc[IR_MAX_RANK] = {0};
+    if (nd->op == OP_GATHER) {
+        for (int i = 0; i < q; i++) ic[i] = xstrdup(coords[ax + i]);
+        char *iv = ex_value(x, nd->in[1].id, ic);
+        char *j = index_var(x, id, iv, n, NULL);
+        for (int i = 0; i < dt->rank; i++)
+            dc[i] = i < ax ? xstrdup(coords[i]) : i == ax ? xfmt("((%s)%s)", x->idx, j) : xstrdup(coords[i - 1 + q]);
+        char *r = n ? ex_value(x, nd->in[0].id, dc) : xstrdup("0");
+        ex_free_coords(ic, q);
+        ex_free_coords(dc, dt->rank);
+        free(iv);
+        free(j);
+        return r;
+    }
+    const TensorType *ut = &g->nodes[nd->in[2].id].type;
+    char *dv = ex_value(x, nd->in[0].id, coords), *dcv = emit_conv(dv, dt->dtype, out);
+    char *acc = ex_name(x, "s"), *k = ex_name(x, "k");
+    ex_line(x, "%s %s = %s;", emit_ctype(out), acc, dcv);
+    free(dv);
+    free(dcv);
+    ex_line(x, "for (%s %s = 0; %s < %lld%s; %s++) {", x->idx, k, k, (long long)ir_numel(it), x->idx64 ? "LL" : "", k);
+    x->indent++;
+    int mark = ex_mark(x);
+    ex_split(x, k, q, it->dims, ic);
+    char *iv = ex_value(x, nd->in[1].id, ic);
+    char *j = index_var(x, id, iv, n, "continue;");
+    ex_line(x, "if (%s != (long long)%s) continue;", j, coords[ax]);
+    char *uc[IR_MAX_RANK] = {0};
+    for (int i = 0; i < ut->rank; i++)
+        uc[i] = xstrdup(i < ax ? coords[i] : i < ax + q ? ic[i - ax] : coords[i - q + 1]);
+    char *uv = ex_value(x, nd->in[2].id, uc), *ucv = emit_conv(uv, ut->dtype, out);
+    if (ir_dtype_is_int(out)) {
+        const char *u = out == DT_INT32 ? "uint32_t" : "uint64_t";
+        ex_line(x, "%s = (%s)((%s)%s + (%s)%s);", acc, emit_ctype(out), u, acc, u, ucv);
+    } else {
+        ex_line(x, "%s += %s;", acc, ucv);
+    }
+    ex_release(x, mark);
+    x->indent--;
+    ex_line(x, "}");
+    ex_free_coords(ic, q);
+    ex_free_coords(uc, ut->rank);
+    free(iv), free(j), free(uv), free(ucv), free(k);
+    return acc;
 }

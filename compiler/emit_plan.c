@@ -99,6 +99,18 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
     }
     if (!rp->nsteps) str_cat(&b, "    {0},\n");
     str_cat(&b, "};\n\n");
+    if (rp->nchecks) {
+        str_cat(&b, "static const RtPlanCheck gtc_checks[] = {\n");
+        for (int i = 0; i < rp->nchecks; i++) {
+            const RtPlanCheck *c = &rp->checks[i];
+            str_cat(&b, "    {");
+            cstr_literal(&b, c->node);
+            str_cat(&b, ", ");
+            cstr_literal(&b, c->op);
+            str_add(&b, ", %d, %lldLL},\n", c->axis, (long long)c->size);
+        }
+        str_cat(&b, "};\n\n");
+    }
     source_literal(&b, "gtc_cuda_source", cuda_src);
     str_cat(&b, "\n");
     source_literal(&b, "gtc_cpu_source", cpu_src);
@@ -115,6 +127,12 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
                 "    .cuda_source = gtc_cuda_source,\n    .cpu_source = gtc_cpu_source,\n};\n",
             g->ninputs, rp->noutputs, rp->nscalars, rp->nsteps, (long long)rp->arena_bytes, rp->nodes,
             rp->fused_kernels, rp->gemms, rp->reductions);
+    if (rp->nchecks) { /* before the closing brace: the fields a plan without checks leaves 0 */
+        b.n -= 3;
+        b.s[b.n] = 0;
+        str_add(&b, "    .nchecks = %d,\n    .checks = gtc_checks,\n    .check_off = %lld,\n};\n", rp->nchecks,
+                (long long)rp->check_off);
+    }
     plan_build_free(rp);
     return str_take(&b);
 }

@@ -61,10 +61,9 @@ static const char *no_gradient(const Graph *g, const Node *n) {
         const TensorType *x = &g->nodes[n->in[0].id].type;
         if (ir_slice_normalize(x, &n->attrs, st, sp, sz, err, sizeof err)) return "invalid slice";
         for (int i = 0; i < x->rank; i++)
-            if (st[i] != 0 || sp[i] != 1 || sz[i] != x->dims[i])
-                return "the gradient of slice is a scatter into zeros (a pad), which v1 ops cannot "
-                       "express; compute the sliced part as its own input, or list the slice in "
-                       "\"stop_gradient\"";
+            if (sp[i] != 1 && sz[i] > 1)
+                return "the gradient of a slice with steps other than 1 is not supported (it would be a "
+                       "strided pad); slice with step 1, or list the slice in \"stop_gradient\"";
     }
     if (!ir_dtype_is_float(n->type.dtype)) return "its result is not a float, so it has no gradient";
     return NULL;
@@ -87,7 +86,8 @@ static void rule(Builder *b, NodeId y, NodeId gy, const bool *active, NodeId con
         act[k] = k < n.ninputs && n.in[k].id >= 0 && active[n.in[k].id];
         if (k < n.ninputs) tin[k] = graph_operand_type(g, &n.in[k]);
     }
-    NodeId c[IR_MAX_INPUTS] = {-1, -1, -1}; /* in y's shape, before unbroadcasting */
+    NodeId c[IR_MAX_INPUTS]; /* in y's shape, before unbroadcasting */
+    for (int k = 0; k < IR_MAX_INPUTS; k++) c[k] = -1;
     /* Elementwise rules broadcast a pending (smaller) gradient themselves; others need y's shape. */
     if (ir_ops[n.op].kind != K_ELEMWISE && n.op != OP_BROADCAST_TO) {
         gy = materialize(b, w, gy, &n.type);
@@ -146,6 +146,11 @@ static void rule(Builder *b, NodeId y, NodeId gy, const bool *active, NodeId con
         break;
     case OP_TANH: /* g * (1 - y^2) */
         c[0] = ad_bin(b, w, OP_MUL, G, ad_v(ad_bin(b, w, OP_SUB, ad_c(1), ad_v(ad_bin(b, w, OP_MUL, Y, Y)))));
+        break;
+    case OP_ERF: /* g * 2/sqrt(pi) * exp(-x^2) */
+        c[0] = ad_bin(b, w, OP_MUL, G,
+                      ad_v(ad_bin(b, w, OP_MUL, ad_v(ad_un(b, w, OP_EXP, ad_v(ad_un(b, w, OP_NEG, ad_v(ad_bin(b, w, OP_MUL, A, A)))))),
+                                  ad_c(1.1283791670955126))));
         break;
     case OP_SIGMOID: /* g * y * (1 - y) */
         c[0] = ad_bin(b, w, OP_MUL, ad_v(ad_bin(b, w, OP_MUL, G, Y)), ad_v(ad_bin(b, w, OP_SUB, ad_c(1), Y)));
@@ -248,15 +253,60 @@ static void rule(Builder *b, NodeId y, NodeId gy, const bool *active, NodeId con
         break;
     }
     case OP_BROADCAST_TO: c[0] = gy; break; /* unbroadcast sums it back */
-    case OP_SLICE: c[0] = gy; break;        /* only identity slices get here (no_gradient) */
+    case OP_SLICE: { /* zeros around g: a pad (steps are 1 where they matter, no_gradient) */
+        int64_t st[IR_MAX_RANK], sp[IR_MAX_RANK], sz[IR_MAX_RANK];
+        char err[256];
+        ir_slice_normalize(&tin[0], &n.attrs, st, sp, sz, err, sizeof err);
+        Attrs pa = {.npads = 2 * tin[0].rank};
+        bool same = true;
+        for (int i = 0; i < tin[0].rank; i++) {
+            pa.pads[i] = sz[i] ? st[i] : 0;
+            pa.pads[tin[0].rank + i] = tin[0].dims[i] - pa.pads[i] - sz[i];
+            same = same && sz[i] == tin[0].dims[i];
+        }
+        c[0] = same ? gy : ad_node(b, w, OP_PAD, 1, &G, &pa);
+        break;
+    }
+    case OP_PAD: { /* the interior of g */
+        Attrs sa = {.nslice = tin[0].rank};
+        for (int i = 0; i < tin[0].rank; i++) sa.starts[i] = n.attrs.pads[i], sa.ends[i] = n.attrs.pads[i] + tin[0].dims[i];
+        c[0] = ad_node(b, w, OP_SLICE, 1, &G, &sa);
+        break;
+    }
+    case OP_GATHER: { /* the adjoint: g scattered (added) into zeros where the indices read */
+        const TensorType *td = &tin[0];
+        NodeId z = ad_full(b, w, 0, n.type.dtype, td->rank, td->dims);
+        Operand ops[3] = {ad_v(z), B, G};
+        c[0] = ad_node(b, w, OP_SCATTER_ADD, 3, ops, &n.attrs);
+        break;
+    }
+    case OP_CONCAT: { /* each operand: its slice of g along the axis */
+        Attrs sa = {.has_axes = true, .naxes = 1, .nslice = 1};
+        char aerr[96];
+        ir_index_axis(&n.attrs, n.type.rank, &sa.axes[0], aerr, sizeof aerr);
+        for (int k = 0; k < n.ninputs; k++) {
+            sa.ends[0] = sa.starts[0] + tin[k].dims[sa.axes[0]];
+            if (act[k]) c[k] = ad_node(b, w, OP_SLICE, 1, &G, &sa);
+            sa.starts[0] = sa.ends[0];
+        }
+        break;
+    }
+    case OP_SCATTER_ADD: { /* data: g itself; updates: g gathered where they were added */
+        c[0] = gy;
+        Operand ops[2] = {G, B};
+        if (act[2]) c[2] = ad_node(b, w, OP_GATHER, 2, ops, &n.attrs);
+        break;
+    }
     default: break;
     }
     for (int k = 0; k < n.ninputs; k++)
         if (act[k] && c[k] >= 0) con[k] = unbroadcast(b, w, c[k], &tin[k]);
 }
 
-/* Whether operand k of op carries a gradient (where's condition does not). */
-static bool carries(Op op, int k) { return !(op == OP_WHERE && k == 0); }
+/* Whether operand k of op carries a gradient (where's condition and indices do not). */
+static bool carries(Op op, int k) {
+    return !(op == OP_WHERE && k == 0) && !((op == OP_GATHER || op == OP_SCATTER_ADD) && k == 1); /* indices */
+}
 
 int autodiff_grads(Builder *b, NodeId loss, const NodeId *params, int np, const NodeId *stop,
                    int nstop, NodeId *grads) {

@@ -8,6 +8,8 @@
  *    per-row values back over the row (softmax, log-sum-exp, cross-entropy and its gradient).
  *    Tiny matmuls over the same rows then join it as a row prologue or epilogue
  *    (pass_fuse_row.c: the logits a1 @ w2 + b2 and the input gradient dlogits @ w2^T).
+ *  - Gathers are index-mapped loads: inlined into their readers as views are. A scatter_add
+ *    roots an ELEMWISE step of its own (each output element loops over the indices).
  *  - Elementwise ops and views are otherwise inlined into the steps that read them. Values that
  *    must be in memory (graph outputs, GEMM operands) and expensive values read by several steps
  *    get ELEMWISE steps; cheap shared values are recomputed by each reader.
@@ -388,7 +390,7 @@ static int build(Fuse *f) {
         if (k == K_MATMUL) group_gemm(f, i);
         else if (k == K_REDUCE) group_reduce(f, i);
         else if (f->copyview[i]) group_copy(f, i, plan_output_of(f->g, i), true);
-        else if (f->req[i] || f->extra[i]) group_elemwise(f, i);
+        else if (f->req[i] || f->extra[i] || N(f, i)->op == OP_SCATTER_ADD) group_elemwise(f, i);
     }
     for (int j = 0; j < f->g->noutputs; j++) {
         NodeId v = f->g->outputs[j].value;

@@ -69,12 +69,14 @@ static inline const Node *N(const Fuse *f, NodeId id) { return &f->g->nodes[id];
 static inline OpKind kind_of(const Fuse *f, NodeId id) { return ir_ops[N(f, id)->op].kind; }
 static inline bool is_pure(const Fuse *f, NodeId id) {
     OpKind k = kind_of(f, id);
-    return k == K_ELEMWISE || k == K_VIEW || N(f, id)->op == OP_FULL;
+    /* gather is an index-mapped load: inlined into its readers like a view; scatter_add loops
+     * over its indices per element, so it gets a step of its own (pass_fuse.c, build) */
+    return k == K_ELEMWISE || k == K_VIEW || N(f, id)->op == OP_FULL || (k == K_INDEX && N(f, id)->op != OP_SCATTER_ADD);
 }
 static inline bool expensive_op(Op op) {
     switch (op) {
     case OP_EXP: case OP_LOG: case OP_POW: case OP_TANH: case OP_SIGMOID: case OP_SIN: case OP_COS:
-    case OP_SQRT: case OP_RSQRT: return true;
+    case OP_SQRT: case OP_RSQRT: case OP_ERF: return true;
     default: return false;
     }
 }

@@ -348,6 +348,22 @@ int pass_lower(Graph *g, const Target *t, Diag *d) {
     lower_edges(g, p);
     p->scratch_off = scratch ? (p->arena_bytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN : -1;
     p->scratch_bytes = scratch;
+    /* The index-error word: gathers and scatters anywhere in the steps (inlined ones too). */
+    free(p->checks);
+    p->checks = NULL;
+    p->nchecks = 0;
+    for (int s = 0; s < p->nsteps; s++)
+        for (int k = 0; k < p->steps[s].nnodes; k++) {
+            NodeId id = p->steps[s].nodes[k];
+            Op op = N(g, id)->op;
+            if ((op == OP_GATHER || op == OP_SCATTER_ADD) && !plan_check_code(p, id)) {
+                p->checks = realloc(p->checks, (size_t)(p->nchecks + 1) * sizeof *p->checks);
+                if (!p->checks) abort();
+                p->checks[p->nchecks++] = id;
+            }
+        }
+    p->check_off = -1;
+    if (p->nchecks) p->check_off = (plan_arena_total(p) + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
     p->lowered = true;
     return 0;
 }

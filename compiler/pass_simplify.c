@@ -178,6 +178,7 @@ static bool sc_same(Scalar a, Scalar b) { /* same dtype and bits */
 #define CASE_REDUCE(id, rule, e)
 #define CASE_MATMUL(id, rule, e)
 #define CASE_VIEW(id, rule, e)
+#define CASE_INDEX(id, rule, e)
 
 static int sc_eval(Op op, DType ct, DType od, const Scalar *x, Scalar *r) {
     memset(r, 0, sizeof *r);
@@ -455,7 +456,7 @@ typedef struct {
     int64_t op, nin, consts;
     int64_t opnd[IR_MAX_INPUTS];
     int64_t dtype, rank, dims[IR_MAX_RANK];
-    int64_t attr[2 * IR_MAX_RANK];
+    int64_t attr[2 * IR_MAX_RANK + 1];
 } CseKey;
 
 static void cse_key(const Graph *g, NodeId id, CseKey *k) {
@@ -497,6 +498,15 @@ static void cse_key(const Graph *g, NodeId id, CseKey *k) {
     } else if (n->op == OP_FULL) {
         Scalar v = sc_conv(sc_f64(n->attrs.value), n->type.dtype);
         memcpy(&k->attr[0], &v.v, ir_dtype_size(n->type.dtype));
+    } else if (ir_ops[n->op].kind == K_INDEX) { /* gather, scatter_add, concat: the axis; pad: pads, value */
+        int ax = 0;
+        ir_index_axis(&n->attrs, n->op == OP_CONCAT || n->op == OP_PAD ? n->type.rank : x.rank, &ax, err, sizeof err);
+        k->attr[0] = ax;
+        if (n->op == OP_PAD) {
+            for (int i = 0; i < n->attrs.npads; i++) k->attr[i] = n->attrs.pads[i];
+            Scalar v = sc_conv(sc_f64(n->attrs.value), n->type.dtype);
+            memcpy(&k->attr[2 * IR_MAX_RANK], &v.v, ir_dtype_size(n->type.dtype));
+        }
     } /* reshape, broadcast_to, cast, one_hot: the result type says it all */
 }
 

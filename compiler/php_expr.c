@@ -157,7 +157,7 @@ int php_arg_dtype(P *p, const char *fname, const char *param, const Arg *a, DTyp
 
 /* Methods and static methods: the CudaArray API (runtime/php/gtc.stub.php) that has graph ops. */
 typedef enum { M_BIN, M_UNARY, M_CLAMP, M_CAST, M_REDUCE, M_ARG, M_MATMUL, M_SHAPE, M_TRANSPOSE, M_SLICE,
-               S_WHERE, S_FULL, S_ZEROS, S_ONES } MKind;
+               M_GATHER, M_SCATTER, M_PAD, S_WHERE, S_FULL, S_ZEROS, S_ONES } MKind;
 typedef struct {
     const char *name;
     Op op;
@@ -180,12 +180,16 @@ static const Method methods[] = {
     {"sigmoid", OP_SIGMOID, M_UNARY, 0, {0}}, {"relu", OP_RELU, M_UNARY, 0, {0}},
     {"floor", OP_FLOOR, M_UNARY, 0, {0}}, {"ceil", OP_CEIL, M_UNARY, 0, {0}},
     {"round", OP_ROUND, M_UNARY, 0, {0}}, {"sign", OP_SIGN, M_UNARY, 0, {0}},
+    {"erf", OP_ERF, M_UNARY, 0, {0}},
     {"astype", OP_CAST, M_CAST, 1, {"dtype", "casting"}},
     {"sum", OP_SUM, M_REDUCE, 0, {"axis", "keepdims"}}, {"mean", OP_MEAN, M_REDUCE, 0, {"axis", "keepdims"}},
     {"max", OP_MAX, M_REDUCE, 0, {"axis", "keepdims"}}, {"min", OP_MIN, M_REDUCE, 0, {"axis", "keepdims"}},
     {"prod", OP_PROD, M_REDUCE, 0, {"axis", "keepdims"}},
     {"argMax", OP_ARGMAX, M_ARG, 1, {"axis", "keepdims"}}, {"argMin", OP_ARGMIN, M_ARG, 1, {"axis", "keepdims"}},
     {"matmul", OP_MATMUL, M_MATMUL, 1, {"other"}},
+    {"gather", OP_GATHER, M_GATHER, 1, {"indices", "axis"}},
+    {"scatterAdd", OP_SCATTER_ADD, M_SCATTER, 2, {"indices", "updates", "axis"}},
+    {"pad", OP_PAD, M_PAD, 1, {"pads", "value"}},
     {"reshape", OP_RESHAPE, M_SHAPE, 1, {"shape"}}, {"broadcastTo", OP_BROADCAST_TO, M_SHAPE, 1, {"shape"}},
     {"transpose", OP_TRANSPOSE, M_TRANSPOSE, 0, {"perm"}},
     {"slice", OP_SLICE, M_SLICE, 0, {0}},
@@ -338,6 +342,33 @@ static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *o
         if (arg_tensor(p, fname, "other", s[0], &in[1])) return -1;
         nin = 2;
         break;
+    case M_GATHER: case M_SCATTER: {
+        const Arg *ax = m->kind == M_GATHER ? s[1] : s[2];
+        if (arg_tensor(p, fname, "indices", s[0], &in[1])) return -1;
+        if (m->kind == M_SCATTER && arg_tensor(p, fname, "updates", s[1], &in[2])) return -1;
+        nin = m->kind == M_GATHER ? 2 : 3;
+        if (ax) {
+            if (php_arg_ints(p, fname, "axis", ax, 1, -IR_MAX_RANK, IR_MAX_RANK - 1, tmp, &cnt)) return -1;
+            if (cnt != 1) return php_perr(p, ax->at, "%s: $axis must be one integer", fname);
+            at_.axis = (int)tmp[0];
+        }
+        break;
+    }
+    case M_PAD: {
+        const Lit *l = s[0]->lit;
+        if (!l || l->k != L_LIST || l->n > 2 * IR_MAX_RANK)
+            return php_perr(p, s[0]->at, "%s: $pads must be a list of at most %d integers", fname, 2 * IR_MAX_RANK);
+        for (int i = 0; i < l->n; i++) {
+            const Lit *e = l->items[i];
+            if (e->k != L_NUM || !e->is_int || e->num < 0 || e->num >= (double)IR_MAX_DIM)
+                return php_perr(p, e->at, "%s: $pads[%d] must be an integer from 0 to 2^31-1", fname, i);
+            at_.pads[at_.npads++] = (int64_t)e->num;
+        }
+        if (s[1] && s[1]->lit && s[1]->lit->k == L_NUM) at_.value = s[1]->lit->num;
+        else if (s[1] && !s[1]->lit && !s[1]->v.is_node) at_.value = s[1]->v.num;
+        else if (s[1]) return php_perr(p, s[1]->at, "%s: $value must be a number", fname);
+        break;
+    }
     case M_CLAMP:
         if (arg_operand(p, fname, "min", s[0], &in[1]) || arg_operand(p, fname, "max", s[1], &in[2])) return -1;
         nin = 3;
@@ -407,6 +438,51 @@ static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *o
     }
     if (php_apply(p, at, m->op, in, nin, out)) return -1;
     if (out->is_node) p->g->nodes[out->id].attrs = at_;
+    return 0;
+}
+
+/* $a->concat([$b, ...], axis: N), as the runtime's method ($a first): its list holds
+ * expressions, which the generic argument parser (lists of constants) does not read. */
+static int call_concat(P *p, const PhpTok *at, const Val *self, Val *out) {
+    const char *fname = "->concat()";
+    Val in[IR_MAX_INPUTS];
+    int n = 1;
+    in[0] = *self;
+    if (php_expect(p, "(", "'('")) return -1;
+    if (php_cur(p)->kind == PT_IDENT && php_tok_is(php_ahead(p, 1), ":") && strcmp(php_cur(p)->text, "tensors") == 0)
+        php_take(p), php_take(p);
+    if (!php_tok_is(php_cur(p), "["))
+        return php_perr(p, php_cur(p), "%s: $tensors must be a list [$a, $b, ...] written in the call", fname);
+    php_take(p);
+    while (!php_tok_is(php_cur(p), "]")) {
+        const PhpTok *t = php_cur(p);
+        if (n == IR_MAX_INPUTS) return php_perr(p, t, "%s joins its array and at most %d others", fname, IR_MAX_INPUTS - 1);
+        if (php_expr(p, &in[n])) return -1;
+        if (!in[n++].is_node) return php_perr(p, t, "%s: $tensors must hold CudaArrays, got a number", fname);
+        if (php_tok_is(php_cur(p), ",")) php_take(p);
+        else if (!php_tok_is(php_cur(p), "]")) return php_bad_continuation(p, "',' or ']'");
+    }
+    php_take(p);
+    Attrs at_ = {0};
+    if (php_tok_is(php_cur(p), ",") && !php_tok_is(php_ahead(p, 1), ")")) {
+        php_take(p);
+        if (php_cur(p)->kind == PT_IDENT && php_tok_is(php_ahead(p, 1), ":")) {
+            if (strcmp(php_cur(p)->text, "axis") != 0)
+                return php_perr(p, php_cur(p), "%s has no parameter $%.64s", fname, php_cur(p)->text);
+            php_take(p), php_take(p);
+        }
+        Arg a = {.at = php_cur(p)};
+        int64_t ax;
+        int cnt;
+        if (php_tok_kw(php_cur(p), "null")) php_take(p);
+        else if (php_expr(p, &a.v) || php_arg_ints(p, fname, "axis", &a, 1, -IR_MAX_RANK, IR_MAX_RANK - 1, &ax, &cnt)) return -1;
+        else at_.axis = (int)ax;
+    }
+    if (php_tok_is(php_cur(p), ",")) php_take(p);
+    if (php_expect(p, ")", "')'")) return -1;
+    out->is_node = 1;
+    if (php_new_node(p, at, OP_CONCAT, in, n, &out->id)) return -1;
+    p->g->nodes[out->id].attrs = at_;
     return 0;
 }
 
@@ -496,12 +572,14 @@ static int primary(P *p, Val *out) {
         if (!php_tok_is(php_cur(p), "("))
             return php_perr(p, mt, "property access is not supported; call a CudaArray method");
         const Method *m = find_method(methods, mt->text);
-        if (!m)
+        bool concat = strcasecmp(mt->text, "concat") == 0;
+        if (!m && !concat)
             return php_perr(p, mt, "unknown method ->%.64s(): a graph function calls the CudaArray methods that are "
                                    "graph ops (docs/php-graphs.md lists them)", mt->text);
-        if (!out->is_node) return php_perr(p, mt, "->%s() is called on a number; methods apply to tensors", m->name);
+        if (!out->is_node)
+            return php_perr(p, mt, "->%s() is called on a number; methods apply to tensors", concat ? "concat" : m->name);
         Val self = *out;
-        rc = call(p, mt, m, &self, out);
+        rc = concat ? call_concat(p, mt, &self, out) : call(p, mt, m, &self, out);
     }
     p->depth--;
     return rc;

@@ -17,6 +17,7 @@ Plan *plan_new(int nnodes) {
     p->why = xcalloc((size_t)nnodes, sizeof *p->why);
     for (int i = 0; i < nnodes; i++) p->step_of[i] = -1;
     p->scratch_off = -1;
+    p->check_off = -1;
     return p;
 }
 
@@ -27,6 +28,7 @@ void plan_free(struct Plan *p) {
         free(p->steps[i].ins);
         free(p->steps[i].outs);
     }
+    free(p->checks);
     for (int i = 0; i < p->nnodes; i++) free(p->why[i]);
     free(p->steps);
     free(p->step_of);
@@ -94,7 +96,14 @@ int plan_output_of(const Graph *g, NodeId v) {
 }
 
 int64_t plan_arena_total(const Plan *p) {
+    if (p->check_off >= 0) return p->check_off + 16;
     return p->scratch_off >= 0 ? p->scratch_off + p->scratch_bytes : p->arena_bytes;
+}
+
+int plan_check_code(const Plan *p, NodeId id) {
+    for (int i = 0; i < p->nchecks; i++)
+        if (p->checks[i] == id) return i + 1;
+    return 0;
 }
 
 /* ---- shared pieces of the three formats ------------------------------------------------------ */
@@ -322,6 +331,12 @@ static void print_text(const Graph *g, FILE *f) {
     if (p->lowered && p->scratch_off >= 0)
         fprintf(f, "scratch: arena [%lld,%lld) for the CPU GEMMs whose product has no buffer of its own\n",
                 (long long)p->scratch_off, (long long)(p->scratch_off + p->scratch_bytes));
+    if (p->lowered && p->check_off >= 0) {
+        fprintf(f, "checks: arena [%lld,%lld) flags an index out of range in", (long long)p->check_off,
+                (long long)(p->check_off + 16));
+        for (int i = 0; i < p->nchecks; i++) fprintf(f, " %s", g->nodes[p->checks[i]].name);
+        fprintf(f, " (run() fails after the replay)\n");
+    }
     Totals t = totals(g);
     fprintf(f, "totals: steps %d (gemm %d, row %d, reduce %d, elementwise %d, copy %d), fused kernels %d, "
                "gemms %d, reductions %d, ops %d, arena %lld bytes\n",

@@ -119,6 +119,10 @@ typedef struct Plan {
     int64_t scratch_off, scratch_bytes; /* the CPU GEMMs' scratch appended to the arena, 256-aligned
                                          * (offset -1: none); the generated code's arena is
                                          * scratch_off + scratch_bytes when there is one */
+    int nchecks;        /* the gather/scatter_add nodes the steps compute, whose kernels flag an */
+    NodeId *checks;     /* index out of range (RtPlan.checks; pass_lower) */
+    int64_t check_off;  /* their error word, two int64 after the arena and scratch, 256-aligned
+                         * (-1: none): [0] = 1 + the check's position, [1] = the index */
 } Plan;
 
 /* An empty plan for a graph of nnodes nodes (per-node arrays cleared: step_of -1, BUF_NONE). */
@@ -138,8 +142,10 @@ const char *plan_step_kind_name(StepKind k);   /* "elementwise", "reduce", "row"
 /* The index in g->outputs of the first output naming value v, or -1. */
 int plan_output_of(const Graph *g, NodeId v);
 /* The arena the generated code needs: memplan's, plus the CPU GEMMs' scratch that pass_lower
- * appends (scratch_off + scratch_bytes when scratch_off >= 0). */
+ * appends (scratch_off + scratch_bytes when scratch_off >= 0), plus the index-error word. */
 int64_t plan_arena_total(const Plan *p);
+/* 1 + node id's position in p->checks (the code its kernels write), or 0 when it has none. */
+int plan_check_code(const Plan *p, NodeId id);
 
 typedef enum { PLAN_TEXT, PLAN_JSON, PLAN_DOT } PlanFormat;
 /* Prints g->plan (a partial one too: before schedule or memplan, placements show as such). */

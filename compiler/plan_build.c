@@ -13,6 +13,7 @@ typedef struct {
     RtPlan plan;
     RtPlanIO *inputs, *outputs;
     RtPlanStep *steps;
+    RtPlanCheck *checks;
     char **strs;
     int nstrs, capstrs;
 } BuiltPlan;
@@ -123,6 +124,23 @@ RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src
     rp->cuda = NULL;
     rp->cuda_source = dup(bp, cuda_src);
     rp->cpu_source = dup(bp, cpu_src);
+    rp->check_off = p->check_off;
+    if (p->nchecks) {
+        bp->checks = calloc((size_t)p->nchecks, sizeof *bp->checks);
+        if (!bp->checks) abort();
+        for (int i = 0; i < p->nchecks; i++) {
+            const Node *nd = &g->nodes[p->checks[i]];
+            const TensorType *dt = &g->nodes[nd->in[0].id].type;
+            RtPlanCheck *c = &bp->checks[i];
+            char err[128];
+            c->node = dup(bp, nd->name);
+            c->op = ir_ops[nd->op].name;
+            if (ir_index_axis(&nd->attrs, dt->rank, &c->axis, err, sizeof err)) c->axis = 0;
+            c->size = dt->dims[c->axis];
+        }
+        rp->nchecks = p->nchecks;
+        rp->checks = bp->checks;
+    }
     return rp;
 }
 
@@ -134,5 +152,6 @@ void plan_build_free(RtPlan *p) {
     free(bp->inputs);
     free(bp->outputs);
     free(bp->steps);
+    free(bp->checks);
     free(bp);
 }

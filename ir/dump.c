@@ -44,6 +44,11 @@ static void dump_attrs(FILE *f, const Node *n) {
         fprintf(f, " value=%s dtype=%s", ir_fmt_number(a->value, num, sizeof num),
                 ir_dtype_name(a->has_dtype ? a->dtype : DT_FLOAT32));
         break;
+    case OP_GATHER: case OP_SCATTER_ADD: case OP_CONCAT: fprintf(f, " axis=%d", a->axis); break;
+    case OP_PAD:
+        dump_ints(f, "pads", a->pads, a->npads);
+        fprintf(f, " value=%s", ir_fmt_number(a->value, num, sizeof num));
+        break;
     case OP_ONE_HOT:
         fprintf(f, " depth=%lld dtype=%s", (long long)a->depth,
                 ir_dtype_name(a->has_dtype ? a->dtype : DT_FLOAT32));

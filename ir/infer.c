@@ -113,6 +113,88 @@ int ir_slice_normalize(const TensorType *in, const Attrs *a, int64_t start[], in
     return 0;
 }
 
+bool ir_arity_ok(Op op, int nin, const char *noun, char *err, size_t errn) {
+    int a = ir_ops[op].arity;
+    if (a < 0 && nin >= 1 && nin <= IR_MAX_INPUTS) return true;
+    if (a < 0) return snprintf(err, errn, "takes 1 to %d %ss, got %d", IR_MAX_INPUTS, noun, nin), false;
+    if (nin == a) return true;
+    return snprintf(err, errn, "takes %d %s%s, got %d", a, noun, a == 1 ? "" : "s", nin), false;
+}
+
+int ir_index_axis(const Attrs *a, int rank, int *axis, char *err, size_t errn) {
+    if (a->axis < -rank || a->axis >= rank) return ERR("axis %d is out of range for rank %d", a->axis, rank);
+    *axis = a->axis < 0 ? a->axis + rank : a->axis;
+    return 0;
+}
+
+/* gather: data.shape[:axis] + indices.shape + data.shape[axis+1:] (ONNX Gather); scatter_add
+ * also checks that its updates have exactly that shape. */
+static int infer_index(Op op, const TensorType *in, int nin, const Attrs *at, TensorType *out, char *err,
+                       size_t errn) {
+    char s[256], t[256];
+    const TensorType *x = &in[0], *ix = &in[1];
+    for (int i = 0; i < nin; i++)
+        if (in[i].weak) return ERR("needs tensor operands, got a constant as input %d", i);
+    if (x->rank < 1) return ERR("data must have rank >= 1, got a rank-0 tensor");
+    int ax;
+    if (ir_index_axis(at, x->rank, &ax, err, errn)) return -1;
+    if (!ir_dtype_is_int(ix->dtype)) return ERR("indices must be int32 or int64, got %s", ir_dtype_name(ix->dtype));
+    if (x->rank - 1 + ix->rank > IR_MAX_RANK)
+        return ERR("result rank %d exceeds the limit of %d", x->rank - 1 + ix->rank, IR_MAX_RANK);
+    TensorType g = {0};
+    for (int i = 0; i < ax; i++) g.dims[g.rank++] = x->dims[i];
+    for (int i = 0; i < ix->rank; i++) g.dims[g.rank++] = ix->dims[i];
+    for (int i = ax + 1; i < x->rank; i++) g.dims[g.rank++] = x->dims[i];
+    if (op == OP_GATHER) {
+        out->rank = g.rank;
+        memcpy(out->dims, g.dims, sizeof out->dims);
+        return 0;
+    }
+    if (!ir_shape_equal(&in[2], &g))
+        return ERR("updates must have the shape of gather(data, indices, axis %d), %s, got %s", at->axis, ir_shape_str(&g, s, sizeof s),
+                   ir_shape_str(&in[2], t, sizeof t));
+    out->rank = x->rank;
+    memcpy(out->dims, x->dims, sizeof out->dims);
+    return 0;
+}
+
+/* concat: the operands' shape with the axis summed; every other axis must agree. */
+static int infer_concat(const TensorType *in, int nin, const Attrs *at, TensorType *out, char *err, size_t errn) {
+    char s[256], t[256];
+    for (int i = 0; i < nin; i++)
+        if (in[i].weak) return ERR("needs tensor operands, got a constant as input %d", i);
+    if (in[0].rank < 1) return ERR("operands must have rank >= 1, got a rank-0 tensor");
+    int ax;
+    if (ir_index_axis(at, in[0].rank, &ax, err, errn)) return -1;
+    *out = in[0];
+    out->dims[ax] = 0;
+    for (int i = 0; i < nin; i++) {
+        bool same = in[i].rank == in[0].rank;
+        for (int d = 0; same && d < in[0].rank; d++) same = d == ax || in[i].dims[d] == in[0].dims[d];
+        if (!same)
+            return ERR("input %d has shape %s, which does not match input 0's %s outside axis %d", i,
+                       ir_shape_str(&in[i], s, sizeof s), ir_shape_str(&in[0], t, sizeof t), ax);
+        out->dims[ax] += in[i].dims[ax];
+    }
+    return 0;
+}
+
+/* pad: each axis grows by its begin and end pads (constant mode). */
+static int infer_pad(const TensorType *x, const Attrs *at, TensorType *out, char *err, size_t errn) {
+    if (x->weak) return ERR("needs a tensor operand, got a constant");
+    if (at->npads != 2 * x->rank)
+        return ERR("\"pads\" has %d entr%s for rank %d (all begins, then all ends: %d)", at->npads, at->npads == 1 ? "y" : "ies",
+                   x->rank, 2 * x->rank);
+    *out = *x;
+    for (int i = 0; i < x->rank; i++) {
+        int64_t b = at->pads[i], e = at->pads[x->rank + i];
+        if (b < 0 || e < 0 || b >= IR_MAX_DIM || e >= IR_MAX_DIM)
+            return ERR("pads must be integers from 0 to 2^31-1, got %lld on axis %d", (long long)(b < 0 || b >= IR_MAX_DIM ? b : e), i);
+        out->dims[i] = x->dims[i] + b + e;
+    }
+    return 0;
+}
+
 static int infer_matmul(const TensorType *a, const TensorType *b, TensorType *out, char *err,
                         size_t errn) {
     char sa[256], sb[256];
@@ -217,8 +299,7 @@ int ir_infer_op(Op op, const TensorType *in, int nin, const Attrs *at, TensorTyp
                 char *err, size_t errn) {
     const OpInfo *info = &ir_ops[op];
     memset(out, 0, sizeof *out);
-    if (nin != info->arity)
-        return ERR("takes %d operand%s, got %d", info->arity, info->arity == 1 ? "" : "s", nin);
+    if (!ir_arity_ok(op, nin, "operand", err, errn)) return -1;
     bool all_weak = nin > 0;
     for (int i = 0; i < nin; i++) all_weak = all_weak && in[i].weak;
     if (all_weak) return ERR("needs at least one tensor operand, got only constants");
@@ -256,6 +337,16 @@ int ir_infer_op(Op op, const TensorType *in, int nin, const Attrs *at, TensorTyp
     case R_MEAN: if (!ir_dtype_is_float(t)) t = DT_FLOAT32; break;
     case R_SAME: break;
     case R_ARG: t = DT_INT64; break;
+    case R_GATHER: t = in[0].dtype; break;
+    case R_CONCAT: break; /* the promotion of all operands, bool staying bool */
+    case R_SCATTER:
+        if (in[0].dtype == DT_BOOL && !in[0].weak) return ERR("data must not be bool (a sum of bools is not a bool)");
+        t = ir_promote(in[0].dtype, in[0].weak, in[2].dtype, in[2].weak);
+        if (t == DT_BOOL) t = DT_INT32;
+        if (t != in[0].dtype && !in[0].weak)
+            return ERR("updates (%s) would change the dtype of data (%s); cast them first", ir_dtype_name(in[2].dtype),
+                       ir_dtype_name(in[0].dtype));
+        break;
     case R_MATMUL:
         if (!ir_dtype_is_float(t))
             return ERR("needs float32 or float64 operands, got %s and %s",
@@ -282,6 +373,11 @@ int ir_infer_op(Op op, const TensorType *in, int nin, const Attrs *at, TensorTyp
     }
     case K_REDUCE: rc = infer_reduce(op, &in[0], at, out, err, errn); break;
     case K_MATMUL: rc = infer_matmul(&in[0], &in[1], out, err, errn); break;
+    case K_INDEX:
+        rc = op == OP_CONCAT ? infer_concat(in, nin, at, out, err, errn)
+             : op == OP_PAD  ? infer_pad(&in[0], at, out, err, errn)
+                             : infer_index(op, in, nin, at, out, err, errn);
+        break;
     case K_VIEW:
         if (in[0].weak) return ERR("needs a tensor operand, got a constant");
         switch (op) {

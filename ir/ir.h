@@ -12,7 +12,7 @@
 
 /* Limits on what a graph may ask for; every one gives a clear error, never an overflow. */
 #define IR_MAX_RANK 8
-#define IR_MAX_INPUTS 3
+#define IR_MAX_INPUTS 16                    /* concat's operands; other ops take at most 3 */
 #define IR_MAX_NODES 100000
 #define IR_MAX_NAME 128
 #define IR_MAX_DIM ((int64_t)1 << 31)         /* one dimension: 0 <= d < 2^31 */
@@ -112,11 +112,11 @@ typedef enum {
     OP_COUNT
 } Op;
 
-typedef enum { K_SOURCE, K_ELEMWISE, K_REDUCE, K_MATMUL, K_VIEW } OpKind;
+typedef enum { K_SOURCE, K_ELEMWISE, K_REDUCE, K_MATMUL, K_VIEW, K_INDEX } OpKind;
 
 typedef enum {
     R_INPUT, R_FULL, R_ARITH, R_DIV, R_CMP, R_SIGNED, R_FLOAT, R_WHERE, R_CLAMP, R_CAST,
-    R_ONE_HOT, R_SUM, R_MEAN, R_SAME, R_ARG, R_MATMUL
+    R_ONE_HOT, R_SUM, R_MEAN, R_SAME, R_ARG, R_MATMUL, R_GATHER, R_SCATTER, R_CONCAT
 } DtRule;
 
 typedef struct {
@@ -148,8 +148,11 @@ typedef struct {
     bool has_steps;
     DType dtype;                    /* cast, full, one_hot */
     bool has_dtype;
-    double value;                   /* full */
+    double value;                   /* full; pad (default 0) */
+    int npads;
+    int64_t pads[2 * IR_MAX_RANK];  /* pad: all begins, then all ends (ONNX order) */
     int64_t depth;                  /* one_hot */
+    int axis;                       /* gather, scatter_add, concat: as written (may be negative) */
 } Attrs;
 
 typedef int32_t NodeId;
@@ -300,6 +303,11 @@ int ir_casting_from_name(const char *s, IrCasting *out); /* 0, or -1 for an unkn
 const char *ir_casting_name(IrCasting c);
 bool ir_can_cast(DType from, DType to, IrCasting c);
 
+/* Whether op takes nin operands; the message ("takes 2 operands, got 3") in err when not. */
+bool ir_arity_ok(Op op, int nin, const char *noun, char *err, size_t errn);
+/* The axis of gather/scatter_add/concat normalised against the data's rank (negative counts from the
+ * end); -1 with a message when it is out of range. */
+int ir_index_axis(const Attrs *a, int rank, int *axis, char *err, size_t errn);
 /* The permutation of a transpose (nperm == 0 reverses the axes). */
 int ir_transpose_perm(const Attrs *a, int rank, int perm[], char *err, size_t errn);
 

@@ -94,13 +94,13 @@ static int check_keys(Reader *r, const cJSON *obj, const char *const *allowed, c
     return 0;
 }
 
-/* Reads a list of at most IR_MAX_RANK integers in [lo, hi]. */
-static int read_ints(Reader *r, const Node *n, const cJSON *j, const char *key, int64_t lo,
-                     int64_t hi, int64_t *out, int *count) {
+/* Reads a list of at most max integers in [lo, hi]. */
+static int read_ints_max(Reader *r, const Node *n, const cJSON *j, const char *key, int64_t lo, int64_t hi,
+                         int64_t *out, int *count, int max) {
     if (!cJSON_IsArray(j)) return NFAIL(n, "\"%s\" must be a list of integers, got %s", key, type_name(j));
     int k = 0;
     for (const cJSON *e = j->child; e; e = e->next, k++) {
-        if (k >= IR_MAX_RANK) return NFAIL(n, "\"%s\" has more than %d entries", key, IR_MAX_RANK);
+        if (k >= max) return NFAIL(n, "\"%s\" has more than %d entries", key, max);
         if (!get_int(e, lo, hi, &out[k])) {
             char got[48];
             return NFAIL(n, "\"%s\"[%d] must be an integer from %lld to %lld, got %s", key, k,
@@ -109,6 +109,12 @@ static int read_ints(Reader *r, const Node *n, const cJSON *j, const char *key, 
     }
     *count = k;
     return 0;
+}
+
+/* Reads a list of at most IR_MAX_RANK integers in [lo, hi]. */
+static int read_ints(Reader *r, const Node *n, const cJSON *j, const char *key, int64_t lo,
+                     int64_t hi, int64_t *out, int *count) {
+    return read_ints_max(r, n, j, key, lo, hi, out, count, IR_MAX_RANK);
 }
 
 static int read_dtype(Reader *r, const Node *n, const cJSON *j, const char *loc, DType *out) {
@@ -133,7 +139,11 @@ static const char *const *allowed_keys(Op op) {
     static const char *const full[] = {"name", "op", "inputs", "shape", "value", "dtype", NULL};
     static const char *const oh[] = {"name", "op", "inputs", "depth", "dtype", NULL};
     static const char *const plain[] = {"name", "op", "inputs", NULL};
+    static const char *const ax[] = {"name", "op", "inputs", "axis", NULL};
+    static const char *const pad[] = {"name", "op", "inputs", "pads", "value", NULL};
     switch (op) {
+    case OP_GATHER: case OP_SCATTER_ADD: case OP_CONCAT: return ax;
+    case OP_PAD: return pad;
     case OP_TRANSPOSE: return tr;
     case OP_RESHAPE: case OP_BROADCAST_TO: return shp;
     case OP_SLICE: return sl;
@@ -194,12 +204,24 @@ static int read_attrs(Reader *r, Node *n, const cJSON *j) {
     } else if (n->op == OP_CAST) {
         return NFAIL(n, "needs \"dtype\"");
     }
-    if (n->op == OP_FULL) {
+    if (n->op == OP_PAD) {
+        if (!(v = cJSON_GetObjectItemCaseSensitive(j, "pads"))) return NFAIL(n, "needs \"pads\"");
+        if (read_ints_max(r, n, v, "pads", 0, IR_MAX_DIM - 1, a->pads, &a->npads, 2 * IR_MAX_RANK)) return -1;
+    }
+    if (n->op == OP_FULL || (n->op == OP_PAD && cJSON_GetObjectItemCaseSensitive(j, "value"))) {
         v = cJSON_GetObjectItemCaseSensitive(j, "value");
         if (!v) return NFAIL(n, "needs \"value\"");
         if (cJSON_IsBool(v)) a->value = cJSON_IsTrue(v);
         else if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) a->value = v->valuedouble;
         else return NFAIL(n, "\"value\" must be a finite number or a boolean, got %s", type_name(v));
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(j, "axis"))) {
+        int64_t ax;
+        char got[48];
+        if (!get_int(v, -IR_MAX_RANK, IR_MAX_RANK - 1, &ax))
+            return NFAIL(n, "\"axis\" must be an integer from %d to %d, got %s", -IR_MAX_RANK, IR_MAX_RANK - 1,
+                         describe(v, got, sizeof got));
+        a->axis = (int)ax;
     }
     if (n->op == OP_ONE_HOT) {
         v = cJSON_GetObjectItemCaseSensitive(j, "depth");
@@ -269,15 +291,17 @@ static int read_nodes(Reader *r, const cJSON *arr) {
         snprintf(n->loc, sizeof n->loc, "%s", loc);
         if (read_attrs(r, n, j)) return -1;
         const cJSON *ins = cJSON_GetObjectItemCaseSensitive(j, "inputs");
-        if (!ins && ir_ops[op].arity == 0) continue;
-        if (!ins) return NFAIL(n, "needs \"inputs\", a list of %d value name%s or number%s", ir_ops[op].arity,
-                              ir_ops[op].arity == 1 ? "" : "s", ir_ops[op].arity == 1 ? "" : "s");
+        int arity = ir_ops[op].arity;
+        if (!ins && arity == 0) continue;
+        if (!ins && arity < 0) return NFAIL(n, "needs \"inputs\", a list of 1 to %d value names", IR_MAX_INPUTS);
+        if (!ins) return NFAIL(n, "needs \"inputs\", a list of %d value name%s or number%s", arity,
+                              arity == 1 ? "" : "s", arity == 1 ? "" : "s");
         if (!cJSON_IsArray(ins)) return NFAIL(n, "\"inputs\" must be a list, got %s", type_name(ins));
         int k = 0;
         for (const cJSON *e = ins->child; e; e = e->next, k++) {
-            if (k >= ir_ops[op].arity)
-                return NFAIL(n, "takes %d input%s, got %d", ir_ops[op].arity,
-                             ir_ops[op].arity == 1 ? "" : "s", cJSON_GetArraySize(ins));
+            char aerr[96];
+            if (k >= (arity < 0 ? IR_MAX_INPUTS : arity) && !ir_arity_ok(op, cJSON_GetArraySize(ins), "input", aerr, sizeof aerr))
+                return NFAIL(n, "%s", aerr);
             if (cJSON_IsString(e)) r->pend[id].names[k] = e->valuestring;
             else if (cJSON_IsNumber(e) && isfinite(e->valuedouble)) n->in[k].value = e->valuedouble;
             else {

@@ -54,6 +54,11 @@ static void write_attrs(cJSON *j, const Node *n) {
         cJSON_AddItemToObject(j, "value", number(a->value));
         if (a->has_dtype) cJSON_AddStringToObject(j, "dtype", ir_dtype_name(a->dtype));
         break;
+    case OP_GATHER: case OP_SCATTER_ADD: case OP_CONCAT: cJSON_AddItemToObject(j, "axis", number(a->axis)); break;
+    case OP_PAD:
+        cJSON_AddItemToObject(j, "pads", int_list(a->pads, a->npads));
+        cJSON_AddItemToObject(j, "value", number(a->value));
+        break;
     case OP_ONE_HOT:
         cJSON_AddItemToObject(j, "depth", number((double)a->depth));
         if (a->has_dtype) cJSON_AddStringToObject(j, "dtype", ir_dtype_name(a->dtype));

@@ -90,6 +90,7 @@ GTC_F1(gtc_sin, sinf, sin)
 GTC_F1(gtc_cos, cosf, cos)
 GTC_F1(gtc_tan, tanf, tan)
 GTC_F1(gtc_tanh, tanhf, tanh)
+GTC_F1(gtc_erf, erff, erf)
 GTC_F1(gtc_fabs, fabsf, fabs)
 GTC_F1(gtc_floorf, floorf, floor)
 GTC_F1(gtc_ceilf, ceilf, ceil)
@@ -156,6 +157,7 @@ template <typename T> GTC_FN double gtc_to_f64(T x) { return (double)x; }
 #define gtc_cos(x) GTC_GF(x, cosf, cos)
 #define gtc_tan(x) GTC_GF(x, tanf, tan)
 #define gtc_tanh(x) GTC_GF(x, tanhf, tanh)
+#define gtc_erf(x) GTC_GF(x, erff, erf)
 GTC_FN float gtc_rsqrtf(float x) { return 1.0f / sqrtf(x); }
 GTC_FN double gtc_rsqrtd(double x) { return 1.0 / sqrt(x); }
 #define gtc_rsqrt(x) GTC_GF(x, gtc_rsqrtf, gtc_rsqrtd)

@@ -15,9 +15,7 @@ int ir_verify_node(Graph *g, NodeId id, Diag *d) {
         if (ir_check_type(&n->type, err, sizeof err)) return diag_node(d, n, "%s", err), -1;
         return 0;
     }
-    if (n->ninputs != info->arity)
-        return diag_node(d, n, "takes %d input%s, got %d", info->arity, info->arity == 1 ? "" : "s",
-                         n->ninputs), -1;
+    if (!ir_arity_ok(n->op, n->ninputs, "input", err, sizeof err)) return diag_node(d, n, "%s", err), -1;
     TensorType in[IR_MAX_INPUTS];
     for (int i = 0; i < n->ninputs; i++) {
         NodeId o = n->in[i].id;

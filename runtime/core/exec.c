@@ -60,6 +60,9 @@ RtExec *rt_exec_new(const RtPlan *plan, const RtBackend *b) {
     }
     int64_t shape[2] = {(n + row - 1) / row, n < row ? n : row};
     e->arena = rt_empty(b, DT_BOOL, 2, shape);
+    static const int64_t zero[2];
+    if (e->arena && plan->nchecks && b->upload((char *)rt_data(e->arena) + plan->check_off, zero, sizeof zero))
+        rt_release(e->arena), e->arena = NULL;
     if (!e->arena) {
         b->plan->kernels_release(e->kernels);
         free(e);
@@ -103,6 +106,22 @@ int rt_exec_check_inputs(const RtPlan *p, const RtBackend *b, RtTensor *const *i
     for (int i = 0; i < p->ninputs; i++)
         if ((p->inputs[i].scalar < 0 || in[i]) && check_input(p, b, i, in[i])) return -1;
     return 0;
+}
+
+/* After a run of a plan with gathers or scatters: the error word their kernels write when an
+ * index is out of range (plan_abi.h, RtPlanCheck). Reading it waits for the run to finish. */
+static int check_indices(RtExec *e) {
+    const RtPlan *p = e->plan;
+    int64_t w[2];
+    char *at = (char *)rt_data(e->arena) + p->check_off;
+    if (e->b->download(w, at, sizeof w)) return -1;
+    if (!w[0]) return 0;
+    static const int64_t zero[2];
+    e->b->upload(at, zero, sizeof zero);
+    if (w[0] < 1 || w[0] > p->nchecks) return rt_error(RT_ERUNTIME, "plan %s: corrupt index-error word", p->graph);
+    const RtPlanCheck *c = &p->checks[w[0] - 1];
+    return rt_error(RT_EINVAL, "%s \"%s\": index %lld is out of range for axis %d of size %lld", c->op, c->node,
+                    (long long)w[1], c->axis, (long long)c->size);
 }
 
 int rt_exec_run(RtExec *e, RtTensor *const *in, const double *scalars, RtTensor **out) {
@@ -152,5 +171,9 @@ int rt_exec_run(RtExec *e, RtTensor *const *in, const double *scalars, RtTensor 
         return -1;
     }
     e->replays++;
+    if (p->nchecks && check_indices(e)) {
+        for (int j = 0; j < p->noutputs; j++) rt_release(out[j]), out[j] = NULL;
+        return -1;
+    }
     return 0;
 }

@@ -136,6 +136,100 @@ done:
     return res;
 }
 
+/* gather and scatter_add: the indices are checked and normalised on the host (an index out of
+ * range is an error naming it and the axis size, never an out-of-bounds read), then the backend
+ * works on contiguous [pre, n, post] views with int64 indices in [0, n). */
+static RtTensor *apply_index(const RtBackend *b, Op op, const RtOperand *in, const Attrs *a, const TensorType *out) {
+    RtTensor *x = in[0].t, *res = NULL, *data = NULL, *upd = NULL, *idx = NULL;
+    int ax;
+    char err[256];
+    if (ir_index_axis(a, x->rank, &ax, err, sizeof err)) {
+        rt_error(RT_EINVAL, "%s: %s", ir_ops[op].name, err);
+        return NULL;
+    }
+    int64_t pre = 1, n = x->shape[ax], post = 1, k = rt_numel(in[1].t);
+    for (int i = 0; i < ax; i++) pre *= x->shape[i];
+    for (int i = ax + 1; i < x->rank; i++) post *= x->shape[i];
+    int64_t *host = malloc((size_t)(k ? k : 1) * sizeof *host);
+    RtTensor *i64 = host ? rt_cast(in[1].t, DT_INT64) : NULL;
+    if (!host) rt_error(RT_EOOM, "out of host memory");
+    if (!i64 || rt_to_host(i64, host)) goto done;
+    for (int64_t i = 0; i < k; i++) {
+        int64_t v = host[i];
+        if (v < -n || v >= n) {
+            rt_error(RT_EINVAL, "%s: index %lld is out of range for axis %d of size %lld", ir_ops[op].name, (long long)v,
+                     ax, (long long)n);
+            goto done;
+        }
+        host[i] = v < 0 ? v + n : v;
+    }
+    if (!(idx = rt_from_host(b, DT_INT64, 1, &k, host))) goto done;
+    if (op == OP_GATHER) {
+        if (!(data = rt_contiguous(x)) || !(res = rt_empty(b, out->dtype, out->rank, out->dims))) goto done;
+        if (b->gather(res, data, idx, pre, n, post)) rt_release(res), res = NULL;
+    } else {
+        RtTensor *u = in[2].t;
+        if (!(res = rt_cast(x, out->dtype)) || !(upd = u->dtype == out->dtype ? rt_contiguous(u) : rt_cast(u, out->dtype)))
+            goto done;
+        if (b->scatter_add(res, idx, upd, pre, n, post)) rt_release(res), res = NULL;
+    }
+done:
+    if (!idx || (op == OP_GATHER ? !data : !upd)) rt_release(res), res = NULL;
+    free(host);
+    rt_release(i64), rt_release(idx), rt_release(data), rt_release(upd);
+    return res;
+}
+
+/* concat: each operand, converted to the result's dtype and contiguous, is a [pre, d * post]
+ * block the backend copies into the result's rows at its offset along the axis. */
+static RtTensor *apply_concat(const RtBackend *b, const RtOperand *in, int nin, const Attrs *a, const TensorType *out) {
+    int ax;
+    char err[256];
+    if (ir_index_axis(a, out->rank, &ax, err, sizeof err)) {
+        rt_error(RT_EINVAL, "concat: %s", err);
+        return NULL;
+    }
+    int64_t pre = 1, post = 1, off = 0;
+    for (int i = 0; i < ax; i++) pre *= out->dims[i];
+    for (int i = ax + 1; i < out->rank; i++) post *= out->dims[i];
+    size_t es = ir_dtype_size(out->dtype), row = (size_t)(out->dims[ax] * post) * es;
+    RtTensor *res = rt_empty(b, out->dtype, out->rank, out->dims);
+    for (int i = 0; i < nin && res; i++) {
+        RtTensor *x = in[i].t, *c = rt_cast(x, out->dtype); /* a contiguous copy */
+        size_t w = (size_t)(x->shape[ax] * post) * es;
+        if (!c || b->copy_rows((char *)rt_data(res) + (size_t)(off * post) * es, row, rt_data(c), w, w, (size_t)pre))
+            rt_release(res), res = NULL;
+        off += x->shape[ax];
+        rt_release(c);
+    }
+    return res;
+}
+
+/* pad: a pass per padded axis, each the result filled with the value and the operand copied
+ * into its rows (as concat's blocks); axes without pads cost nothing. */
+static RtTensor *apply_pad(const RtBackend *b, RtTensor *x, const Attrs *a, const TensorType *out) {
+    RtTensor *cur = rt_contiguous(x);
+    size_t es = ir_dtype_size(out->dtype);
+    int r = out->rank;
+    int64_t shape[IR_MAX_RANK];
+    for (int i = 0; i < r; i++) shape[i] = x->shape[i];
+    for (int ax = 0; ax < r && cur; ax++) {
+        int64_t lo = a->pads[ax], hi = a->pads[r + ax], pre = 1, post = 1, d = shape[ax];
+        if (!lo && !hi) continue;
+        for (int i = 0; i < ax; i++) pre *= shape[i];
+        shape[ax] = d + lo + hi;
+        for (int i = ax + 1; i < r; i++) post *= shape[i];
+        RtTensor *nx = rt_full(b, out->dtype, r, shape, a->value);
+        size_t w = (size_t)(d * post) * es;
+        if (nx && b->copy_rows((char *)rt_data(nx) + (size_t)(lo * post) * es, (size_t)(shape[ax] * post) * es, rt_data(cur), w, w,
+                               (size_t)pre))
+            rt_release(nx), nx = NULL;
+        rt_release(cur);
+        cur = nx;
+    }
+    return cur;
+}
+
 /* Strides that let `out` view x's elements in C order without a copy, as NumPy's
  * attempt_nocopy_reshape: each run of output axes must map onto a run of input axes that is
  * itself laid out contiguously. False when no such strides exist. */
@@ -234,8 +328,10 @@ RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
         rt_error(RT_EINVAL, "not an op");
         return NULL;
     }
+    char aerr[96];
     if (nin < 0 || nin > IR_MAX_INPUTS) {
-        rt_error(RT_EINVAL, "%s: takes %d operands, got %d", ir_ops[op].name, ir_ops[op].arity, nin);
+        ir_arity_ok(op, nin, "operand", aerr, sizeof aerr);
+        rt_error(RT_EINVAL, "%s: %s", ir_ops[op].name, aerr);
         return NULL;
     }
     const RtBackend *b = NULL;
@@ -268,6 +364,10 @@ RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
     case K_REDUCE: return apply_reduce(b, op, in[0].t, a, &out);
     case K_MATMUL: return apply_matmul(b, in[0].t, in[1].t, &out);
     case K_VIEW: return apply_view(op, in[0].t, a, &out);
+    case K_INDEX:
+        if (op == OP_CONCAT) return apply_concat(b, in, nin, a, &out);
+        if (op == OP_PAD) return apply_pad(b, in[0].t, a, &out);
+        return apply_index(b, op, in, a, &out);
     }
     rt_error(RT_ERUNTIME, "internal: unknown op kind");
     return NULL;

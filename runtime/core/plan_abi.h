@@ -22,8 +22,9 @@
 
 #include "../../ir/ir.h" /* DType, IR_MAX_RANK */
 
-#define RT_PLAN_ABI 5 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
-                       * 5: .after holds only the edges no others imply (was: every conflict) */
+#define RT_PLAN_ABI 6 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
+                       * 5: .after holds only the edges no others imply (was: every conflict);
+                       * 6: RtPlan.checks and .check_off (the index-error word) */
 #define RT_PLAN_MAX_ARGS_BYTES 4096 /* CUDA's kernel parameter space */
 
 /* The size of a plan's argument block (above); a plan whose block is larger than
@@ -64,6 +65,17 @@ typedef struct {
                           * that two cannot fit when the grid fits in one wave (cuda_graph.cu). */
 } RtPlanStep;
 
+/* A node whose kernels check indices (gather, scatter_add). An index out of range makes them
+ * write the error word at arena + check_off: [0] = 1 + the check's position (the first to
+ * fail wins), [1] = the index as given; the executor reads it after each run, fails the run
+ * with the node's name, the index and the axis size, and clears it. */
+typedef struct {
+    const char *node;    /* the node's name */
+    const char *op;      /* "gather" */
+    int axis;            /* normalised */
+    int64_t size;        /* the axis size */
+} RtPlanCheck;
+
 typedef void (*RtCpuKernel)(const void *args);
 
 struct RtPlan {
@@ -81,6 +93,9 @@ struct RtPlan {
     const void *const *cuda;   /* one __global__ function (or cudaKernel_t) per step; NULL: no GPU code */
     const char *cuda_source;   /* kernels.cu, for getSource() and the NVRTC fallback */
     const char *cpu_source;    /* kernels_cpu.c, for getSource() */
+    int nchecks;               /* index checks (RtPlanCheck); 0: none, and check_off is -1 */
+    const RtPlanCheck *checks;
+    int64_t check_off;         /* the error word's offset in the arena (inside arena_bytes) */
 };
 typedef struct RtPlan RtPlan;
 

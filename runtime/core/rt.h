@@ -98,6 +98,16 @@ struct RtBackend {
     bool (*tf32)(void);
     const RtPlanOps *plan;      /* runs compiled plans (plan.h); every backend has one */
     const RtModuleOps *modules; /* user kernels from source (module.h); NULL: not offered */
+    /* ---- index-mapped ops (rt_apply has checked and normalised the indices on the host) ----
+     * Views as [pre, n, post] around the axis: idx holds k int64 values in [0, n), contiguous.
+     * gather: out[p, i, q] = data[p, idx[i], q] (data and out contiguous, any dtype).
+     * scatter_add: out[p, idx[i], q] += upd[p, i, q] (out already holds data; out and upd
+     * contiguous, one dtype: int32, int64, float32 or float64; repeated indices accumulate). */
+    int (*gather)(RtTensor *out, const RtTensor *data, const RtTensor *idx, int64_t pre, int64_t n, int64_t post);
+    int (*scatter_add)(RtTensor *out, const RtTensor *idx, const RtTensor *upd, int64_t pre, int64_t n, int64_t post);
+    /* rows times: width bytes from src to dst, the rows dpitch and spitch bytes apart (concat
+     * writes each operand's [pre, d*post] block into the result's rows this way) */
+    int (*copy_rows)(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t rows);
     const char *gemm;           /* the library behind eager matmul: "openblas", "cublas" */
 };
 

@@ -222,4 +222,7 @@ const RtBackend rt_cpu_backend = {
     .matmul = cpu_matmul,
     .synchronize = cpu_synchronize,
     .plan = &rt_cpu_plan_ops,
+    .gather = cpu_gather,
+    .scatter_add = cpu_scatter_add,
+    .copy_rows = cpu_copy_rows,
 };

@@ -11,7 +11,8 @@ NVCCFLAGS ?= -O3 -std=c++17 --fmad=false $(CUDA_ARCH) -Xcompiler -fPIC -Xcompile
 # The two long compiles first (about 3/4 of the build's CPU time), so that `make -j` starts them
 # before anything else.
 CUDA_SRCS := runtime/cuda/cuda_elementwise.cu runtime/cuda/cuda_reduce.cu runtime/cuda/cuda_graph.cu \
-             runtime/cuda/cuda_backend.cu runtime/cuda/cuda_matmul.cu runtime/cuda/cuda_nvrtc.cu runtime/cuda/cuda_plan_jit.cu
+             runtime/cuda/cuda_backend.cu runtime/cuda/cuda_matmul.cu runtime/cuda/cuda_nvrtc.cu runtime/cuda/cuda_plan_jit.cu \
+             runtime/cuda/cuda_index.cu
 CUDA_OBJS := $(patsubst %.cu,$(BUILD)/obj/%.o,$(CUDA_SRCS))
 # cuBLAS pulls in cuBLASLt. Cuda\Compiler needs NVRTC; its modules load through the runtime's
 # library API (cudaLibraryLoadData), so nothing links the driver library directly.

@@ -95,6 +95,7 @@ UNARY(floor, OP_FLOOR)
 UNARY(ceil, OP_CEIL)
 UNARY(round, OP_ROUND)
 UNARY(sign, OP_SIGN)
+UNARY(erf, OP_ERF)
 
 ZEND_METHOD(Cuda_CudaArray, clamp) {
     zval *lo, *hi;
@@ -333,6 +334,106 @@ ZEND_METHOD(Cuda_CudaArray, matmul) {
     if (!in[1].t) RETURN_THROWS();
     apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_MATMUL, in, 2, NULL);
     if (!EG(exception) && !php_gtc_tracing()) GTC_G(last_matmul) = t->storage->backend->gemm;
+}
+
+/* ---- index-mapped ops -------------------------------------------------------------------------- */
+
+ZEND_METHOD(Cuda_CudaArray, gather) {
+    zend_object *indices;
+    zend_long axis = 0;
+    ZEND_PARSE_PARAMETERS_START(1, 2)
+        Z_PARAM_OBJ_OF_CLASS(indices, php_gtc_ce_CudaArray)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_LONG(axis)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    RtOperand in[2] = {{.t = t}, {.t = php_gtc_tensor(indices)}};
+    Attrs a = {0};
+    if (!in[1].t || !php_gtc_axis_to_int(axis, t->rank, "gather", &a.axis)) RETURN_THROWS();
+    apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_GATHER, in, 2, &a);
+}
+
+ZEND_METHOD(Cuda_CudaArray, scatterAdd) {
+    zend_object *indices, *updates;
+    zend_long axis = 0;
+    ZEND_PARSE_PARAMETERS_START(2, 3)
+        Z_PARAM_OBJ_OF_CLASS(indices, php_gtc_ce_CudaArray)
+        Z_PARAM_OBJ_OF_CLASS(updates, php_gtc_ce_CudaArray)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_LONG(axis)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    RtOperand in[3] = {{.t = t}, {.t = php_gtc_tensor(indices)}, {.t = php_gtc_tensor(updates)}};
+    Attrs a = {0};
+    if (!in[1].t || !in[2].t || !php_gtc_axis_to_int(axis, t->rank, "scatter_add", &a.axis)) RETURN_THROWS();
+    apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_SCATTER_ADD, in, 3, &a);
+}
+
+/* This array and a list of CudaArrays joined along an axis (null: 0, as torch.cat), at most
+ * IR_MAX_INPUTS in all: php-gpu-tensors' instance method concat(array $tensors, ?int $axis). */
+ZEND_METHOD(Cuda_CudaArray, concat) {
+    HashTable *list;
+    zend_long axis = 0;
+    bool axis_null = true;
+    ZEND_PARSE_PARAMETERS_START(1, 2)
+        Z_PARAM_ARRAY_HT(list)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_LONG_OR_NULL(axis, axis_null)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    uint32_t n = zend_hash_num_elements(list);
+    if (n > IR_MAX_INPUTS - 1) {
+        php_gtc_throw(RT_EINVAL, "concat: joins this array and at most %d others, got %u", IR_MAX_INPUTS - 1, n);
+        RETURN_THROWS();
+    }
+    RtOperand in[IR_MAX_INPUTS] = {{.t = t}};
+    int k = 1;
+    zval *z;
+    ZEND_HASH_FOREACH_VAL(list, z) {
+        ZVAL_DEREF(z);
+        if (Z_TYPE_P(z) != IS_OBJECT || Z_OBJCE_P(z) != php_gtc_ce_CudaArray) {
+            zend_argument_type_error(1, "must contain only Cuda\\CudaArray, %s given at position %d", zend_zval_type_name(z), k - 1);
+            RETURN_THROWS();
+        }
+        if (!(in[k++].t = php_gtc_tensor(Z_OBJ_P(z)))) RETURN_THROWS();
+    } ZEND_HASH_FOREACH_END();
+    Attrs a = {0};
+    if (!axis_null && !php_gtc_axis_to_int(axis, in[0].t->rank, "concat", &a.axis)) RETURN_THROWS();
+    apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_CONCAT, in, k, &a);
+}
+
+/* Constant padding: $pads are all begins, then all ends (2 per axis, ONNX order). */
+ZEND_METHOD(Cuda_CudaArray, pad) {
+    HashTable *pads;
+    zval *value = NULL;
+    ZEND_PARSE_PARAMETERS_START(1, 2)
+        Z_PARAM_ARRAY_HT(pads)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_NUMBER(value)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    Attrs a = {0};
+    uint32_t n = zend_hash_num_elements(pads);
+    if (n != (uint32_t)(2 * t->rank)) {
+        php_gtc_throw(RT_EINVAL, "pad: $pads has %u entries for rank %d (all begins, then all ends: %d)", n, t->rank, 2 * t->rank);
+        RETURN_THROWS();
+    }
+    zval *z;
+    ZEND_HASH_FOREACH_VAL(pads, z) {
+        ZVAL_DEREF(z);
+        if (Z_TYPE_P(z) != IS_LONG || Z_LVAL_P(z) < 0 || Z_LVAL_P(z) >= IR_MAX_DIM) {
+            php_gtc_throw(RT_EINVAL, "pad: $pads[%d] must be an integer from 0 to 2^31-1", a.npads);
+            RETURN_THROWS();
+        }
+        a.pads[a.npads++] = Z_LVAL_P(z);
+    } ZEND_HASH_FOREACH_END();
+    if (value) a.value = Z_TYPE_P(value) == IS_LONG ? (double)Z_LVAL_P(value) : Z_DVAL_P(value);
+    if (!isfinite(a.value)) {
+        php_gtc_throw(RT_EINVAL, "pad: $value must be a finite number");
+        RETURN_THROWS();
+    }
+    RtOperand in = {.t = t};
+    apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_PAD, &in, 1, &a);
 }
 
 /* ---- views ------------------------------------------------------------------------------------- */

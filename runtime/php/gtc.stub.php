@@ -133,6 +133,9 @@ final class CudaArray implements \ArrayAccess, \Countable, \Stringable
 
     public function tanh(): CudaArray {}
 
+    /** The Gauss error function (exact GELU: 0.5 * x * (1 + erf(x / sqrt(2)))). */
+    public function erf(): CudaArray {}
+
     public function sigmoid(): CudaArray {}
 
     public function relu(): CudaArray {}
@@ -182,6 +185,31 @@ final class CudaArray implements \ArrayAccess, \Countable, \Stringable
     public function argMin(?int $axis = null, bool $keepdims = false): CudaArray {}
 
     public function matmul(CudaArray $other): CudaArray {}
+
+    /**
+     * ONNX Gather: the slices of this array at $indices (int32/int64, negative counts from the
+     * end) along $axis; shape shape[:axis] + indices.shape + shape[axis+1:]. An index out of
+     * range throws Cuda\InvalidArgumentException naming it and the axis size.
+     */
+    public function gather(CudaArray $indices, int $axis = 0): CudaArray {}
+
+    /**
+     * The adjoint of gather: a copy of this array with each slice of $updates (the shape of
+     * gather($indices, $axis)) added where its index gathers from; repeated indices accumulate.
+     */
+    public function scatterAdd(CudaArray $indices, CudaArray $updates, int $axis = 0): CudaArray {}
+
+    /**
+     * This array and $tensors (at most 15) joined along $axis (null: 0), in that order: equal
+     * shapes outside the axis, dtypes promoted as elementwise ops do (php-gpu-tensors' method).
+     */
+    public function concat(array $tensors, ?int $axis = null): CudaArray {}
+
+    /**
+     * Constant padding: $pads holds 2 non-negative integers per axis, all begins then all ends
+     * (ONNX order); the new elements are $value.
+     */
+    public function pad(array $pads, int|float $value = 0): CudaArray {}
 
     /** A view when the array is contiguous, else a copy; one -1 is inferred. */
     public function reshape(array $shape): CudaArray {}

@@ -135,6 +135,8 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Cuda_CudaArray_tanh arginfo_class_Cuda_CudaArray_neg
 
+#define arginfo_class_Cuda_CudaArray_erf arginfo_class_Cuda_CudaArray_neg
+
 #define arginfo_class_Cuda_CudaArray_sigmoid arginfo_class_Cuda_CudaArray_neg
 
 #define arginfo_class_Cuda_CudaArray_relu arginfo_class_Cuda_CudaArray_neg
@@ -192,6 +194,27 @@ ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_matmul, 0, 1, Cuda\\CudaArray, 0)
 	ZEND_ARG_OBJ_INFO(0, other, Cuda\\CudaArray, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_gather, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_OBJ_INFO(0, indices, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, axis, IS_LONG, 0, "0")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_scatterAdd, 0, 2, Cuda\\CudaArray, 0)
+	ZEND_ARG_OBJ_INFO(0, indices, Cuda\\CudaArray, 0)
+	ZEND_ARG_OBJ_INFO(0, updates, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, axis, IS_LONG, 0, "0")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_concat, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, tensors, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, axis, IS_LONG, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_pad, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, pads, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_MASK(0, value, MAY_BE_LONG|MAY_BE_DOUBLE, "0")
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_reshape, 0, 1, Cuda\\CudaArray, 0)
@@ -438,6 +461,7 @@ ZEND_METHOD(Cuda_CudaArray, sin);
 ZEND_METHOD(Cuda_CudaArray, cos);
 ZEND_METHOD(Cuda_CudaArray, tan);
 ZEND_METHOD(Cuda_CudaArray, tanh);
+ZEND_METHOD(Cuda_CudaArray, erf);
 ZEND_METHOD(Cuda_CudaArray, sigmoid);
 ZEND_METHOD(Cuda_CudaArray, relu);
 ZEND_METHOD(Cuda_CudaArray, floor);
@@ -458,6 +482,10 @@ ZEND_METHOD(Cuda_CudaArray, prod);
 ZEND_METHOD(Cuda_CudaArray, argMax);
 ZEND_METHOD(Cuda_CudaArray, argMin);
 ZEND_METHOD(Cuda_CudaArray, matmul);
+ZEND_METHOD(Cuda_CudaArray, gather);
+ZEND_METHOD(Cuda_CudaArray, scatterAdd);
+ZEND_METHOD(Cuda_CudaArray, concat);
+ZEND_METHOD(Cuda_CudaArray, pad);
 ZEND_METHOD(Cuda_CudaArray, reshape);
 ZEND_METHOD(Cuda_CudaArray, flatten);
 ZEND_METHOD(Cuda_CudaArray, transpose);
@@ -586,6 +614,7 @@ static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, cos, arginfo_class_Cuda_CudaArray_cos, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, tan, arginfo_class_Cuda_CudaArray_tan, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, tanh, arginfo_class_Cuda_CudaArray_tanh, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, erf, arginfo_class_Cuda_CudaArray_erf, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, sigmoid, arginfo_class_Cuda_CudaArray_sigmoid, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, relu, arginfo_class_Cuda_CudaArray_relu, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, floor, arginfo_class_Cuda_CudaArray_floor, ZEND_ACC_PUBLIC)
@@ -606,6 +635,10 @@ static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, argMax, arginfo_class_Cuda_CudaArray_argMax, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, argMin, arginfo_class_Cuda_CudaArray_argMin, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, matmul, arginfo_class_Cuda_CudaArray_matmul, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, gather, arginfo_class_Cuda_CudaArray_gather, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, scatterAdd, arginfo_class_Cuda_CudaArray_scatterAdd, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, concat, arginfo_class_Cuda_CudaArray_concat, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, pad, arginfo_class_Cuda_CudaArray_pad, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, reshape, arginfo_class_Cuda_CudaArray_reshape, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, flatten, arginfo_class_Cuda_CudaArray_flatten, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, transpose, arginfo_class_Cuda_CudaArray_transpose, ZEND_ACC_PUBLIC)

@@ -48,6 +48,7 @@ static const struct {
     {"examples/train_step.json", 5},
     {"tests/golden/row_matmul/graph.json", 2},       {"tests/golden/row_matmul_b_depends/graph.json", 2},
     {"tests/emit/lane_rows.json", 1},
+    {"tests/emit/index_ops.json", 1},                {"tests/emit/embedding_mlp_step.json", 3},
 };
 
 /* NVRTC must accept the same kernels.cu text (the JIT fallback for other architectures). */

@@ -722,6 +722,83 @@ static void test_apply(void) {
     }
 }
 
+/* ---- index-mapped ops: gather, scatter_add (rt_apply on both backends) ------------------------- */
+
+static void test_index(void) {
+    int64_t sd[3] = {37, 129, 5}, si[2] = {17, 33};
+    DType dts[] = {DT_BOOL, DT_INT32, DT_INT64, DT_FLOAT32, DT_FLOAT64};
+    for (int i = 0; i < 5; i++)
+        for (int ax = 0; ax < 3; ax++)
+            for (int it = DT_INT32; it <= DT_INT64; it++) {
+                RtTensor *d = gen(dts[i], 3, sd, (Range){-3, 3, 0.25, 0});
+                RtTensor *ix = gen((DType)it, 2, si, (Range){(double)-sd[ax], (double)sd[ax], 1, 0});
+                Attrs a;
+                memset(&a, 0, sizeof a);
+                a.axis = ax == 2 ? -1 : ax;
+                char lab[160];
+                snprintf(lab, sizeof lab, "%s [37,129,5] axis %d, %s indices [17,33] (negatives too)", ir_dtype_name(dts[i]),
+                         a.axis, ir_dtype_name((DType)it));
+                RtTensor *gin[2] = {d, ix};
+                check_apply(lab, OP_GATHER, gin, NULL, 2, &a, 0, 0);
+                if (dts[i] != DT_BOOL) { /* repeated indices: atomics on the GPU, float sums to rounding */
+                    int64_t su[4];
+                    int r = 0;
+                    for (int k = 0; k < 3; k++) {
+                        if (k != ax) su[r++] = sd[k];
+                        else su[r++] = si[0], su[r++] = si[1];
+                    }
+                    RtTensor *u = gen(dts[i], 4, su, (Range){-3, 3, 0.25, 0});
+                    RtTensor *sin_[3] = {d, ix, u};
+                    snprintf(lab, sizeof lab, "scatter_add %s [37,129,5] axis %d, %s indices", ir_dtype_name(dts[i]), a.axis,
+                             ir_dtype_name((DType)it));
+                    check_apply(lab, OP_SCATTER_ADD, sin_, NULL, 3, &a, 1e-5, 1e-12);
+                    rt_release(u);
+                }
+                rt_release(d), rt_release(ix);
+            }
+    /* concat: three operands of two dtypes along each axis (row copies on the GPU) */
+    for (int ax = 0; ax < 3; ax++) {
+        int64_t s2[3] = {sd[0], sd[1], sd[2]};
+        s2[ax] = 3;
+        RtTensor *x = gen(DT_FLOAT32, 3, sd, (Range){-3, 3, 0, 0}), *y = gen(DT_INT64, 3, s2, (Range){-9, 9, 1, 0});
+        RtTensor *cin[3] = {x, y, x};
+        Attrs a;
+        memset(&a, 0, sizeof a);
+        a.axis = ax;
+        char lab[96];
+        snprintf(lab, sizeof lab, "float32 [37,129,5], int64, float32 along axis %d", ax);
+        check_apply(lab, OP_CONCAT, cin, NULL, 3, &a, 0, 0);
+        rt_release(x), rt_release(y);
+    }
+    /* pad: every axis, then two at once (a pass per padded axis) */
+    for (int ax = 0; ax < 4; ax++) {
+        RtTensor *x = gen(DT_FLOAT64, 3, sd, (Range){-3, 3, 0, 0});
+        Attrs a;
+        memset(&a, 0, sizeof a);
+        a.npads = 6, a.value = -0.5;
+        if (ax < 3) a.pads[ax] = 2, a.pads[3 + ax] = 5;
+        else a.pads[0] = 1, a.pads[5] = 3;
+        char lab[96];
+        snprintf(lab, sizeof lab, "float64 [37,129,5] pads %s", ax < 3 ? "on one axis" : "on two axes");
+        RtTensor *pin[1] = {x};
+        check_apply(lab, OP_PAD, pin, NULL, 1, &a, 0, 0);
+        rt_release(x);
+    }
+    /* an index out of range: the same error on both, never a read out of bounds */
+    int64_t s1[1] = {4}, s2[1] = {2};
+    RtTensor *d = gen(DT_FLOAT32, 1, s1, (Range){-1, 1, 0, 0});
+    int32_t bad[2] = {1, 4};
+    RtTensor *ix = need(rt_from_host(CPU, DT_INT32, 1, s2, bad), "indices");
+    RtTensor *gd = need(to_backend(d, GPU), "to gpu"), *gi = need(to_backend(ix, GPU), "to gpu");
+    RtOperand o[2] = {{.t = gd}, {.t = gi}};
+    set_ctx("gather: index 4 of an axis of 4");
+    RtTensor *r = rt_apply(OP_GATHER, o, 2, NULL);
+    if (r) fail("no error");
+    else if (strcmp(rt_message(), "gather: index 4 is out of range for axis 0 of size 4")) fail("message: %s", rt_message());
+    else pass(0);
+    rt_release(r), rt_release(d), rt_release(ix), rt_release(gd), rt_release(gi);
+}
+
 /* ---- transfers, allocator, errors -------------------------------------------------------------- */
 
 static void test_transfers(void) {
@@ -815,7 +892,7 @@ int main(int argc, char **argv) {
         void (*fn)(void);
     } groups[] = {
         {"elementwise", test_elementwise}, {"copy", test_copy}, {"fill", test_fill},
-        {"reduce", test_reduce}, {"matmul", test_matmul}, {"rt_apply", test_apply},
+        {"reduce", test_reduce}, {"matmul", test_matmul}, {"rt_apply", test_apply}, {"index", test_index},
         {"transfers", test_transfers}, {"allocator", test_allocator},
     };
     for (size_t i = 0; i < sizeof groups / sizeof *groups; i++) {

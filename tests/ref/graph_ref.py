@@ -107,14 +107,19 @@ def _sigmoid(a):
     return (1 / (1 + np.exp(-a))).astype(a.dtype)
 
 
+def _erf(a):
+    import math
+    return np.vectorize(math.erf, otypes=[np.float64])(a.astype(np.float64)).astype(a.dtype)
+
+
 UNARY = {
     "neg": np.negative, "abs": np.abs, "exp": np.exp, "log": np.log, "sqrt": np.sqrt,
     "rsqrt": lambda a: (1 / np.sqrt(a)).astype(a.dtype), "sin": np.sin, "cos": np.cos,
-    "tan": np.tan, "tanh": np.tanh, "sigmoid": _sigmoid,
+    "tan": np.tan, "tanh": np.tanh, "sigmoid": _sigmoid, "erf": _erf,
     "relu": lambda a: np.maximum(a, np.zeros((), a.dtype)),
     "floor": np.floor, "ceil": np.ceil, "round": np.round, "sign": np.sign,
 }
-UNARY_FLOAT = {"exp", "log", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid"}
+UNARY_FLOAT = {"exp", "log", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid", "erf"}
 BINARY = {
     "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide, "pow": np.power,
     "maximum": np.maximum, "minimum": np.minimum,
@@ -135,12 +140,14 @@ for _n in REDUCE:
     ARITY[_n], ATTRS[_n] = 1, {"axes", "keepdims"}
 for _n, _a in VIEW_ATTRS.items():
     ARITY[_n], ATTRS[_n] = 1, _a
-ARITY.update({"where": 3, "clamp": 3, "cast": 1, "matmul": 2, "full": 0, "one_hot": 1})
+ARITY.update({"where": 3, "clamp": 3, "cast": 1, "matmul": 2, "full": 0, "one_hot": 1,
+              "gather": 2, "scatter_add": 3, "pad": 1, "concat": -1})
 ATTRS.update({"where": set(), "clamp": set(), "cast": {"dtype"}, "matmul": set(),
-              "full": {"shape", "value", "dtype"}, "one_hot": {"depth", "dtype"}})
+              "full": {"shape", "value", "dtype"}, "one_hot": {"depth", "dtype"},
+              "gather": {"axis"}, "scatter_add": {"axis"}, "concat": {"axis"}, "pad": {"pads", "value"}})
 REQUIRED = {"transpose": {"perm"}, "reshape": {"shape"}, "broadcast_to": {"shape"},
             "slice": {"starts", "ends"}, "cast": {"dtype"}, "full": {"shape", "value", "dtype"},
-            "one_hot": {"depth"}}
+            "one_hot": {"depth"}, "pad": {"pads"}}
 
 
 def norm_axes(axes, rank, where):
@@ -270,6 +277,36 @@ def eval_node(node, args, where):
         return op_slice(args[0], node, where)
     if op == "full":
         return np.full(node["shape"], node["value"], dtype=DTYPES[node["dtype"]])
+    if op == "concat":  # 1 to 16 operands, promoted (docs/graph-format.md 7.8)
+        dt = promote(args)
+        ax = node.get("axis", 0)
+        try:
+            return np.concatenate([as_dtype(a, dt) for a in args], axis=ax)
+        except (ValueError, IndexError) as e:  # shapes that do not match, an axis out of range
+            raise GraphError("%s: %s" % (where, e))
+    if op == "pad":  # constant mode, pads = all begins then all ends (ONNX)
+        x, pads = np.asarray(args[0]), node["pads"]
+        if len(pads) != 2 * x.ndim or min(pads, default=0) < 0:
+            raise GraphError("%s: pads must be 2*rank non-negative integers" % where)
+        widths = [(pads[i], pads[x.ndim + i]) for i in range(x.ndim)]
+        return np.pad(x, widths, constant_values=np.asarray(node.get("value", 0)).astype(x.dtype))
+    if op in ("gather", "scatter_add"):  # ONNX Gather and its adjoint (np.take, np.add.at)
+        data, idx = np.asarray(args[0]), np.asarray(args[1])
+        if not is_int(dt_name(idx)):
+            raise GraphError("%s: indices must be int32 or int64" % where)
+        ax = node.get("axis", 0)
+        if not -data.ndim <= ax < data.ndim:
+            raise GraphError("%s: axis %d is out of range for rank %d" % (where, ax, data.ndim))
+        ax %= data.ndim
+        n = data.shape[ax]
+        if idx.size and (idx.min() < -n or idx.max() >= n):
+            raise GraphError("%s: an index is out of range for axis %d of size %d" % (where, ax, n))
+        idx = np.where(idx < 0, idx + n, idx)
+        if op == "gather":
+            return np.take(data, idx, axis=ax)
+        out = data.copy()
+        np.add.at(out, (slice(None),) * ax + (idx,), as_dtype(args[2], dt_name(data)))
+        return out
     if op == "one_hot":
         a = args[0]
         depth = node["depth"]
@@ -321,7 +358,9 @@ def load_graph(path):
         if missing:
             raise GraphError("%s: op %s needs %s" % (w, op, sorted(missing)))
         ins = node.get("inputs", [])
-        if len(ins) != ARITY[op]:
+        if ARITY[op] < 0 and not 1 <= len(ins) <= 16:
+            raise GraphError("%s: op %s takes 1 to 16 inputs, got %d" % (w, op, len(ins)))
+        if ARITY[op] >= 0 and len(ins) != ARITY[op]:
             raise GraphError("%s: op %s takes %d inputs, got %d" % (w, op, ARITY[op], len(ins)))
         for x in ins:
             if isinstance(x, str):

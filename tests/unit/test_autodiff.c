@@ -203,7 +203,7 @@ TEST(grad_maximum_minimum__broadcast__match_finite_differences) {
 }
 
 TEST(grad_unary__every_op__match_finite_differences) {
-    static const char *const any[] = {"neg", "abs", "exp", "sin", "cos", "tan", "tanh", "sigmoid", "relu"};
+    static const char *const any[] = {"neg", "abs", "exp", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "erf"};
     static const char *const pos[] = {"log", "sqrt", "rsqrt"};
     char buf[1024];
     for (size_t i = 0; i < sizeof any / sizeof *any; i++) {
@@ -214,6 +214,32 @@ TEST(grad_unary__every_op__match_finite_differences) {
         snprintf(buf, sizeof buf, G(IN("a", "[3,4]"), "{'name': 'y', 'op': '%s', 'inputs': ['a']}"), pos[i]);
         gradcheck_pos(buf, "a");
     }
+}
+
+/* Indices ix from a float input fi in [-1, 1): cast(fi * 3) in -2..2 (negatives count from the
+ * end of an axis of 3), repeated, so the scatter accumulates; fi is not a parameter. */
+#define IX(dt) "{'name': 'f3', 'op': 'mul', 'inputs': ['fi', 3]}, {'name': 'ix', 'op': 'cast', 'inputs': ['f3'], 'dtype': '" dt "'}, "
+
+TEST(grad_gather_scatter_add__indices_repeat__match_finite_differences) {
+    gradcheck(G(IN("a", "[3,4]") "," IN("fi", "[2,5]"), IX("int32") "{'name': 'y', 'op': 'gather', 'inputs': ['a', 'ix']}"), "a");
+    gradcheck(G(IN("a", "[2,3,2]") "," IN("fi", "[4]"),
+                IX("int64") "{'name': 'y', 'op': 'gather', 'inputs': ['a', 'ix'], 'axis': -2}"), "a");
+    gradcheck(G(IN("a", "[4,3]") "," IN("fi", "[5]") "," IN("u", "[4,5]"),
+                IX("int32") "{'name': 'y', 'op': 'scatter_add', 'inputs': ['a', 'ix', 'u'], 'axis': 1}"), "a,u");
+}
+
+TEST(grad_concat__slices_per_operand__match_finite_differences) {
+    gradcheck(G(IN("a", "[2,3]") "," IN("b", "[2,1]") "," IN("c", "[2,2]"),
+                "{'name': 'y', 'op': 'concat', 'inputs': ['a', 'b', 'c', 'a'], 'axis': -1}"), "a,b,c");
+    gradcheck(G(IN("a", "[1,3]") "," IN("b", "[2,3]"), "{'name': 'y', 'op': 'concat', 'inputs': ['b', 'a']}"), "a,b");
+}
+
+/* pad's gradient is a slice, slice's (step 1) a pad with zeros */
+TEST(grad_pad_slice__interior_and_zeros__match_finite_differences) {
+    gradcheck(G(IN("a", "[2,3]"), "{'name': 'y', 'op': 'pad', 'inputs': ['a'], 'pads': [1, 0, 2, 3], 'value': 0.5}"), "a");
+    gradcheck(G(IN("a", "[4,5]"), "{'name': 'y', 'op': 'slice', 'inputs': ['a'], 'starts': [1, -3], 'ends': [3, 100]}"), "a");
+    gradcheck(G(IN("a", "[4,5]"), "{'name': 'y', 'op': 'slice', 'inputs': ['a'], 'starts': [2], 'ends': [3], 'axes': [1],"
+                                  " 'steps': [5]}"), "a"); /* one element: the step does not matter */
 }
 
 TEST(grad_floor_ceil_round_sign__piecewise_constant__are_zero) {
@@ -491,7 +517,7 @@ TEST(pass__no_gradient_on_the_path__names_the_node) {
                       "'train': {'loss': 'loss', 'params': ['w'], 'optimizer': {'type': 'sgd', 'lr': 0.1}}}",
                       "\"i\" (argmax): lies on a path from a parameter to the loss");
     expect_pass_error("{'format': 'gtc-graph', 'version': 1, 'name': 'g', 'inputs': [" IN("w", "[3]") "],"
-                      "'nodes': [{'name': 's', 'op': 'slice', 'inputs': ['w'], 'starts': [1], 'ends': [3]},"
+                      "'nodes': [{'name': 's', 'op': 'slice', 'inputs': ['w'], 'starts': [0], 'ends': [3], 'steps': [2]},"
                       "{'name': 'loss', 'op': 'sum', 'inputs': ['s']}], 'outputs': {'loss': 'loss'},"
                       "'train': {'loss': 'loss', 'params': ['w'], 'optimizer': {'type': 'sgd', 'lr': 0.1}}}",
                       "\"s\" (slice): lies on a path");
@@ -521,6 +547,9 @@ int main(void) {
         cmocka_unit_test(grad_pow__tensor_and_constant_exponents__match_finite_differences),
         cmocka_unit_test(grad_maximum_minimum__broadcast__match_finite_differences),
         cmocka_unit_test(grad_unary__every_op__match_finite_differences),
+        cmocka_unit_test(grad_gather_scatter_add__indices_repeat__match_finite_differences),
+        cmocka_unit_test(grad_concat__slices_per_operand__match_finite_differences),
+        cmocka_unit_test(grad_pad_slice__interior_and_zeros__match_finite_differences),
         cmocka_unit_test(grad_floor_ceil_round_sign__piecewise_constant__are_zero),
         cmocka_unit_test(grad_where_clamp__tensors_and_constants__match_finite_differences),
         cmocka_unit_test(grad_cast__float32_and_back__converts_the_gradient),

@@ -144,6 +144,7 @@ static const Case cases[] = {
     {OP_COS, FLTS, 4, {0, PI, PI / 3, INFINITY}, {0}, {0}, {1, -1, 0.5, NAN}},
     {OP_TAN, FLTS, 5, {0, PI / 4, -PI / 4, INFINITY, NAN}, {0}, {0}, {0, 1, -1, NAN, NAN}},
     {OP_TANH, FLTS, 5, {0, 1, -INFINITY, 20, NAN}, {0}, {0}, {0, 0.7615941559557649, -1, 1, NAN}},
+    {OP_ERF, FLTS, 5, {0, 1, -INFINITY, -0.5, NAN}, {0}, {0}, {0, 0.8427007929497149, -1, -0.5204998778130465, NAN}},
     {OP_SIGMOID, FLTS, 5, {0, 2, -INFINITY, INFINITY, -2}, {0}, {0}, {0.5, 0.8807970779778823, 0, 1, 0.11920292202211755}},
     {OP_RELU, NUM, 4, {-3, 0, 2, 5}, {0}, {0}, {0, 0, 2, 5}},
     {OP_RELU, FLTS, 3, {NAN, -INFINITY, 0.5}, {0}, {0}, {NAN, 0, 0.5}},

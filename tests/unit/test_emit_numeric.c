@@ -58,6 +58,12 @@ TEST(emit_cpu__cse_and_dead_nodes__match_eager) {
     check("tests/golden/cse_shared/graph.json", 1, F32);
     check("tests/golden/dead_nodes/graph.json", 1, F32);
 }
+/* gathers inlined into elementwise, reduction and view readers; scatters with repeated and
+ * negative indices, int64 data, a rank-0 index passed by value */
+TEST(emit_cpu__gather_and_scatter_add__match_eager) { check("tests/emit/index_ops.json", 1, F32); }
+TEST(emit_cpu__embedding_mlp_training__matches_eager_over_steps) {
+    check("tests/emit/embedding_mlp_step.json", 3, F32); /* gtc grad --format=json of tests/golden/embedding_mlp */
+}
 TEST(emit_cpu__digits_step__matches_eager_over_steps) { check("examples/digits_step.json", 5, F32); }
 TEST(emit_cpu__train_step__matches_eager_over_steps) { check("examples/train_step.json", 3, F32); }
 TEST(emit_cpu__row_prologue_and_epilogue_matmuls__match_eager) {
@@ -102,6 +108,8 @@ int main(void) {
         cmocka_unit_test(emit_cpu__donated_copy__matches_eager),
         cmocka_unit_test(emit_cpu__donated_order__matches_eager),
         cmocka_unit_test(emit_cpu__cse_and_dead_nodes__match_eager),
+        cmocka_unit_test(emit_cpu__gather_and_scatter_add__match_eager),
+        cmocka_unit_test(emit_cpu__embedding_mlp_training__matches_eager_over_steps),
         cmocka_unit_test(emit_cpu__digits_step__matches_eager_over_steps),
         cmocka_unit_test(emit_cpu__train_step__matches_eager_over_steps),
         cmocka_unit_test(emit_cpu__row_prologue_and_epilogue_matmuls__match_eager),

@@ -102,7 +102,7 @@ static const Case cases[] = {
     BIN(ADD), BIN(SUB), BIN(MUL), BIN(DIV), BIN(POW), BIN(MAXIMUM), BIN(MINIMUM),
     CMP(EQ), CMP(NE), CMP(LT), CMP(LE), CMP(GT), CMP(GE),
     UN(NEG), UN(ABS), UN(EXP), UN(LOG), UN(SQRT), UN(RSQRT), UN(SIN), UN(COS), UN(TAN), UN(TANH),
-    UN(SIGMOID), UN(RELU), UN(FLOOR), UN(CEIL), UN(ROUND), UN(SIGN),
+    UN(SIGMOID), UN(RELU), UN(FLOOR), UN(CEIL), UN(ROUND), UN(SIGN), UN(ERF),
     {OP_WHERE, 3, {{.dtype = DT_BOOL, .rank = 2, .dims = {2, 3}}, X3, {.dtype = DT_FLOAT32, .weak = true}},
      {0}, DT_FLOAT32, 2, {2, 3}},
     {OP_CLAMP, 3, {X23, {.dtype = DT_INT64, .weak = true}, {.dtype = DT_FLOAT32, .weak = true}},
@@ -117,6 +117,13 @@ static const Case cases[] = {
     {OP_BROADCAST_TO, 1, {X3}, {.nshape = 2, .shape = {2, 3}}, DT_FLOAT32, 2, {2, 3}},
     {OP_SLICE, 1, {X23}, {.has_axes = true, .naxes = 1, .axes = {1}, .nslice = 1, .starts = {1}, .ends = {3}},
      DT_FLOAT32, 2, {2, 2}},
+    /* gather: data.shape[:axis] + indices.shape + data.shape[axis+1:]; scatter_add: data's */
+    {OP_GATHER, 2, {X23, {.dtype = DT_INT32, .rank = 2, .dims = {4, 5}}}, {.axis = -1}, DT_FLOAT32, 3, {2, 4, 5}},
+    {OP_SCATTER_ADD, 3, {X23, {.dtype = DT_INT64, .rank = 1, .dims = {4}}, {.dtype = DT_FLOAT32, .rank = 2, .dims = {4, 3}}},
+     {0}, DT_FLOAT32, 2, {2, 3}},
+    /* concat: the axis summed, dtypes promoted */
+    {OP_CONCAT, 3, {X23, {.dtype = DT_INT64, .rank = 2, .dims = {2, 1}}, X23}, {.axis = 1}, DT_FLOAT32, 2, {2, 7}},
+    {OP_PAD, 1, {X23}, {.npads = 4, .pads = {1, 0, 2, 3}}, DT_FLOAT32, 2, {5, 6}},
 };
 #define NCASES ((int)(sizeof cases / sizeof *cases))
 

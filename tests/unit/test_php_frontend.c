@@ -262,6 +262,35 @@ TEST(frontend_php_read__slice_and_astype__bad_input) {
     expect_errors(cases, sizeof cases / sizeof *cases);
 }
 
+/* gather/scatterAdd read as the runtime's methods: $indices, $updates, $axis (default 0) */
+TEST(frontend_php_read__gather_scatter_add__axis_and_operands) {
+    Graph *g = read_php("<?php\nuse Cuda\\CudaArray;\n#[Gtc\\Graph(name: 'g')]\n"
+                        "function g(#[Gtc\\Input('float32', [4, 3])] CudaArray $x, #[Gtc\\Input('int32', [5])] CudaArray $i,\n"
+                        "           #[Gtc\\Input('float32', [4, 5])] CudaArray $u): array {\n"
+                        "    $e = $x->gather($i);\n    $f = $x->gather($i, axis: -1);\n"
+                        "    $s = $x->scatterAdd($i, $u, 1);\n    return ['e' => $e, 'f' => $f, 's' => $s];\n}\n");
+    assert_non_null(g);
+    const Node *e = &g->nodes[graph_find(g, "e")], *f = &g->nodes[graph_find(g, "f")], *s = &g->nodes[graph_find(g, "s")];
+    assert_int_equal(e->op, OP_GATHER);
+    assert_int_equal(e->attrs.axis, 0);
+    assert_true(e->type.rank == 2 && e->type.dims[0] == 5 && e->type.dims[1] == 3);
+    assert_true(f->attrs.axis == -1 && f->type.dims[0] == 4 && f->type.dims[1] == 5);
+    assert_true(s->op == OP_SCATTER_ADD && s->attrs.axis == 1 && s->ninputs == 3);
+    graph_free(g);
+    g = read_php(HEAD "    $y = $x->concat([$b->reshape([1, 3]), $x * 2], axis: 0);\n"
+                      "    $z = $x->concat(tensors: [], axis: -1);\n    return ['y' => $y, 'z' => $z];\n}\n");
+    assert_non_null(g);
+    const Node *y = &g->nodes[graph_find(g, "y")];
+    assert_true(y->op == OP_CONCAT && y->ninputs == 3 && y->type.dims[0] == 9 && y->type.dims[1] == 3);
+    assert_int_equal(g->nodes[graph_find(g, "z")].attrs.axis, -1);
+    graph_free(g);
+    g = read_php(HEAD "    $y = $x->pad([1, 0, 0, 2], value: -1.5);\n    return $y;\n}\n");
+    assert_non_null(g);
+    y = &g->nodes[graph_find(g, "y")];
+    assert_true(y->op == OP_PAD && y->attrs.npads == 4 && y->attrs.value == -1.5 && y->type.dims[0] == 5 && y->type.dims[1] == 5);
+    graph_free(g);
+}
+
 TEST(frontend_php_read__constants__folded) {
     Graph *g = read_php(HEAD "    $k = -(2 ** 2) / 8 + 1;\n    $y = $x * $k;\n    return $y;\n}\n");
     assert_non_null(g);
@@ -286,6 +315,12 @@ TEST(frontend_php_read__errors__file_line_column) {
         {"    $y = $x->astype(\"int32\\0x\");\n",
          "g.php:5:21: a string in a graph file cannot hold a NUL byte (\\0); names and dtypes are plain text"},
         {"    $y = $x * 1e400;\n", "g.php:5:15: 1e400 is not a finite number: graph constants are finite"},
+        {"    $y = $x->gather($x);\n", "g.php:5:14: \"y\" (gather): indices must be int32 or int64, got float32"},
+        {"    $y = $x->gather($b, [0, 1]);\n", "g.php:5:25: ->gather(): $axis must be one integer"},
+        {"    $y = $x->concat([$x, 2]);\n", "g.php:5:26: ->concat(): $tensors must hold CudaArrays, got a number"},
+        {"    $y = $x->pad([1, -1, 0, 0]);\n", "g.php:5:22: ->pad(): $pads[1] must be an integer from 0 to 2^31-1"},
+        {"    $y = $x->pad([1, 1]);\n", "g.php:5:14: \"y\" (pad): \"pads\" has 2 entries for rank 2 (all begins, then all ends: 4) (input shape [4,3])"},
+        {"    $y = $x->concat([$b]);\n", "g.php:5:14: \"y\" (concat): input 1 has shape [3], which does not match input 0's [4,3] outside axis 0"},
     };
     expect_errors(cases, sizeof cases / sizeof *cases);
 }
@@ -404,6 +439,7 @@ int main(void) {
         cmocka_unit_test(frontend_php_read__where_condition_not_bool__cast_to_bool),
         cmocka_unit_test(frontend_php_read__slice__per_axis_selectors_and_named_onnx_form),
         cmocka_unit_test(frontend_php_read__slice_and_astype__bad_input),
+        cmocka_unit_test(frontend_php_read__gather_scatter_add__axis_and_operands),
         cmocka_unit_test(frontend_php_read__constants__folded),
         cmocka_unit_test(frontend_php_read__errors__file_line_column),
         cmocka_unit_test(frontend_php_read__function_choice),

@@ -825,6 +825,19 @@ TEST(pass_simplify__invalid_graph__error_not_crash) {
     graph_free(g);
 }
 
+/* Index-mapped ops are one value only with the same axis (and pads, value): gathers along two
+ * axes of a square matrix have one type but differ. */
+TEST(cse__gathers_along_different_axes__kept_apart) {
+    Graph *g = simplified("{'format': 'gtc-graph', 'version': 1, 'name': 'g', 'inputs': [{'name': 'x', 'dtype': "
+                        "'float32', 'shape': [3, 3]}, {'name': 'i', 'dtype': 'int32', 'shape': [3]}], 'nodes': ["
+                        "{'name': 'a', 'op': 'gather', 'inputs': ['x', 'i']}, {'name': 'b', 'op': 'gather', 'inputs': "
+                        "['x', 'i'], 'axis': 1}, {'name': 'c', 'op': 'gather', 'inputs': ['x', 'i'], 'axis': -2}, "
+                        "{'name': 's', 'op': 'add', 'inputs': ['a', 'b']}, {'name': 't', 'op': 'add', 'inputs': ['s', 'c']}],"
+                        " 'outputs': {'t': 't'}}");
+    assert_int_equal(simplify_count("cse"), 1); /* c is a (axis -2 is 0), b stays */
+    graph_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pass_simplify__mul_full_by_constant__full_6),
@@ -857,6 +870,7 @@ int main(void) {
         cmocka_unit_test(simplify_report__after_a_run__counts_and_log),
         cmocka_unit_test(pass_simplify__example_training_steps__sound),
         cmocka_unit_test(pass_simplify__invalid_graph__error_not_crash),
+        cmocka_unit_test(cse__gathers_along_different_axes__kept_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
