@@ -11,7 +11,7 @@ show($a->concat([$b], axis: 1));
 show($a->concat([new CudaArray([[7, 8]], 'int32')]));                       // int32 promotes to float32
 show((new CudaArray([1, 2], 'int64'))->concat([new CudaArray([true], 'bool')]));
 show((new CudaArray([true], 'bool'))->concat([new CudaArray([false], 'bool')]));  // bool stays bool
-show($a->transpose()->concat([$a->slice([0], [1])], -2));                  // strided views
+show($a->transpose()->concat([$a->slice(starts: [0], ends: [1])], -2));                  // strided views
 show($a->concat([CudaArray::zeros([2, 0])], 1));
 show(CudaArray::zeros([0, 2])->concat([$a]));                               // axis null: 0
 show($b->concat([]));

@@ -11,7 +11,7 @@ show($d->gather($i, 1));                                   // [2] + [2,2]
 show($d->gather(CudaArray::fromFlatArray([1, 0, -2], [3], 'int64')));
 show($d->gather(CudaArray::full([], 1, 'int64'), axis: -1)); // a rank-0 index drops the axis
 show((new CudaArray([[1, 2], [3, 4]], 'int64'))->gather(CudaArray::fromFlatArray([1, 1], [2], 'int32')));
-show((new CudaArray([true, false]))->astype('bool')->gather(CudaArray::fromFlatArray([1, 0, 0], [3], 'int32')));
+show((new CudaArray([true, false]))->astype('bool', casting: 'unsafe')->gather(CudaArray::fromFlatArray([1, 0, 0], [3], 'int32')));
 show($d->gather(CudaArray::zeros([0], 'int32'), 1));
 // scatterAdd: repeated indices accumulate, negatives count from the end
 $u = new CudaArray([[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]]);

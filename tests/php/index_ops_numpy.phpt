@@ -70,8 +70,8 @@ $cases = [
     'gatherm1' => [fn($x, $i) => $x->gather($i, axis: -1), [$x, $im3]],
     'scatter1' => [fn($x, $i, $u) => $x->scatterAdd($i, $u, 1), [$x, $i, $u]],
     'erf' => [fn($e) => $e->erf(), [$e]],
-    'concat1' => [fn($x, $u) => $x->concat([$u->slice([0], [1], axes: [2])->reshape([4, 5, 3]), $x], 1), [$x, $u]],
-    'concat2' => [fn($x) => $x->concat([$x->slice([0], [1])], axis: 0), [$x]],
+    'concat1' => [fn($x, $u) => $x->concat([$u->slice(starts: [0], ends: [1], axes: [2])->reshape([4, 5, 3]), $x], 1), [$x, $u]],
+    'concat2' => [fn($x) => $x->concat([$x->slice(starts: [0], ends: [1])], axis: 0), [$x]],
     'pad1' => [fn($x) => $x->pad([1, 0, 3, 0, 2, 1], -2.5), [$x]],
 ];
 $lines = [];
