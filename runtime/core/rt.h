@@ -177,8 +177,23 @@ typedef struct {
 RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a);
 
 
-/* ---- .npy (format versions 1.0 and 2.0, little-endian, C order) ----------------------------- */
+/* ---- .npy (format versions 1.0, 2.0 and 3.0 as np.load reads them; runtime/core/npy.c) ------ */
 
+/* What an .npy header says, checked against gtc's dtypes and limits. */
+typedef struct {
+    DType dtype;
+    int rank;
+    int64_t shape[IR_MAX_RANK];
+    bool fortran_order, big_endian;
+    size_t data_offset; /* where the data starts */
+    size_t data_bytes;  /* what the shape needs; bytes after them are ignored, as np.load does */
+} RtNpyHeader;
+/* The most bytes a header that can be read spans (magic, length and 10000 UTF-8 characters). */
+#define RT_NPY_HEADER_MAX (12 + 4 * 10000)
+
+/* Parses the magic, version and header dict of an .npy image of len bytes (the data need not
+ * follow); 0, or -1 after rt_error. */
+int rt_npy_header(const void *buf, size_t len, RtNpyHeader *h);
 /* Reads an .npy image from memory into a tensor on backend b. */
 RtTensor *rt_npy_read(const RtBackend *b, const void *buf, size_t len);
 /* Encodes t as .npy (version 1.0, or 2.0 when the header needs it); *out is malloc'd. */

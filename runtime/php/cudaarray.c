@@ -3,8 +3,12 @@
  * serialisation. The op methods live in cudaarray_ops.c. */
 #include "php_gtc.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "ext/random/php_random.h"
-#include "php_streams.h"
 #include "zend_exceptions.h"
 
 static zend_object_handlers cudaarray_handlers;
@@ -257,6 +261,71 @@ ZEND_METHOD(Cuda_CudaArray, fromFlatArray) {
     RETURN_TENSOR(t);
 }
 
+/* ---- local files ----------------------------------------------------------------------------- */
+
+/* Opens path for fromFile, fromNpy (reading) or toNpy (writing): a local path (no stream
+ * wrapper: php://stdin, data:, http:// are refused), inside open_basedir, naming a regular file.
+ * The open is non-blocking so that a FIFO without a writer (or reader) cannot hang it, as
+ * fopen would; fstat then refuses FIFOs, devices and directories before one byte moves, and
+ * the descriptor goes back to blocking. A file opened for writing is truncated only after that
+ * check. Returns the descriptor and (reading) the file's size, or -1 after throwing. */
+static int open_regular_file(const char *fn, const char *path, bool write, size_t *size) {
+    const char *colon = strchr(path, ':');
+    if ((colon && strncmp(colon, "://", 3) == 0) || strncmp(path, "data:", 5) == 0) {
+        php_gtc_throw(RT_EINVAL, "%s: %s: stream wrappers are not supported; give a local file path", fn, path);
+        return -1;
+    }
+    if (php_check_open_basedir_ex(path, 0)) {
+        php_gtc_throw(RT_EINVAL, "%s: %s is outside open_basedir", fn, path);
+        return -1;
+    }
+    int fd = open(path, (write ? O_WRONLY | O_CREAT : O_RDONLY) | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
+    if (fd < 0 && (errno == ENXIO || errno == ENODEV)) { /* a FIFO without a reader, a device */
+        php_gtc_throw(RT_EINVAL, "%s: %s is not a regular file", fn, path);
+        return -1;
+    }
+    if (fd < 0) {
+        php_gtc_throw(RT_ERUNTIME, "%s: cannot open %s for %s: %s", fn, path, write ? "writing" : "reading", strerror(errno));
+        return -1;
+    }
+    struct stat sb;
+    int flags;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        php_gtc_throw(RT_EINVAL, "%s: %s is not a regular file", fn, path);
+        close(fd);
+        return -1;
+    }
+    if ((flags = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 ||
+        (write && ftruncate(fd, 0) != 0)) {
+        php_gtc_throw(RT_ERUNTIME, "%s: %s: %s", fn, path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (size) *size = (size_t)sb.st_size;
+    return fd;
+}
+
+/* Reads exactly n bytes (retrying short reads); false if the file ends first or read fails. */
+static bool read_full(int fd, void *buf, size_t n) {
+    for (size_t got = 0; got < n;) {
+        ssize_t r = read(fd, (char *)buf + got, n - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return false;
+        got += (size_t)r;
+    }
+    return true;
+}
+
+static bool write_full(int fd, const void *buf, size_t n) {
+    for (size_t done = 0; done < n;) {
+        ssize_t r = write(fd, (const char *)buf + done, n - done);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return false;
+        done += (size_t)r;
+    }
+    return true;
+}
+
 /* fromFile($path, $shape, $dtype): raw packed little-endian bytes (no header; .npy is fromNpy).
  * Only a regular file whose size is exactly what the shape needs is read: a wrong size, a
  * directory, a FIFO or a device is refused before any byte is read. */
@@ -274,26 +343,21 @@ ZEND_METHOD(Cuda_CudaArray, fromFile) {
     int rank = shape_dtype_args(shape_ht, dtype_name, shape, &dt);
     if (rank < 0) RETURN_THROWS();
     size_t want = shape_numel(rank, shape) * ir_dtype_size(dt);
-    if (php_check_open_basedir(ZSTR_VAL(path))) RETURN_THROWS();
-    FILE *f = fopen(ZSTR_VAL(path), "rb");
-    struct stat sb;
-    if (!f || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        php_gtc_throw(RT_EINVAL, "fromFile: %s is not a regular file that can be read", ZSTR_VAL(path));
-        if (f) fclose(f);
-        RETURN_THROWS();
-    }
-    if ((uint64_t)sb.st_size != want) {
+    size_t have;
+    int fd = open_regular_file("fromFile", ZSTR_VAL(path), false, &have);
+    if (fd < 0) RETURN_THROWS();
+    if (have != want) {
         TensorType tt = {.rank = rank};
         memcpy(tt.dims, shape, (size_t)rank * sizeof *shape);
         char s[256];
-        php_gtc_throw(RT_EINVAL, "fromFile: shape %s of %s needs %zu bytes, %s has %lld", ir_shape_str(&tt, s, sizeof s),
-                      ir_dtype_name(dt), want, ZSTR_VAL(path), (long long)sb.st_size);
-        fclose(f);
+        php_gtc_throw(RT_EINVAL, "fromFile: shape %s of %s needs %zu bytes, %s has %zu", ir_shape_str(&tt, s, sizeof s),
+                      ir_dtype_name(dt), want, ZSTR_VAL(path), have);
+        close(fd);
         RETURN_THROWS();
     }
     char *buf = want ? emalloc(want) : NULL;
-    bool ok = !want || fread(buf, 1, want, f) == want;
-    fclose(f);
+    bool ok = !want || read_full(fd, buf, want);
+    close(fd);
     RtTensor *t = ok ? from_bytes(dt, rank, shape, buf) : NULL;
     if (buf) efree(buf);
     if (!ok) {
@@ -375,6 +439,9 @@ static void throw_rt_for_file(const char *path) {
     rt_clear_error();
 }
 
+/* fromNpy($path): the header is read and checked first (rt_npy_header), then only the bytes
+ * its shape needs: a file that is not regular, a lying header or a short file is refused before
+ * the data is read, and trailing bytes are ignored as np.load ignores them. */
 ZEND_METHOD(Cuda_CudaArray, fromNpy) {
     zend_string *path;
     ZEND_PARSE_PARAMETERS_START(1, 1)
@@ -382,22 +449,28 @@ ZEND_METHOD(Cuda_CudaArray, fromNpy) {
     ZEND_PARSE_PARAMETERS_END();
     const RtBackend *b = php_gtc_backend();
     if (!b) RETURN_THROWS();
-    php_stream *stream = php_stream_open_wrapper(ZSTR_VAL(path), "rb", 0, NULL);
-    if (!stream) {
-        php_gtc_throw(RT_ERUNTIME, "%s: cannot open for reading", ZSTR_VAL(path));
-        RETURN_THROWS();
+    size_t size;
+    int fd = open_regular_file("fromNpy", ZSTR_VAL(path), false, &size);
+    if (fd < 0) RETURN_THROWS();
+    size_t n = size < RT_NPY_HEADER_MAX ? size : RT_NPY_HEADER_MAX, want = n;
+    char *buf = malloc(n ? n : 1);
+    RtNpyHeader h;
+    RtTensor *t = NULL;
+    if (!buf) {
+        rt_error(RT_EOOM, "out of host memory");
+    } else if (!read_full(fd, buf, n)) {
+        rt_error(RT_ERUNTIME, "read failed");
+    } else if (rt_npy_header(buf, n, &h) == 0) {
+        /* the header's sizes are checked (at most 2^40 bytes); the file's size bounds them */
+        size_t total = h.data_offset + h.data_bytes;
+        want = total < size ? total : size;
+        char *more = want > n ? realloc(buf, want) : buf;
+        if (!more) rt_error(RT_EOOM, "out of host memory");
+        else if (buf = more, want > n && !read_full(fd, buf + n, want - n)) rt_error(RT_ERUNTIME, "read failed");
+        else t = rt_npy_read(b, buf, want);
     }
-    php_stream_statbuf ssb;
-    if (php_stream_stat(stream, &ssb) == 0 && S_ISDIR(ssb.sb.st_mode)) {
-        php_stream_close(stream);
-        php_gtc_throw(RT_ERUNTIME, "%s: is a directory", ZSTR_VAL(path));
-        RETURN_THROWS();
-    }
-    zend_string *contents = php_stream_copy_to_mem(stream, PHP_STREAM_COPY_ALL, 0);
-    php_stream_close(stream);
-    RtTensor *t = rt_npy_read(b, contents ? ZSTR_VAL(contents) : "",
-                              contents ? ZSTR_LEN(contents) : 0);
-    if (contents) zend_string_release(contents);
+    close(fd);
+    free(buf);
     if (!t) {
         throw_rt_for_file(ZSTR_VAL(path));
         RETURN_THROWS();
@@ -405,6 +478,8 @@ ZEND_METHOD(Cuda_CudaArray, fromNpy) {
     RETURN_TENSOR(t);
 }
 
+/* toNpy($path): writes a local regular file only (created or truncated), never through a stream
+ * wrapper, a FIFO or a device (open_regular_file says why). */
 ZEND_METHOD(Cuda_CudaArray, toNpy) {
     zend_string *path;
     ZEND_PARSE_PARAMETERS_START(1, 1)
@@ -417,17 +492,17 @@ ZEND_METHOD(Cuda_CudaArray, toNpy) {
         throw_rt_for_file(ZSTR_VAL(path));
         RETURN_THROWS();
     }
-    php_stream *stream = php_stream_open_wrapper(ZSTR_VAL(path), "wb", 0, NULL);
-    if (!stream) {
+    int fd = open_regular_file("toNpy", ZSTR_VAL(path), true, NULL);
+    if (fd < 0) {
         free(buf);
-        php_gtc_throw(RT_ERUNTIME, "%s: cannot open for writing", ZSTR_VAL(path));
         RETURN_THROWS();
     }
-    ssize_t written = php_stream_write(stream, buf, len);
-    php_stream_close(stream);
+    bool ok = write_full(fd, buf, len);
+    int err = errno;
+    ok = close(fd) == 0 && ok;
     free(buf);
-    if (written < 0 || (size_t)written != len) {
-        php_gtc_throw(RT_ERUNTIME, "%s: short write (%zd of %zu bytes)", ZSTR_VAL(path), written, len);
+    if (!ok) {
+        php_gtc_throw(RT_ERUNTIME, "toNpy: %s: write failed: %s", ZSTR_VAL(path), strerror(err ? err : errno));
         RETURN_THROWS();
     }
 }

@@ -60,7 +60,7 @@ Cuda\InvalidArgumentException: Cuda\CudaArray::fromFlatArray(): Argument #3 ($dt
 Cuda\InvalidArgumentException: Cuda\CudaArray::fromFlatArray(): Argument #2 ($shape) must contain only non-negative dimensions, -1 given
 Cuda\InvalidArgumentException: fromFile: shape [4,2] of float32 needs 32 bytes, DIR/f32.bin has 24
 Cuda\InvalidArgumentException: fromFile: shape [2] of float64 needs 16 bytes, DIR/f32.bin has 24
-Cuda\InvalidArgumentException: fromFile: DIR is not a regular file that can be read
-Cuda\InvalidArgumentException: fromFile: /dev/zero is not a regular file that can be read
-Cuda\InvalidArgumentException: fromFile: DIR/missing.bin is not a regular file that can be read
+Cuda\InvalidArgumentException: fromFile: DIR is not a regular file
+Cuda\InvalidArgumentException: fromFile: /dev/zero is not a regular file
+Cuda\RuntimeException: fromFile: cannot open DIR/missing.bin for reading: No such file or directory
 ValueError: Cuda\CudaArray::fromFile(): Argument #1 ($path) must not contain any null bytes

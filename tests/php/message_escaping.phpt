@@ -22,6 +22,6 @@ show(fn() => CudaArray::fromFile("/no/such/café", [1]));
 --EXPECT--
 Cuda\InvalidArgumentException: input name "a\u202eb" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 128 characters)
 Cuda\InvalidArgumentException: input name "z\u200bw\u2066" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 128 characters)
-Cuda\InvalidArgumentException: fromFile: /no/such\x1b[31mfile is not a regular file that can be read
-Cuda\RuntimeException: /no/such\ufeff\u202dfile.npy: cannot open for reading
-Cuda\InvalidArgumentException: fromFile: /no/such/café is not a regular file that can be read
+Cuda\RuntimeException: fromFile: cannot open /no/such\x1b[31mfile for reading: No such file or directory
+Cuda\RuntimeException: fromNpy: cannot open /no/such\ufeff\u202dfile.npy for reading: No such file or directory
+Cuda\RuntimeException: fromFile: cannot open /no/such/café for reading: No such file or directory

@@ -48,8 +48,8 @@ float32 [0] same aligned {'descr': '<f4', 'fortran_order': False, 'shape': (0,),
 int32 [2,0,3] same aligned {'descr': '<i4', 'fortran_order': False, 'shape': (2, 0, 3), }
 int32 [3,2] same aligned {'descr': '<i4', 'fortran_order': False, 'shape': (3, 2), }
 float64 [3,4,5] same aligned {'descr': '<f8', 'fortran_order': False, 'shape': (3, 4, 5), }
-Cuda\RuntimeException: %s/missing.npy: cannot open for reading
-Cuda\RuntimeException: %s/no/such/dir/x.npy: cannot open for writing
+Cuda\RuntimeException: fromNpy: cannot open %s/missing.npy for reading: No such file or directory
+Cuda\RuntimeException: toNpy: cannot open %s/no/such/dir/x.npy for writing: No such file or directory
 ValueError: Cuda\CudaArray::fromNpy(): Argument #1 ($path) must not contain any null bytes
-Cuda\RuntimeException: %s: is a directory
-Cuda\InvalidArgumentException: data://text/plain;base64,%s: npy: %s
+Cuda\InvalidArgumentException: fromNpy: %s is not a regular file
+Cuda\InvalidArgumentException: fromNpy: data://text/plain;base64,%s: stream wrappers are not supported; give a local file path

@@ -319,7 +319,7 @@ static void rt_npy_read__shape_key_at_header_end__einval_in_bounds(void **state)
         rt_clear_error();
         assert_null(rt_npy_read(&rt_cpu_backend, buf, len));
         assert_int_equal(rt_status(), RT_EINVAL);
-        assert_non_null(strstr(rt_message(), "header has no 'shape' tuple"));
+        assert_non_null(strstr(rt_message(), "bad header: the header ends early"));
         free(buf);
     }
 }
