@@ -48,9 +48,12 @@ echo "php: $("$php_bin" -n -r 'echo PHP_VERSION;'); torch: $("$py_bin" -c 'impor
 echo "gtc: ${GTC_REV:-$(git log -1 --format='%h %cs' 2>/dev/null || echo '?')$(git diff --quiet HEAD -- . 2>/dev/null || echo ' + uncommitted changes')}; $ext, $models"
 
 # ---- data -----------------------------------------------------------------------------------------
-need=0
-for s in digits_train digits_test pcam_train pcam_test; do
-    for f in x y labels; do [ -f "$data/${s}_$f.npy" ] || need=1; done
+need=0 # the files of the data sets asked for (DATASETS)
+for ds in ${datasets//,/ }; do
+    case $ds in pcam-synthetic) p=pcam ;; *) p=$ds ;; esac
+    for s in "${p}_train" "${p}_test"; do
+        for f in x y labels; do [ -f "$data/${s}_$f.npy" ] || need=1; done
+    done
 done
 if [ $need = 1 ]; then
     t0=$(date +%s.%N)
