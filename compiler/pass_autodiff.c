@@ -309,7 +309,7 @@ static bool carries(Op op, int k) {
 }
 
 int autodiff_grads(Builder *b, NodeId loss, const NodeId *params, int np, const NodeId *stop,
-                   int nstop, NodeId *grads) {
+                   int nstop, NodeId *grads, bool *unreached) {
     Graph *g = b->g;
     int n = g->nnodes;
     bool *active = calloc((size_t)n + 1, sizeof *active), *need = calloc((size_t)n + 1, sizeof *need);
@@ -374,6 +374,7 @@ int autodiff_grads(Builder *b, NodeId loss, const NodeId *params, int np, const 
             ad_rename(b, grads[i], "d_%s", g->nodes[params[i]].name);
         }
         if (grads[i] < 0) { /* the loss does not depend on it */
+            if (unreached) unreached[i] = true;
             grads[i] = ad_full(b, NULL, 0, t->dtype, t->rank, t->dims);
             ad_rename(b, grads[i], "d_%s", g->nodes[params[i]].name);
         }
@@ -476,7 +477,18 @@ int pass_autodiff(Graph *g, Diag *d) {
         upd = calloc((size_t)t->nparams, sizeof *upd);
         state = calloc((size_t)nins + 1, sizeof *state);
         if (!grads || !upd || !state) abort();
-        rc = autodiff_grads(&b, t->loss, t->params, t->nparams, t->stop, t->nstop, grads);
+        bool *unreached = calloc((size_t)t->nparams, sizeof *unreached);
+        if (!unreached) abort();
+        rc = autodiff_grads(&b, t->loss, t->params, t->nparams, t->stop, t->nstop, grads, unreached);
+        /* a parameter the loss does not depend on would silently train with a zero gradient
+         * forever: almost always a mistake in the graph (a typo, a detached branch) */
+        for (int i = 0; i < t->nparams && !rc; i++)
+            if (unreached[i])
+                rc = (diag_at(d, "train.params", "\"%s\" has no path to the loss \"%s\"%s, so its gradient would "
+                              "always be zero: use it on the way to the loss, or remove it from params",
+                              g->nodes[t->params[i]].name, g->nodes[t->loss].name,
+                              t->nstop ? " (or a stop_gradient cuts every path)" : ""), -1);
+        free(unreached);
         if (!rc) rc = optim_build(&b, t, grads, ins, ids, nins, upd, state);
         if (ad_finish(&b)) rc = -1;
     }

@@ -127,7 +127,7 @@ static void gradcheck_range(const char *json, const char *params, double lo, dou
     Builder b;
     ad_begin(&b, g, &d);
     NodeId grads[8];
-    if (autodiff_grads(&b, loss, ps, np, NULL, 0, grads)) fail_msg("autodiff: %s", d.msg);
+    if (autodiff_grads(&b, loss, ps, np, NULL, 0, grads, NULL)) fail_msg("autodiff: %s", d.msg);
     if (ad_finish(&b)) fail_msg("naming: %s", d.msg);
     Diag v;
     diag_init(&v, "ad");
@@ -304,7 +304,7 @@ TEST(grad_max_min__ties__split_evenly) {
         NodeId p = graph_find(g, "a"), grad;
         Builder b;
         ad_begin(&b, g, &d);
-        assert_int_equal(autodiff_grads(&b, graph_find(g, "loss"), &p, 1, NULL, 0, &grad), 0);
+        assert_int_equal(autodiff_grads(&b, graph_find(g, "loss"), &p, 1, NULL, 0, &grad, NULL), 0);
         assert_int_equal(ad_finish(&b), 0);
         double row[2][6] = {{1, 3, 3, 2, 2, 2}, {3, 1, 1, 2, 2, 2}}; /* max ties / min ties */
         double want[2][6] = {{0, 0.5, 0.5, 1. / 3, 1. / 3, 1. / 3}, {0, 0.5, 0.5, 1. / 3, 1. / 3, 1. / 3}};
