@@ -469,6 +469,18 @@ static bool add_donations(Graph *g, HashTable *donate) {
                           j < 0 ? ZSTR_VAL(key) : Z_STRVAL_P(val));
             return false;
         }
+        /* checked here, where the key the user wrote is known (the verifier would name the
+         * traced value, "t3") */
+        const TensorType *ot = &g->nodes[g->outputs[j].value].type, *it = &g->nodes[in].type;
+        if (!ir_type_equal(ot, it)) {
+            char so[128], si[128];
+            ir_shape_str(ot, so, sizeof so);
+            ir_shape_str(it, si, sizeof si);
+            php_gtc_throw(RT_EINVAL, "donate: output \"%s\" (%s %s) cannot reuse input \"%s\" (%s %s): it needs the "
+                          "same dtype and shape", ZSTR_VAL(key), ir_dtype_name(ot->dtype), so, Z_STRVAL_P(val),
+                          ir_dtype_name(it->dtype), si);
+            return false;
+        }
         Donation *d = realloc(g->donations, (size_t)(g->ndonations + 1) * sizeof *d);
         if (!d) abort();
         g->donations = d;
