@@ -269,12 +269,20 @@ INSTALL_HEADERS := ir/ir.h ir/ops.def ir/scalar.h runtime/core/rt.h runtime/core
                    runtime/cuda/rt_graph.h runtime/cuda/rt_kernel.h
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(EXTENSION_DIR) \
-	  $(DESTDIR)$(INI_DIR) $(DESTDIR)$(PREFIX)/share/gtc/templates
+	  $(DESTDIR)$(INI_DIR) $(DESTDIR)$(PREFIX)/share/gtc/templates $(DESTDIR)$(PREFIX)/share/gtc/php \
+	  $(DESTDIR)$(PREFIX)/share/gtc/stubs $(DESTDIR)$(PREFIX)/share/gtc/examples $(DESTDIR)$(PREFIX)/share/doc/gtc/docs
 	install -m 755 $(GTC) $(DESTDIR)$(PREFIX)/bin/gtc
 	install -m 755 $(GTC_EXT) $(DESTDIR)$(EXTENSION_DIR)/gtc.so
 	install -m 644 $(LIBGTCRT) $(DESTDIR)$(PREFIX)/lib/libgtcrt.a
 	for h in $(INSTALL_HEADERS); do install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/gtc/$$h || exit 1; done
 	install -m 644 templates/* $(DESTDIR)$(PREFIX)/share/gtc/templates/
+	# for users: the Gtc\ attribute classes PHP graph files use, the stubs IDEs read, the docs
+	# and the examples (their data comes from `make data` in a source tree)
+	install -m 644 examples/gtc_attributes.php $(DESTDIR)$(PREFIX)/share/gtc/php/
+	install -m 644 runtime/php/gtc.stub.php runtime/php/device_functions.stub.php $(DESTDIR)$(PREFIX)/share/gtc/stubs/
+	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/gtc/
+	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/gtc/docs/
+	install -m 644 examples/*.json examples/*.php $(DESTDIR)$(PREFIX)/share/gtc/examples/
 	printf '%s\n' '; gtc: Cuda\CudaArray for PHP. Models compiled with' \
 	  '; `gtc compile` need this extension first: add their extension= lines after this one.' \
 	  'extension=$(EXTENSION_DIR)/gtc.so' '; gtc.device=auto' '; gtc.memory_limit=0' \

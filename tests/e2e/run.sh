@@ -256,10 +256,12 @@ fi
 prefix="$out/prefix"
 if log=$(${MAKE:-make} -s -C "$root" install PREFIX="$prefix" 2>&1); then
     ok "make install PREFIX=$prefix"
-    check "the prefix has bin/gtc, gtc.so, the headers and the INI snippet" \
+    check "the prefix has bin/gtc, gtc.so, the headers, the INI snippet, the attribute classes, stubs, docs, examples" \
         bash -c 'cd "$1" && ls bin/gtc lib/php/extensions/gtc.so include/gtc/runtime/core/plan_abi.h \
                  include/gtc/runtime/php/php_gtc.h include/gtc/ir/ir.h include/gtc/ir/ops.def \
-                 etc/php/conf.d/20-gtc.ini share/gtc/templates/ext.c.in' _ "$prefix"
+                 etc/php/conf.d/20-gtc.ini share/gtc/templates/ext.c.in share/gtc/php/gtc_attributes.php \
+                 share/gtc/stubs/gtc.stub.php share/gtc/stubs/device_functions.stub.php share/doc/gtc/README.md \
+                 share/doc/gtc/docs/graph-format.md share/gtc/examples/train_step.json share/gtc/examples/train_mlp.php' _ "$prefix"
     if log=$(cd / && "$prefix/bin/gtc" compile "$graph" -o "$out/installed.so" --cpu-only 2>&1); then
         ok "the installed gtc compiles a model (headers from PREFIX/include/gtc)"
         check "the model built by the installed gtc runs under the installed gtc.so" \
@@ -270,6 +272,11 @@ if log=$(${MAKE:-make} -s -C "$root" install PREFIX="$prefix" 2>&1); then
     else
         bad "the installed gtc compiles a model" "$log"
     fi
+    check "the installed Gtc\\ attribute classes load and instantiate (ReflectionAttribute::newInstance)" \
+        bash -c '"$1" -n -r "require \"\$argv[1]\";
+            #[Gtc\\Graph(name: \"g\")] function g() {}
+            \$a = (new ReflectionFunction(\"g\"))->getAttributes()[0]->newInstance();
+            exit(\$a instanceof Gtc\\Graph && \$a->name === \"g\" ? 0 : 1);" "$2"' _ "$php" "$prefix/share/gtc/php/gtc_attributes.php"
 else
     bad "make install PREFIX=$prefix" "$log"
 fi
