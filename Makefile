@@ -253,6 +253,7 @@ e2e: $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/run.sh $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/php_graphs.sh $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/fusion_export.sh $(GTC) $(GTC_EXT)
+	PHP=$(PHP) bash tests/e2e/getting_started.sh
 # On the GPU machine, after `make e2e` built the models here: the same checks on CUDA
 # (backend cuda-graph) and 10,000 replays.
 e2e-gpu: $(GTC_EXT)
