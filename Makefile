@@ -31,6 +31,7 @@ RT_CPU_SRCS := runtime/cpu/cpu_backend.c runtime/cpu/cpu_elementwise.c runtime/c
                runtime/cpu/cpu_matmul.c runtime/cpu/cpu_plan.c runtime/cpu/cpu_index.c
 PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cudaarray_ops.c runtime/php/cudaarray_index.c \
                 runtime/php/cudaarray_convert.c runtime/php/cudaarray_print.c \
+                runtime/php/cudaarray_npz.c runtime/php/cudaarray_data.c \
                 runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/kernel_compiler.c
 GTC_MAIN := compiler/main.c
 UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit
@@ -104,7 +105,7 @@ $(BUILD)/obj/runtime/php/%.o: runtime/php/%.c
 GTC_EXT_COMPILER_OBJS := $(filter-out $(BUILD)/obj/ir/%,$(LIBGTC_OBJS))
 $(GTC_EXT): $(PHP_EXT_OBJS) $(GTC_EXT_COMPILER_OBJS) $(LIBGTCRT)
 	$(CC) -shared $(LDFLAGS_BASE) -o $@ $(PHP_EXT_OBJS) $(GTC_EXT_COMPILER_OBJS) -Wl,--whole-archive $(LIBGTCRT) \
-	  -Wl,--no-whole-archive $(GTC_EXT_CUDA) -lopenblas -lcjson -lm -ldl
+	  -Wl,--no-whole-archive $(GTC_EXT_CUDA) -lopenblas -lcjson -lzip -lm -ldl
 
 # Generated include files (scripts/gen-inc.sh, shared with runtime/php/config.m4's PIE build):
 # templates/ext.c.in as a C string literal for compiler/emit_ext.c, and the texts the kernel

@@ -135,8 +135,18 @@ RtTensor *rt_full(const RtBackend *b, DType dt, int rank, const int64_t *shape, 
 /* Uniform [0, 1) floats (or 0/1 for bool, [0, 2^31) for ints) from a seeded generator on the
  * host, so every backend gets the same numbers for the same seed. */
 RtTensor *rt_rand(const RtBackend *b, DType dt, int rank, const int64_t *shape, uint64_t seed);
+/* The same generator (splitmix64 on the host, so every backend gets the same values): standard
+ * normal floats (Box-Muller), uniform integers in [low, high) of an integer dtype, and a random
+ * permutation of 0 .. n-1 (int64, Fisher-Yates). NULL after rt_error (bad dtype or range). */
+RtTensor *rt_randn(const RtBackend *b, DType dt, int rank, const int64_t *shape, uint64_t seed);
+RtTensor *rt_randint(const RtBackend *b, DType dt, int rank, const int64_t *shape, int64_t low, int64_t high,
+                     uint64_t seed);
+RtTensor *rt_permutation(const RtBackend *b, int64_t n, uint64_t seed);
 /* Copies `data` (contiguous, C order, dtype dt) into a new tensor. */
 RtTensor *rt_from_host(const RtBackend *b, DType dt, int rank, const int64_t *shape, const void *data);
+/* Copies `data` (contiguous, dtype hdt) into a new tensor of dtype dt on b, converting as rt_cast
+ * does (values computed on the host in a wide type: arange, linspace, the random factories). */
+RtTensor *rt_from_host_cast(const RtBackend *b, DType dt, DType hdt, int rank, const int64_t *shape, const void *data);
 /* Writes the tensor's elements, C order, contiguous, into dst (rt_nbytes bytes). */
 int rt_to_host(const RtTensor *t, void *dst);
 /* A new contiguous tensor with t's values on backend b (a copy even when b is t's backend). */

@@ -1,6 +1,7 @@
 /* runtime/core/tensor.c: storage and tensor life cycle, memory accounting, host transfers,
  * copies and conversions (rt_cast, rt_contiguous, rt_assign), and the seeded generator behind
  * rand. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,4 +244,107 @@ RtTensor *rt_rand(const RtBackend *b, DType dt, int rank, const int64_t *shape, 
     RtTensor *out = rt_from_host(b, dt, rank, shape, p);
     rt_release(t);
     return out;
+}
+
+/* A uniform integer in [0, range) without modulo bias (rejection of the top remainder); range
+ * 0 means the whole 2^64. */
+static uint64_t bounded(uint64_t *s, uint64_t range) {
+    if (range == 0) return splitmix64(s);
+    uint64_t limit = UINT64_MAX - UINT64_MAX % range, r;
+    do r = splitmix64(s);
+    while (r >= limit);
+    return r % range;
+}
+
+RtTensor *rt_from_host_cast(const RtBackend *b, DType dt, DType hdt, int rank, const int64_t *shape, const void *vals) {
+    RtTensor *h = rt_from_host(&rt_cpu_backend, hdt, rank, shape, vals);
+    if (!h) return NULL;
+    RtTensor *c = dt == hdt ? rt_retain(h) : rt_cast(h, dt);
+    rt_release(h);
+    if (!c || b == &rt_cpu_backend) return c;
+    RtTensor *out = rt_to_backend(c, b);
+    rt_release(c);
+    return out;
+}
+
+/* Generated on the host so that every backend gets the same numbers for a seed; vals is freed. */
+static RtTensor *host_values(const RtBackend *b, DType dt, DType hdt, int rank, const int64_t *shape, void *vals) {
+    RtTensor *t = rt_from_host_cast(b, dt, hdt, rank, shape, vals);
+    free(vals);
+    return t;
+}
+
+static void *host_alloc(int64_t n) {
+    void *p = malloc(n ? (size_t)n * 8 : 8);
+    if (!p) rt_error(RT_EOOM, "out of host memory");
+    return p;
+}
+
+static int64_t shape_numel(int rank, const int64_t *shape) {
+    int64_t n = 1;
+    for (int i = 0; i < rank; i++) n *= shape[i];
+    return n;
+}
+
+/* Box-Muller over pairs of splitmix64 draws, in double; float32 is rounded from it. */
+RtTensor *rt_randn(const RtBackend *b, DType dt, int rank, const int64_t *shape, uint64_t seed) {
+    if (!ir_dtype_is_float(dt)) {
+        rt_error(RT_EINVAL, "randn: dtype must be float32 or float64, got %s", ir_dtype_name(dt));
+        return NULL;
+    }
+    int64_t n = shape_numel(rank, shape);
+    double *v = host_alloc(n);
+    if (!v) return NULL;
+    uint64_t s = seed;
+    for (int64_t i = 0; i < n; i += 2) {
+        double u1 = (double)((splitmix64(&s) >> 11) + 1) * (1.0 / 9007199254740992.0); /* (0, 1] */
+        double u2 = (double)(splitmix64(&s) >> 11) * (1.0 / 9007199254740992.0);
+        double r = sqrt(-2.0 * log(u1)), th = 6.283185307179586 * u2;
+        v[i] = r * cos(th);
+        if (i + 1 < n) v[i + 1] = r * sin(th);
+    }
+    return host_values(b, dt, DT_FLOAT64, rank, shape, v);
+}
+
+RtTensor *rt_randint(const RtBackend *b, DType dt, int rank, const int64_t *shape, int64_t low, int64_t high,
+                     uint64_t seed) {
+    if (low >= high) {
+        rt_error(RT_EINVAL, "randint: low (%lld) must be less than high (%lld)", (long long)low, (long long)high);
+        return NULL;
+    }
+    if (ir_dtype_is_float(dt) || dt == DT_BOOL) {
+        rt_error(RT_EINVAL, "randint: dtype must be an integer type, got %s", ir_dtype_name(dt));
+        return NULL;
+    }
+    size_t bits = ir_dtype_size(dt) * 8;
+    bool is_unsigned = dt == DT_UINT8 || dt == DT_UINT16 || dt == DT_UINT32 || dt == DT_UINT64;
+    int64_t lo = is_unsigned ? 0 : bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
+    int64_t hi = bits == 64 ? INT64_MAX : is_unsigned ? ((int64_t)1 << bits) - 1 : ((int64_t)1 << (bits - 1)) - 1;
+    if (low < lo || high - 1 > hi) {
+        rt_error(RT_EINVAL, "randint: [%lld, %lld) does not fit %s", (long long)low, (long long)high, ir_dtype_name(dt));
+        return NULL;
+    }
+    int64_t n = shape_numel(rank, shape);
+    int64_t *v = host_alloc(n);
+    if (!v) return NULL;
+    uint64_t s = seed, range = (uint64_t)high - (uint64_t)low;
+    for (int64_t i = 0; i < n; i++) v[i] = (int64_t)((uint64_t)low + bounded(&s, range));
+    return host_values(b, dt, DT_INT64, rank, shape, v);
+}
+
+/* Fisher-Yates from the end, each swap partner drawn without bias. */
+RtTensor *rt_permutation(const RtBackend *b, int64_t n, uint64_t seed) {
+    if (n < 0) {
+        rt_error(RT_EINVAL, "permutation: n must not be negative, got %lld", (long long)n);
+        return NULL;
+    }
+    int64_t *v = host_alloc(n);
+    if (!v) return NULL;
+    for (int64_t i = 0; i < n; i++) v[i] = i;
+    uint64_t s = seed;
+    for (int64_t i = n - 1; i > 0; i--) {
+        int64_t j = (int64_t)bounded(&s, (uint64_t)i + 1), tmp = v[i];
+        v[i] = v[j], v[j] = tmp;
+    }
+    return host_values(b, DT_INT64, DT_INT64, 1, &n, v);
 }

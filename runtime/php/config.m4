@@ -2,7 +2,7 @@ dnl runtime/php/config.m4: builds gtc.so with phpize — the way PIE installs it
 dnl the repository root names this directory as its build-path). It holds what the top-level
 dnl Makefile's gtc.so holds, less the CUDA backend: the extension (runtime/php), the runtime
 dnl (runtime/*.c, runtime/core, the CPU backend runtime/cpu, ir/) and the compiler (compiler/,
-dnl less compiler/main.c) that Cuda\Fusion plans with. OpenBLAS and cJSON are required. The CUDA
+dnl less compiler/main.c) that Cuda\Fusion plans with. OpenBLAS, cJSON and libzip are required. The CUDA
 dnl backend and the `gtc` command come from the top-level Makefile: make && make install
 dnl PREFIX=... (README.md). runtime/backends.c is compiled without GTC_HAVE_CUDA here, so the
 dnl backend table has the CPU row only and this build is complete for the CPU. Directories are globbed, so a new .c file there is built without editing this file.
@@ -21,6 +21,9 @@ if test "$PHP_GTC" != "no"; then
   PHP_CHECK_LIBRARY([cjson], [cJSON_Parse],
     [PHP_ADD_LIBRARY([cjson], [1], [GTC_SHARED_LIBADD])],
     [AC_MSG_ERROR([gtc needs cJSON (Debian/Ubuntu: libcjson-dev)])])
+  PHP_CHECK_LIBRARY([zip], [zip_fdopen],
+    [PHP_ADD_LIBRARY([zip], [1], [GTC_SHARED_LIBADD])],
+    [AC_MSG_ERROR([gtc needs libzip for .npz checkpoints (Debian/Ubuntu: libzip-dev)])])
   PHP_ADD_LIBRARY([m], [1], [GTC_SHARED_LIBADD])
   PHP_ADD_LIBRARY([dl], [1], [GTC_SHARED_LIBADD])
   PHP_SUBST([GTC_SHARED_LIBADD])

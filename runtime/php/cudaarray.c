@@ -109,7 +109,7 @@ static int cudaarray_compare(zval *a, zval *b) {
 
 /* ---- construction -------------------------------------------------------------------------- */
 
-static bool check_shape(DType dt, int rank, const int64_t *shape) {
+bool php_gtc_check_shape(DType dt, int rank, const int64_t *shape) {
     TensorType tt = {.dtype = dt, .rank = rank};
     memcpy(tt.dims, shape, (size_t)rank * sizeof *shape);
     char err[256];
@@ -132,7 +132,7 @@ static size_t shape_numel(int rank, const int64_t *shape) {
 static int shape_dtype_args(HashTable *shape_ht, zend_string *dtype_name, int64_t *shape, DType *dt) {
     int rank = php_gtc_parse_shape(shape_ht, 2, false, shape);
     if (rank < 0 || (dtype_name && !php_gtc_parse_dtype(dtype_name, 3, dt))) return -1;
-    return check_shape(*dt, rank, shape) ? rank : -1;
+    return php_gtc_check_shape(*dt, rank, shape) ? rank : -1;
 }
 /* Builds a tensor from raw C-order bytes; bool bytes are normalised to 0/1. */
 static RtTensor *from_bytes(DType dt, int rank, const int64_t *shape, const char *bytes) {
@@ -263,13 +263,13 @@ ZEND_METHOD(Cuda_CudaArray, fromFlatArray) {
 
 /* ---- local files ----------------------------------------------------------------------------- */
 
-/* Opens path for fromFile, fromNpy (reading) or toNpy (writing): a local path (no stream
+/* Opens path for fromFile, fromNpy, loadNpz (reading) or toNpy, saveNpz (writing): a local path (no stream
  * wrapper: php://stdin, data:, http:// are refused), inside open_basedir, naming a regular file.
  * The open is non-blocking so that a FIFO without a writer (or reader) cannot hang it, as
  * fopen would; fstat then refuses FIFOs, devices and directories before one byte moves, and
  * the descriptor goes back to blocking. A file opened for writing is truncated only after that
  * check. Returns the descriptor and (reading) the file's size, or -1 after throwing. */
-static int open_regular_file(const char *fn, const char *path, bool write, size_t *size) {
+int php_gtc_open_regular_file(const char *fn, const char *path, bool write, size_t *size) {
     const char *colon = strchr(path, ':');
     if ((colon && strncmp(colon, "://", 3) == 0) || strncmp(path, "data:", 5) == 0) {
         php_gtc_throw(RT_EINVAL, "%s: %s: stream wrappers are not supported; give a local file path", fn, path);
@@ -316,7 +316,7 @@ static bool read_full(int fd, void *buf, size_t n) {
     return true;
 }
 
-static bool write_full(int fd, const void *buf, size_t n) {
+bool php_gtc_write_full(int fd, const void *buf, size_t n) {
     for (size_t done = 0; done < n;) {
         ssize_t r = write(fd, (const char *)buf + done, n - done);
         if (r < 0 && errno == EINTR) continue;
@@ -344,7 +344,7 @@ ZEND_METHOD(Cuda_CudaArray, fromFile) {
     if (rank < 0) RETURN_THROWS();
     size_t want = shape_numel(rank, shape) * ir_dtype_size(dt);
     size_t have;
-    int fd = open_regular_file("fromFile", ZSTR_VAL(path), false, &have);
+    int fd = php_gtc_open_regular_file("fromFile", ZSTR_VAL(path), false, &have);
     if (fd < 0) RETURN_THROWS();
     if (have != want) {
         TensorType tt = {.rank = rank};
@@ -414,7 +414,7 @@ static void factory(INTERNAL_FUNCTION_PARAMETERS, double fixed, int kind) {
         }
     }
     if (dtype_name && !php_gtc_parse_dtype(dtype_name, dtype_arg, &dt)) RETURN_THROWS();
-    if (!check_shape(dt, rank, shape)) RETURN_THROWS();
+    if (!php_gtc_check_shape(dt, rank, shape)) RETURN_THROWS();
     const RtBackend *b = php_gtc_backend();
     if (!b) RETURN_THROWS();
     if (kind == 2) {
@@ -450,7 +450,7 @@ ZEND_METHOD(Cuda_CudaArray, fromNpy) {
     const RtBackend *b = php_gtc_backend();
     if (!b) RETURN_THROWS();
     size_t size;
-    int fd = open_regular_file("fromNpy", ZSTR_VAL(path), false, &size);
+    int fd = php_gtc_open_regular_file("fromNpy", ZSTR_VAL(path), false, &size);
     if (fd < 0) RETURN_THROWS();
     size_t n = size < RT_NPY_HEADER_MAX ? size : RT_NPY_HEADER_MAX, want = n;
     char *buf = malloc(n ? n : 1);
@@ -479,7 +479,7 @@ ZEND_METHOD(Cuda_CudaArray, fromNpy) {
 }
 
 /* toNpy($path): writes a local regular file only (created or truncated), never through a stream
- * wrapper, a FIFO or a device (open_regular_file says why). */
+ * wrapper, a FIFO or a device (php_gtc_open_regular_file says why). */
 ZEND_METHOD(Cuda_CudaArray, toNpy) {
     zend_string *path;
     ZEND_PARSE_PARAMETERS_START(1, 1)
@@ -492,12 +492,12 @@ ZEND_METHOD(Cuda_CudaArray, toNpy) {
         throw_rt_for_file(ZSTR_VAL(path));
         RETURN_THROWS();
     }
-    int fd = open_regular_file("toNpy", ZSTR_VAL(path), true, NULL);
+    int fd = php_gtc_open_regular_file("toNpy", ZSTR_VAL(path), true, NULL);
     if (fd < 0) {
         free(buf);
         RETURN_THROWS();
     }
-    bool ok = write_full(fd, buf, len);
+    bool ok = php_gtc_write_full(fd, buf, len);
     int err = errno;
     ok = close(fd) == 0 && ok;
     free(buf);
@@ -669,7 +669,7 @@ RtTensor *php_gtc_unserialize(HashTable *data, const RtBackend *b, const char *c
             BAD_DATA("shape[%d] must be an int from 0 to 2^31-1", cls, rank);
         dims[rank++] = Z_LVAL_P(d);
     } ZEND_HASH_FOREACH_END();
-    if (!check_shape(dt, rank, dims)) return NULL;
+    if (!php_gtc_check_shape(dt, rank, dims)) return NULL;
     if (Z_TYPE_P(bytes) != IS_STRING ||
         Z_STRLEN_P(bytes) != shape_numel(rank, dims) * ir_dtype_size(dt))
         BAD_DATA("data must be a string of %zu bytes", cls, shape_numel(rank, dims) * ir_dtype_size(dt));

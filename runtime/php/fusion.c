@@ -358,6 +358,8 @@ ZEND_METHOD(Cuda_FusionGraph, getSource) { php_gtc_plan_method_getSource(INTERNA
 ZEND_METHOD(Cuda_FusionGraph, inputs) { php_gtc_plan_method_inputs(INTERNAL_FUNCTION_PARAM_PASSTHRU); }
 ZEND_METHOD(Cuda_FusionGraph, outputs) { php_gtc_plan_method_outputs(INTERNAL_FUNCTION_PARAM_PASSTHRU); }
 ZEND_METHOD(Cuda_FusionGraph, setProfiling) { php_gtc_plan_method_setProfiling(INTERNAL_FUNCTION_PARAM_PASSTHRU); }
+ZEND_METHOD(Cuda_FusionGraph, saveCheckpoint) { php_gtc_plan_method_saveCheckpoint(INTERNAL_FUNCTION_PARAM_PASSTHRU); }
+ZEND_METHOD(Cuda_FusionGraph, loadCheckpoint) { php_gtc_plan_method_loadCheckpoint(INTERNAL_FUNCTION_PARAM_PASSTHRU); }
 
 /* ---- Cuda\FusionExecution ---------------------------------------------------------------------- */
 

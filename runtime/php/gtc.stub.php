@@ -76,6 +76,15 @@ final class CudaArray implements \ArrayAccess, \Countable, \Stringable
 
     public function toNpy(string $path): void {}
 
+    /**
+     * Writes name => Cuda\CudaArray|Cuda\HostArray as one .npz archive (np.savez's format, each
+     * member NAME.npy; $compress: np.savez_compressed's deflate). Names: no "..", no leading "/".
+     */
+    public static function saveNpz(string $path, array $tensors, bool $compress = false): void {}
+
+    /** An .npz archive (np.savez or np.savez_compressed) as name => Cuda\CudaArray on the current device. */
+    public static function loadNpz(string $path): array {}
+
     public static function zeros(array $shape, string $dtype = "float32"): CudaArray {}
 
     public static function ones(array $shape, string $dtype = "float32"): CudaArray {}
@@ -84,6 +93,21 @@ final class CudaArray implements \ArrayAccess, \Countable, \Stringable
 
     /** Uniform [0, 1) floats (0/1 for bool, [0, 2^31) for ints); the same seed gives the same values. */
     public static function rand(array $shape, ?int $seed = null, string $dtype = "float32"): CudaArray {}
+
+    /** Standard normal floats (float32 or float64) from $seed: the same values on every device. */
+    public static function randn(array $shape, int $seed, string $dtype = "float32"): CudaArray {}
+
+    /** Uniform integers in [$low, $high) from $seed (an integer dtype); the same values on every device. */
+    public static function randint(int $low, int $high, array $shape, int $seed, string $dtype = "int64"): CudaArray {}
+
+    /** NumPy's arange: [start, stop) by step (one argument: [0, start)); dtype null: int64 for ints, else float32. */
+    public static function arange(int|float $start, int|float|null $stop = null, int|float $step = 1, ?string $dtype = null): CudaArray {}
+
+    /** NumPy's linspace: $num evenly spaced values from $start to $stop ($endpoint: included). */
+    public static function linspace(int|float $start, int|float $stop, int $num = 50, bool $endpoint = true, string $dtype = "float32"): CudaArray {}
+
+    /** A random permutation of 0 .. n-1 (int64) from $seed: the same on every device. */
+    public static function permutation(int $n, int $seed): CudaArray {}
 
     public function add(CudaArray|int|float $other): CudaArray {}
 
@@ -192,6 +216,15 @@ final class CudaArray implements \ArrayAccess, \Countable, \Stringable
      * range throws Cuda\InvalidArgumentException naming it and the axis size.
      */
     public function gather(CudaArray $indices, int $axis = 0): CudaArray {}
+
+    /** NumPy's name for gather (the same method): rows $indices of this array, e.g. a shuffled epoch. */
+    public function take(CudaArray $indices, int $axis = 0): CudaArray {}
+
+    /** One-hot rows: a new last axis of $depth, 1 where it equals this (int32/int64) array's value. */
+    public function oneHot(int $depth, string $dtype = "float32"): CudaArray {}
+
+    /** This array itself when it is contiguous, else a contiguous copy. */
+    public function contiguous(): CudaArray {}
 
     /**
      * The adjoint of gather: a copy of this array with each slice of $updates (the shape of
@@ -461,6 +494,12 @@ final class FusionGraph
 
     /** Times each run()'s phases into getStats() (bindTimeNs, executeTimeNs, collectTimeNs, profiledExecutions); either switch restarts the counts; refused while runAsync() executions are pending. */
     public function setProfiling(bool $enabled): void {}
+
+    /** Saves the inputs it updates in place (its parameters and optimizer state), taken from $inputs (name => array, as run() is given them), to an .npz file. */
+    public function saveCheckpoint(string $path, array $inputs, bool $compress = false): void {}
+
+    /** Reads saveCheckpoint()'s file: name => Cuda\CudaArray for every input updated in place, checked against inputs(). */
+    public function loadCheckpoint(string $path): array {}
 }
 
 /**

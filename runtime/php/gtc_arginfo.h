@@ -62,6 +62,58 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_toNpy, 0, 1
 	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_saveNpz, 0, 2, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, tensors, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, compress, _IS_BOOL, 0, "false")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_loadNpz, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_randn, 0, 2, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, shape, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, seed, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 0, "\"float32\"")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_randint, 0, 4, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, low, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO(0, high, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO(0, shape, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, seed, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 0, "\"int64\"")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_arange, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_MASK(0, start, MAY_BE_LONG|MAY_BE_DOUBLE, NULL)
+	ZEND_ARG_TYPE_MASK(0, stop, MAY_BE_LONG|MAY_BE_DOUBLE|MAY_BE_NULL, "null")
+	ZEND_ARG_TYPE_MASK(0, step, MAY_BE_LONG|MAY_BE_DOUBLE, "1")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_linspace, 0, 2, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_MASK(0, start, MAY_BE_LONG|MAY_BE_DOUBLE, NULL)
+	ZEND_ARG_TYPE_MASK(0, stop, MAY_BE_LONG|MAY_BE_DOUBLE, NULL)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, num, IS_LONG, 0, "50")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, endpoint, _IS_BOOL, 0, "true")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 0, "\"float32\"")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_permutation, 0, 2, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, n, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO(0, seed, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_oneHot, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, depth, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 0, "\"float32\"")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_contiguous, 0, 0, Cuda\\CudaArray, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_zeros, 0, 1, Cuda\\CudaArray, 0)
 	ZEND_ARG_TYPE_INFO(0, shape, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dtype, IS_STRING, 0, "\"float32\"")
@@ -409,6 +461,14 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Cuda_FusionGraph_outputs arginfo_class_Cuda_CudaArray_getShape
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_FusionGraph_saveCheckpoint, 0, 2, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, inputs, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, compress, _IS_BOOL, 0, "false")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_FusionGraph_loadCheckpoint arginfo_class_Cuda_CudaArray_loadNpz
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_FusionGraph_setProfiling, 0, 1, IS_VOID, 0)
 	ZEND_ARG_TYPE_INFO(0, enabled, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
@@ -433,6 +493,15 @@ ZEND_METHOD(Cuda_CudaArray, toArray);
 ZEND_METHOD(Cuda_CudaArray, item);
 ZEND_METHOD(Cuda_CudaArray, fromNpy);
 ZEND_METHOD(Cuda_CudaArray, toNpy);
+ZEND_METHOD(Cuda_CudaArray, saveNpz);
+ZEND_METHOD(Cuda_CudaArray, loadNpz);
+ZEND_METHOD(Cuda_CudaArray, randn);
+ZEND_METHOD(Cuda_CudaArray, randint);
+ZEND_METHOD(Cuda_CudaArray, arange);
+ZEND_METHOD(Cuda_CudaArray, linspace);
+ZEND_METHOD(Cuda_CudaArray, permutation);
+ZEND_METHOD(Cuda_CudaArray, oneHot);
+ZEND_METHOD(Cuda_CudaArray, contiguous);
 ZEND_METHOD(Cuda_CudaArray, zeros);
 ZEND_METHOD(Cuda_CudaArray, ones);
 ZEND_METHOD(Cuda_CudaArray, full);
@@ -545,6 +614,8 @@ ZEND_METHOD(Cuda_FusionGraph, getSource);
 ZEND_METHOD(Cuda_FusionGraph, inputs);
 ZEND_METHOD(Cuda_FusionGraph, outputs);
 ZEND_METHOD(Cuda_FusionGraph, setProfiling);
+ZEND_METHOD(Cuda_FusionGraph, saveCheckpoint);
+ZEND_METHOD(Cuda_FusionGraph, loadCheckpoint);
 ZEND_METHOD(Cuda_FusionExecution, __construct);
 ZEND_METHOD(Cuda_FusionExecution, wait);
 ZEND_METHOD(Cuda_FusionExecution, isFinished);
@@ -586,10 +657,17 @@ static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, item, arginfo_class_Cuda_CudaArray_item, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, fromNpy, arginfo_class_Cuda_CudaArray_fromNpy, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Cuda_CudaArray, toNpy, arginfo_class_Cuda_CudaArray_toNpy, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, saveNpz, arginfo_class_Cuda_CudaArray_saveNpz, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_CudaArray, loadNpz, arginfo_class_Cuda_CudaArray_loadNpz, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Cuda_CudaArray, zeros, arginfo_class_Cuda_CudaArray_zeros, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Cuda_CudaArray, ones, arginfo_class_Cuda_CudaArray_ones, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Cuda_CudaArray, full, arginfo_class_Cuda_CudaArray_full, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Cuda_CudaArray, rand, arginfo_class_Cuda_CudaArray_rand, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_CudaArray, randn, arginfo_class_Cuda_CudaArray_randn, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_CudaArray, randint, arginfo_class_Cuda_CudaArray_randint, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_CudaArray, arange, arginfo_class_Cuda_CudaArray_arange, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_CudaArray, linspace, arginfo_class_Cuda_CudaArray_linspace, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_CudaArray, permutation, arginfo_class_Cuda_CudaArray_permutation, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Cuda_CudaArray, add, arginfo_class_Cuda_CudaArray_add, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, subtract, arginfo_class_Cuda_CudaArray_subtract, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, multiply, arginfo_class_Cuda_CudaArray_multiply, ZEND_ACC_PUBLIC)
@@ -636,6 +714,9 @@ static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, argMin, arginfo_class_Cuda_CudaArray_argMin, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, matmul, arginfo_class_Cuda_CudaArray_matmul, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, gather, arginfo_class_Cuda_CudaArray_gather, ZEND_ACC_PUBLIC)
+	ZEND_MALIAS(Cuda_CudaArray, take, gather, arginfo_class_Cuda_CudaArray_gather, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, oneHot, arginfo_class_Cuda_CudaArray_oneHot, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, contiguous, arginfo_class_Cuda_CudaArray_contiguous, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, scatterAdd, arginfo_class_Cuda_CudaArray_scatterAdd, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, concat, arginfo_class_Cuda_CudaArray_concat, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, pad, arginfo_class_Cuda_CudaArray_pad, ZEND_ACC_PUBLIC)
@@ -714,6 +795,8 @@ static const zend_function_entry class_Cuda_FusionGraph_methods[] = {
 	ZEND_ME(Cuda_FusionGraph, inputs, arginfo_class_Cuda_FusionGraph_inputs, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_FusionGraph, outputs, arginfo_class_Cuda_FusionGraph_outputs, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_FusionGraph, setProfiling, arginfo_class_Cuda_FusionGraph_setProfiling, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_FusionGraph, saveCheckpoint, arginfo_class_Cuda_FusionGraph_saveCheckpoint, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_FusionGraph, loadCheckpoint, arginfo_class_Cuda_FusionGraph_loadCheckpoint, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 

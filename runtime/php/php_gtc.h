@@ -66,6 +66,21 @@ zend_object *php_gtc_array_clone(zend_object *old);
 void php_gtc_cudaarray_minit(zend_class_entry *ce);
 void php_gtc_hostarray_minit(zend_class_entry *ce);
 
+/* cudaarray.c: a local regular file opened for reading (its size in *size) or writing (created
+ * or truncated) with stream wrappers, open_basedir escapes, FIFOs and devices refused; the
+ * descriptor, or -1 after throwing (messages start with fn). write_full: every byte or false. */
+/* cudaarray.c: whether a new tensor of this dtype and shape is within the limits; false after
+ * throwing Cuda\InvalidArgumentException. */
+bool php_gtc_check_shape(DType dt, int rank, const int64_t *shape);
+int php_gtc_open_regular_file(const char *fn, const char *path, bool write, size_t *size);
+bool php_gtc_write_full(int fd, const void *buf, size_t n);
+/* cudaarray_npz.c: .npz archives (NumPy's np.savez). save: n tensors under names (".npy" is
+ * added to each member's name); load: rv = name => Cuda\CudaArray on the current device. Both
+ * false after throwing, messages starting with fn. */
+bool php_gtc_npz_save(const char *fn, const char *path, zend_string *const *names, RtTensor *const *ts, uint32_t n,
+                      bool compress);
+bool php_gtc_npz_load(const char *fn, const char *path, zval *rv);
+
 /* ---- exceptions.c ---- */
 /* Throws the Cuda\... exception that matches a status, with a printf message. */
 void php_gtc_throw(RtStatus st, const char *fmt, ...) ZEND_ATTRIBUTE_FORMAT(printf, 2, 3);

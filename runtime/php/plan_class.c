@@ -476,6 +476,119 @@ void php_gtc_plan_method_outputs(INTERNAL_FUNCTION_PARAMETERS) {
     }
 }
 
+/* ---- checkpoints: the inputs updated in place ---------------------------------------------------- */
+
+/* A plan's state is the inputs its outputs are written into (donated: the parameters and the
+ * optimizer's moments of a training step); the object holds no tensor of its own, so a
+ * checkpoint is those inputs taken from the same name => array map run() is given. */
+
+/* The donated visible inputs' indices into idx; their count. */
+static int donated_inputs(const php_gtc_plan_obj *o, int *idx) {
+    int n = 0;
+    for (int i = 0; i < o->plan->ninputs - o->nhidden; i++)
+        if (input_donated(o->plan, i)) idx[n++] = i;
+    return n;
+}
+
+/* Whether t has input io's dtype and shape; false after throwing (fn names the method). */
+static bool check_io(const char *fn, const RtPlanIO *io, const RtTensor *t) {
+    bool same = t->dtype == io->dtype && t->rank == io->rank;
+    for (int d = 0; same && d < t->rank; d++) same = t->shape[d] == io->dims[d];
+    if (same) return true;
+    TensorType want = {.rank = io->rank}, got = {.rank = t->rank};
+    memcpy(want.dims, io->dims, (size_t)io->rank * sizeof *io->dims);
+    memcpy(got.dims, t->shape, (size_t)t->rank * sizeof *t->shape);
+    char ws[256], gs[256];
+    php_gtc_throw(RT_EINVAL, "%s: input \"%s\" must be %s %s, got %s %s", fn, io->name, ir_dtype_name(io->dtype),
+                  ir_shape_str(&want, ws, sizeof ws), ir_dtype_name(t->dtype), ir_shape_str(&got, gs, sizeof gs));
+    return false;
+}
+
+/* saveCheckpoint($path, $inputs, $compress = false): the donated inputs found in $inputs (other
+ * entries, such as the batch, are ignored) into one .npz, each checked as run() checks it. */
+void php_gtc_plan_method_saveCheckpoint(INTERNAL_FUNCTION_PARAMETERS) {
+    zend_string *path;
+    HashTable *inputs;
+    bool compress = false;
+    ZEND_PARSE_PARAMETERS_START(2, 3)
+        Z_PARAM_PATH_STR(path)
+        Z_PARAM_ARRAY_HT(inputs)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_BOOL(compress)
+    ZEND_PARSE_PARAMETERS_END();
+    php_gtc_plan_obj *o = this_plan(ZEND_THIS);
+    if (!o) RETURN_THROWS();
+    int *idx = safe_emalloc((size_t)o->plan->ninputs + 1, sizeof *idx, 0), n = donated_inputs(o, idx);
+    zend_string **names = safe_emalloc((size_t)n + 1, sizeof *names, 0);
+    RtTensor **ts = safe_emalloc((size_t)n + 1, sizeof *ts, 0);
+    bool ok = n > 0;
+    if (!ok) php_gtc_throw(RT_EINVAL, "saveCheckpoint: %s updates no input in place: it has no state to save",
+                           ZSTR_VAL(Z_OBJCE_P(ZEND_THIS)->name));
+    int k = 0;
+    for (; ok && k < n; k++) {
+        const RtPlanIO *io = &o->plan->inputs[idx[k]];
+        zval *z = zend_hash_str_find(inputs, io->name, strlen(io->name));
+        double unused;
+        names[k] = zend_string_init(io->name, strlen(io->name), 0);
+        if (!z) {
+            php_gtc_throw(RT_EINVAL, "saveCheckpoint: input \"%s\" (updated in place) is missing from the array", io->name);
+            ok = false;
+        } else {
+            ok = read_input(o->plan, idx[k], z, &ts[k], &unused) && check_io("saveCheckpoint", io, ts[k]);
+        }
+    }
+    if (ok) ok = php_gtc_npz_save("saveCheckpoint", ZSTR_VAL(path), names, ts, (uint32_t)n, compress);
+    for (int i = 0; i < k; i++) zend_string_release(names[i]);
+    efree(idx);
+    efree(names);
+    efree(ts);
+    if (!ok) RETURN_THROWS();
+}
+
+/* loadCheckpoint($path): name => Cuda\CudaArray of every donated input, each checked against
+ * the input's dtype and shape; a missing one or a member that is no such input is refused. */
+void php_gtc_plan_method_loadCheckpoint(INTERNAL_FUNCTION_PARAMETERS) {
+    zend_string *path;
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+        Z_PARAM_PATH_STR(path)
+    ZEND_PARSE_PARAMETERS_END();
+    php_gtc_plan_obj *o = this_plan(ZEND_THIS);
+    if (!o) RETURN_THROWS();
+    zval all;
+    if (!php_gtc_npz_load("loadCheckpoint", ZSTR_VAL(path), &all)) RETURN_THROWS();
+    int *idx = safe_emalloc((size_t)o->plan->ninputs + 1, sizeof *idx, 0), n = donated_inputs(o, idx);
+    bool ok = true;
+    zend_string *key;
+    ZEND_HASH_FOREACH_STR_KEY(Z_ARRVAL(all), key) {
+        int i = key ? input_index(o->plan, o->plan->ninputs - o->nhidden, ZSTR_VAL(key), ZSTR_LEN(key)) : -1;
+        if (i < 0 || !input_donated(o->plan, i)) {
+            php_gtc_throw(RT_EINVAL, "loadCheckpoint: %s: \"%s\" is not an input %s updates in place", ZSTR_VAL(path),
+                          key ? ZSTR_VAL(key) : "", ZSTR_VAL(Z_OBJCE_P(ZEND_THIS)->name));
+            ok = false;
+            break;
+        }
+    } ZEND_HASH_FOREACH_END();
+    array_init_size(return_value, (uint32_t)n);
+    for (int k = 0; ok && k < n; k++) {
+        const RtPlanIO *io = &o->plan->inputs[idx[k]];
+        zval *z = zend_hash_str_find(Z_ARRVAL(all), io->name, strlen(io->name));
+        if (!z) {
+            php_gtc_throw(RT_EINVAL, "loadCheckpoint: %s has no \"%s\"", ZSTR_VAL(path), io->name);
+            ok = false;
+        } else if ((ok = check_io("loadCheckpoint", io, php_gtc_array_tensor(z)))) {
+            Z_ADDREF_P(z);
+            add_assoc_zval(return_value, io->name, z);
+        }
+    }
+    efree(idx);
+    zval_ptr_dtor(&all);
+    if (!ok) {
+        zval_ptr_dtor(return_value);
+        ZVAL_UNDEF(return_value);
+        RETURN_THROWS();
+    }
+}
+
 /* ---- model classes ------------------------------------------------------------------------------ */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_plan_run, 0, 0, IS_ARRAY, 0)
@@ -489,12 +602,22 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_plan_set_profiling, 0, 1, IS_VOI
     ZEND_ARG_TYPE_INFO(0, enabled, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_plan_save_checkpoint, 0, 2, IS_VOID, 0)
+    ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+    ZEND_ARG_TYPE_INFO(0, inputs, IS_ARRAY, 0)
+    ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, compress, _IS_BOOL, 0, "false")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_plan_load_checkpoint, 0, 1, IS_ARRAY, 0)
+    ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_plan_source, 0, 0, IS_STRING, 0)
     ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, part, IS_STRING, 1, "null")
 ZEND_END_ARG_INFO()
 
 /* final class <Model> { run(mixed ...$inputs): array; getPlan(), getStats(), getSource(),
- * inputs(), outputs(): array } */
+ * inputs(), outputs(): array; saveCheckpoint(), loadCheckpoint() } */
 static const zend_function_entry model_methods[] = {
     ZEND_RAW_FENTRY("run", php_gtc_plan_method_run, arginfo_plan_run, ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("getPlan", php_gtc_plan_method_getPlan, arginfo_plan_array, ZEND_ACC_PUBLIC)
@@ -503,6 +626,8 @@ static const zend_function_entry model_methods[] = {
     ZEND_RAW_FENTRY("inputs", php_gtc_plan_method_inputs, arginfo_plan_array, ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("outputs", php_gtc_plan_method_outputs, arginfo_plan_array, ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("setProfiling", php_gtc_plan_method_setProfiling, arginfo_plan_set_profiling, ZEND_ACC_PUBLIC)
+    ZEND_RAW_FENTRY("saveCheckpoint", php_gtc_plan_method_saveCheckpoint, arginfo_plan_save_checkpoint, ZEND_ACC_PUBLIC)
+    ZEND_RAW_FENTRY("loadCheckpoint", php_gtc_plan_method_loadCheckpoint, arginfo_plan_load_checkpoint, ZEND_ACC_PUBLIC)
     ZEND_FE_END
 };
 

@@ -65,6 +65,8 @@ void php_gtc_plan_method_getSource(INTERNAL_FUNCTION_PARAMETERS);
 void php_gtc_plan_method_inputs(INTERNAL_FUNCTION_PARAMETERS);
 void php_gtc_plan_method_outputs(INTERNAL_FUNCTION_PARAMETERS);
 void php_gtc_plan_method_setProfiling(INTERNAL_FUNCTION_PARAMETERS);
+void php_gtc_plan_method_saveCheckpoint(INTERNAL_FUNCTION_PARAMETERS);
+void php_gtc_plan_method_loadCheckpoint(INTERNAL_FUNCTION_PARAMETERS);
 
 /* ---- for model extensions (php_gtc.h's API) ----
  * Registers the final class plan->class_name, whose objects run `plan` (a model's static plan

@@ -18,7 +18,7 @@ k=$work/kit
 mkdir -p "$k/include" "$k/lib" "$k/bin"
 phpinc=$(php-config --include-dir)
 cp -a "$phpinc" "$k/include/php"
-cp -a /usr/include/cjson /usr/include/cmocka.h /usr/include/cmocka_pbc.h "$k/include/"
+cp -a /usr/include/cjson /usr/include/cmocka.h /usr/include/cmocka_pbc.h /usr/include/zip.h /usr/include/zipconf.h "$k/include/"
 blas=$(dirname "$(readlink -f /usr/include/x86_64-linux-gnu/cblas.h)")
 cp -L "$blas"/*.h "$k/include/"
 cat >"$k/bin/php-config" <<'PC'
@@ -47,6 +47,7 @@ rm -rf "$GTC_BUILDKIT" && mkdir -p "$GTC_BUILDKIT" && tar -C "$GTC_BUILDKIT" -xJ
 ln -sf "$GTC_DEVICE_ROOT/lib/libcjson.so.1" "$GTC_BUILDKIT/lib/libcjson.so"
 ln -sf "$GTC_DEVICE_ROOT/lib/libopenblas.so.0" "$GTC_BUILDKIT/lib/libopenblas.so"
 ln -sf "$GTC_DEVICE_ROOT/lib/libcmocka.so.0" "$GTC_BUILDKIT/lib/libcmocka.so"
+ln -sf "$GTC_DEVICE_ROOT/lib/libzip.so.4" "$GTC_BUILDKIT/lib/libzip.so"
 export PATH="$GTC_BUILDKIT/bin:$PATH"
 export CPATH="$GTC_BUILDKIT/include${CPATH:+:$CPATH}"
 export LIBRARY_PATH="$GTC_BUILDKIT/lib${LIBRARY_PATH:+:$LIBRARY_PATH}"
