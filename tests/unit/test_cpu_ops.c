@@ -147,6 +147,8 @@ static const Case cases[] = {
     {OP_ERF, FLTS, 5, {0, 1, -INFINITY, -0.5, NAN}, {0}, {0}, {0, 0.8427007929497149, -1, -0.5204998778130465, NAN}},
     {OP_SIGMOID, FLTS, 5, {0, 2, -INFINITY, INFINITY, -2}, {0}, {0}, {0.5, 0.8807970779778823, 0, 1, 0.11920292202211755}},
     {OP_RELU, NUM, 4, {-3, 0, 2, 5}, {0}, {0}, {0, 0, 2, 5}},
+    {OP_STOP_GRADIENT, NUM, 3, {-3, 0, 5}, {0}, {0}, {-3, 0, 5}},
+    {OP_STOP_GRADIENT, FLTS, 3, {NAN, -INFINITY, 0.5}, {0}, {0}, {NAN, -INFINITY, 0.5}},
     {OP_RELU, FLTS, 3, {NAN, -INFINITY, 0.5}, {0}, {0}, {NAN, 0, 0.5}},
     {OP_FLOOR, INTS, 3, {-3, 0, 7}, {0}, {0}, {-3, 0, 7}},
     {OP_FLOOR, FLTS, 5, {-1.5, 1.5, 2, -0.5, NAN}, {0}, {0}, {-2, 1, 2, -1, NAN}},
