@@ -290,6 +290,10 @@ int ir_expand_composites(Graph **gp, Diag *d) {
         for (int k = 0; k < n->ninputs; k++) in[k] = n->in[k].id >= 0 ? V(map[n->in[k].id]) : n->in[k];
         if (ir_ops[n->op].kind == K_COMPOSITE) {
             char err[512];
+            if (!ir_arity_ok(n->op, n->ninputs, "input", err, sizeof err)) { /* a file's words */
+                diag_node(d, n, "%s", err), rc = -1;
+                continue;
+            }
             map[i] = ir_expand_composite(h, n->op, in, n->ninputs, &n->attrs, n->name, n->loc, err, sizeof err);
             if (map[i] < 0) diag_node(d, n, "%s", err), rc = -1;
             continue;
