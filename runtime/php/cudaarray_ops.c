@@ -479,9 +479,10 @@ ZEND_METHOD(Cuda_CudaArray, dropout) {
 
 /* ---- composite ops: rt_apply expands them into primitives (ir/composite.c; traced as those) ---- */
 
-static bool composite_axis(zend_long v, Attrs *a) {
+/* An axis far out of any rank (the IR's check takes an int) is refused here, in its words. */
+static bool composite_axis(Op op, const RtTensor *t, zend_long v, Attrs *a) {
     if (v < -IR_MAX_RANK || v >= IR_MAX_RANK) {
-        php_gtc_throw(RT_EINVAL, "axis %lld is out of range", (long long)v);
+        php_gtc_throw(RT_EINVAL, "%s: axis %lld is out of range for rank %d", ir_ops[op].name, (long long)v, t->rank);
         return false;
     }
     a->axis = (int)v, a->has_axis = true;
@@ -496,7 +497,7 @@ static void softmax_like(INTERNAL_FUNCTION_PARAMETERS, Op op) {
     ZEND_PARSE_PARAMETERS_END();
     GTC_THIS_TENSOR(t);
     Attrs a = {0};
-    if (!composite_axis(axis, &a)) RETURN_THROWS();
+    if (!composite_axis(op, t, axis, &a)) RETURN_THROWS();
     RtOperand in = {.t = t};
     apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, op, &in, 1, &a);
 }
@@ -519,7 +520,7 @@ ZEND_METHOD(Cuda_CudaArray, layerNorm) {
     RtOperand in[3] = {{.t = t}};
     if (!method_operand(scale, 1, &in[1]) || !method_operand(bias, 2, &in[2])) RETURN_THROWS();
     Attrs a = {.epsilon = eps, .has_epsilon = true};
-    if (!composite_axis(axis, &a)) RETURN_THROWS();
+    if (!composite_axis(OP_LAYER_NORM, t, axis, &a)) RETURN_THROWS();
     apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_LAYER_NORM, in, 3, &a);
 }
 
@@ -554,7 +555,7 @@ ZEND_METHOD(Cuda_CudaArray, crossEntropy) {
     RtOperand in[2] = {{.t = t}, {.t = php_gtc_tensor(target)}};
     if (!in[1].t) RETURN_THROWS();
     Attrs a = {0};
-    if (!composite_axis(axis, &a)) RETURN_THROWS();
+    if (!composite_axis(OP_CROSS_ENTROPY, t, axis, &a)) RETURN_THROWS();
     apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_CROSS_ENTROPY, in, 2, &a);
 }
 
