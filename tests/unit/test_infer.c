@@ -1009,7 +1009,7 @@ static Graph *expand(Op op, const Attrs *a, int nin, const TensorType *in, NodeI
             ops[i] = (Operand){-1, 1.5};
             continue;
         }
-        char nm[8];
+        char nm[16];
         snprintf(nm, sizeof nm, "in%d", i);
         ops[i] = (Operand){graph_add(g, nm, OP_INPUT), 0};
         g->nodes[ops[i].id].type = in[i];
