@@ -563,10 +563,28 @@ static char *value_of_pad(Ex *x, const Node *nd, char *const *coords) {
     return r;
 }
 
+/* dropout: x at the same coordinates, kept by scalar.h's philox at this element's row-major index
+ * (of the dropout's own shape) under the seed; the scale is a literal of x's dtype, as the eager
+ * kernels round it. */
+static char *value_of_dropout(Ex *x, const Node *nd, char *const *coords) {
+    DType out = nd->type.dtype;
+    char *xv = ex_value(x, nd->in[0].id, coords), *none[1] = {NULL};
+    char *sv = ex_value(x, nd->in[1].id, none), *lin = ex_linear(x, &nd->type, coords);
+    char ratio[40], scale[96];
+    snprintf(ratio, sizeof ratio, "%.17g", nd->attrs.ratio);
+    emit_literal(out, 1.0 / (1.0 - nd->attrs.ratio), scale, sizeof scale);
+    char *r = ex_name(x, "v");
+    ex_line(x, "const %s %s = gtc_dropout_keep((uint64_t)%s, (uint64_t)%s, %s) ? %s * %s : (%s)0;", emit_ctype(out), r,
+            lin, sv, ratio, xv, scale, emit_ctype(out));
+    free(xv), free(sv), free(lin);
+    return r;
+}
+
 static char *value_of_index(Ex *x, NodeId id, char *const *coords) {
     const Graph *g = x->g;
     const Node *nd = &g->nodes[id];
     if (nd->op == OP_CONCAT) return value_of_concat(x, nd, coords);
+    if (nd->op == OP_DROPOUT) return value_of_dropout(x, nd, coords);
     if (nd->op == OP_PAD) return value_of_pad(x, nd, coords);
     const TensorType *dt = &g->nodes[nd->in[0].id].type, *it = &g->nodes[nd->in[1].id].type;
     int ax, q = it->rank;

@@ -267,6 +267,9 @@ static void rule(Builder *b, NodeId y, NodeId gy, const bool *active, NodeId con
         c[0] = same ? gy : ad_node(b, w, OP_PAD, 1, &G, &pa);
         break;
     }
+    case OP_DROPOUT: /* the same mask (same seed, same positions) and scale: dropout of g */
+        c[0] = ad_node(b, w, OP_DROPOUT, 2, (Operand[]){G, B}, &n.attrs);
+        break;
     case OP_PAD: { /* the interior of g */
         Attrs sa = {.nslice = tin[0].rank};
         for (int i = 0; i < tin[0].rank; i++) sa.starts[i] = n.attrs.pads[i], sa.ends[i] = n.attrs.pads[i] + tin[0].dims[i];
@@ -303,9 +306,10 @@ static void rule(Builder *b, NodeId y, NodeId gy, const bool *active, NodeId con
         if (act[k] && c[k] >= 0) con[k] = unbroadcast(b, w, c[k], &tin[k]);
 }
 
-/* Whether operand k of op carries a gradient (where's condition and indices do not). */
+/* Whether operand k of op carries a gradient (where's condition, indices and what
+ * stop_gradient holds do not). */
 static bool carries(Op op, int k) {
-    return !(op == OP_WHERE && k == 0) && !((op == OP_GATHER || op == OP_SCATTER_ADD) && k == 1); /* indices */
+    return op != OP_STOP_GRADIENT && !(op == OP_WHERE && k == 0) && !(op == OP_DROPOUT && k == 1) && !((op == OP_GATHER || op == OP_SCATTER_ADD) && k == 1); /* indices */
 }
 
 int autodiff_grads(Builder *b, NodeId loss, const NodeId *params, int np, const NodeId *stop,

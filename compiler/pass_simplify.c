@@ -179,6 +179,7 @@ static bool sc_same(Scalar a, Scalar b) { /* same dtype and bits */
 #define CASE_MATMUL(id, rule, e)
 #define CASE_VIEW(id, rule, e)
 #define CASE_INDEX(id, rule, e)
+#define CASE_COMPOSITE(id, rule, e)
 
 static int sc_eval(Op op, DType ct, DType od, const Scalar *x, Scalar *r) {
     memset(r, 0, sizeof *r);
@@ -498,6 +499,8 @@ static void cse_key(const Graph *g, NodeId id, CseKey *k) {
     } else if (n->op == OP_FULL) {
         Scalar v = sc_conv(sc_f64(n->attrs.value), n->type.dtype);
         memcpy(&k->attr[0], &v.v, ir_dtype_size(n->type.dtype));
+    } else if (n->op == OP_DROPOUT) { /* the ratio (the seed is an operand) */
+        memcpy(&k->attr[0], &n->attrs.ratio, sizeof n->attrs.ratio);
     } else if (ir_ops[n->op].kind == K_INDEX) { /* gather, scatter_add, concat: the axis; pad: pads, value */
         int ax = 0;
         ir_index_axis(&n->attrs, n->op == OP_CONCAT || n->op == OP_PAD ? n->type.rank : x.rank, &ax, err, sizeof err);

@@ -157,7 +157,7 @@ int php_arg_dtype(P *p, const char *fname, const char *param, const Arg *a, DTyp
 
 /* Methods and static methods: the CudaArray API (runtime/php/gtc.stub.php) that has graph ops. */
 typedef enum { M_BIN, M_UNARY, M_CLAMP, M_CAST, M_REDUCE, M_ARG, M_MATMUL, M_SHAPE, M_TRANSPOSE, M_SLICE,
-               M_GATHER, M_SCATTER, M_PAD, S_WHERE, S_FULL, S_ZEROS, S_ONES } MKind;
+               M_GATHER, M_SCATTER, M_PAD, M_DROPOUT, M_COMPOSITE, S_WHERE, S_FULL, S_ZEROS, S_ONES } MKind;
 typedef struct {
     const char *name;
     Op op;
@@ -190,6 +190,11 @@ static const Method methods[] = {
     {"gather", OP_GATHER, M_GATHER, 1, {"indices", "axis"}},
     {"scatterAdd", OP_SCATTER_ADD, M_SCATTER, 2, {"indices", "updates", "axis"}},
     {"pad", OP_PAD, M_PAD, 1, {"pads", "value"}},
+    {"dropout", OP_DROPOUT, M_DROPOUT, 2, {"ratio", "seed"}},
+    {"softmax", OP_SOFTMAX, M_COMPOSITE, 0, {"axis"}}, {"logSoftmax", OP_LOG_SOFTMAX, M_COMPOSITE, 0, {"axis"}},
+    {"layerNorm", OP_LAYER_NORM, M_COMPOSITE, 2, {"scale", "bias", "axis", "epsilon"}},
+    {"gelu", OP_GELU, M_COMPOSITE, 0, {"approximate"}},
+    {"crossEntropy", OP_CROSS_ENTROPY, M_COMPOSITE, 1, {"target", "axis"}},
     {"reshape", OP_RESHAPE, M_SHAPE, 1, {"shape"}}, {"broadcastTo", OP_BROADCAST_TO, M_SHAPE, 1, {"shape"}},
     {"transpose", OP_TRANSPOSE, M_TRANSPOSE, 0, {"perm"}},
     {"slice", OP_SLICE, M_SLICE, 0, {0}},
@@ -319,6 +324,69 @@ static int slice_call(P *p, const PhpTok *at, const char *fname, Arg *args, int 
     return 0;
 }
 
+/* A composite op's arguments (its slots s[] as m->params names them) into operands and attrs. */
+static int composite_args(P *p, const char *fname, const Method *m, Arg **s, Val *in, int *nin, Attrs *a) {
+    int64_t v;
+    int cnt;
+    const Arg *axis = NULL;
+    switch (m->op) {
+    case OP_SOFTMAX: case OP_LOG_SOFTMAX: axis = s[0]; break;
+    case OP_LAYER_NORM:
+        if (arg_operand(p, fname, "scale", s[0], &in[1]) || arg_operand(p, fname, "bias", s[1], &in[2])) return -1;
+        *nin = 3, axis = s[2];
+        if (s[3]) {
+            bool num = (s[3]->lit && s[3]->lit->k == L_NUM) || (!s[3]->lit && !s[3]->v.is_node);
+            double e = !num ? 0 : s[3]->lit ? s[3]->lit->num : s[3]->v.num;
+            if (!num || !(e >= 0)) return php_perr(p, s[3]->at, "%s: $epsilon must be a number >= 0", fname);
+            a->epsilon = e, a->has_epsilon = true;
+        }
+        break;
+    case OP_GELU:
+        if (s[0]) {
+            const Lit *l = s[0]->lit;
+            if (!l || l->k != L_STR || (strcmp(l->s, "none") != 0 && strcmp(l->s, "tanh") != 0))
+                return php_perr(p, s[0]->at, "%s: $approximate must be 'none' or 'tanh'", fname);
+            a->approx_tanh = strcmp(l->s, "tanh") == 0;
+        }
+        break;
+    case OP_CROSS_ENTROPY:
+        if (arg_tensor(p, fname, "target", s[0], &in[1])) return -1;
+        *nin = 2, axis = s[1];
+        break;
+    default: return php_perr(p, s[0] ? s[0]->at : NULL, "internal: %s is not a composite", fname);
+    }
+    if (axis) {
+        if (php_arg_ints(p, fname, "axis", axis, 1, -IR_MAX_RANK, IR_MAX_RANK - 1, &v, &cnt)) return -1;
+        if (cnt != 1) return php_perr(p, axis->at, "%s: $axis must be one integer", fname);
+        a->axis = (int)v, a->has_axis = true;
+    }
+    return 0;
+}
+
+/* A composite op: its primitives appended here by ir_expand_composite (ir/composite.c), the last
+ * one standing for the call; every node before them typed first, as the expansion reads types. */
+static int composite_call(P *p, const PhpTok *at, const char *fname, Op op, const Val *in, int nin,
+                          const Attrs *a, Val *out) {
+    Operand ops[IR_MAX_INPUTS];
+    TensorType t;
+    if (p->g->nnodes && php_node_type(p, p->g->nnodes - 1, &t)) return -1;
+    for (int i = 0; i < nin; i++) ops[i] = in[i].is_node ? (Operand){in[i].id, 0} : (Operand){-1, in[i].num};
+    char loc[48], err[512];
+    snprintf(loc, sizeof loc, "%d:%d", at->line, at->col);
+    NodeId first = p->g->nnodes, tmp;
+    /* a fresh name the way every node gets one: make a node, take its name, drop it */
+    if (php_new_node(p, at, op, NULL, 0, &tmp)) return -1;
+    char *name = p->g->nodes[tmp].name;
+    p->g->nnodes--;
+    php_keep(p, name); /* `reserved` borrows it */
+    NodeId id = ir_expand_composite(p->g, op, ops, nin, a, name, loc, err, sizeof err);
+    if (id < 0) return php_perr(p, at, "%s: %s", fname, err);
+    for (NodeId k = first; k < p->g->nnodes; k++) php_node_named(p, p->g->nodes[k].name);
+    p->ntyped = p->g->nnodes;
+    out->is_node = 1, out->id = id;
+    return 0;
+}
+
 /* A method call self->m(args) (self NULL for a static call). */
 static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *out) {
     Arg args[MAX_ARGS], *s[5];
@@ -353,6 +421,20 @@ static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *o
             at_.axis = (int)tmp[0];
         }
         break;
+    }
+    case M_DROPOUT: {
+        bool num = (s[0]->lit && s[0]->lit->k == L_NUM) || (!s[0]->lit && !s[0]->v.is_node);
+        at_.ratio = !num ? -1 : s[0]->lit ? s[0]->lit->num : s[0]->v.num;
+        if (!(at_.ratio >= 0 && at_.ratio < 1))
+            return php_perr(p, s[0]->at, "%s: $ratio must be a number at least 0 and less than 1", fname);
+        if (arg_tensor(p, fname, "seed", s[1], &in[1])) return -1;
+        nin = 2;
+        break;
+    }
+    case M_COMPOSITE: {
+        Attrs ca = {0};
+        if (composite_args(p, fname, m, s, in, &nin, &ca)) return -1;
+        return composite_call(p, at, fname, m->op, in, nin, &ca, out);
     }
     case M_PAD: {
         const Lit *l = s[0]->lit;

@@ -49,6 +49,7 @@ static void dump_attrs(FILE *f, const Node *n) {
         dump_ints(f, "pads", a->pads, a->npads);
         fprintf(f, " value=%s", ir_fmt_number(a->value, num, sizeof num));
         break;
+    case OP_DROPOUT: fprintf(f, " ratio=%s", ir_fmt_number(a->ratio, num, sizeof num)); break;
     case OP_ONE_HOT:
         fprintf(f, " depth=%lld dtype=%s", (long long)a->depth,
                 ir_dtype_name(a->has_dtype ? a->dtype : DT_FLOAT32));

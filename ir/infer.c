@@ -347,6 +347,18 @@ int ir_infer_op(Op op, const TensorType *in, int nin, const Attrs *at, TensorTyp
             return ERR("updates (%s) would change the dtype of data (%s); cast them first", ir_dtype_name(in[2].dtype),
                        ir_dtype_name(in[0].dtype));
         break;
+    case R_DROPOUT: {
+        char s[256];
+        if (in[0].weak) return ERR("x must be a float32 or float64 tensor, got a constant");
+        if (!ir_dtype_is_float(in[0].dtype)) return ERR("x must be float32 or float64, got %s", ir_dtype_name(in[0].dtype));
+        if (in[1].weak) return ERR("seed must be a rank-0 int64 tensor (a new one each step), got a constant");
+        if (in[1].dtype != DT_INT64 || in[1].rank != 0)
+            return ERR("seed must be a rank-0 int64 tensor (a new one each step), got %s %s", ir_dtype_name(in[1].dtype),
+                       ir_shape_str(&in[1], s, sizeof s));
+        if (!(at->ratio >= 0 && at->ratio < 1)) return ERR("ratio must be at least 0 and less than 1");
+        t = in[0].dtype;
+        break;
+    }
     case R_MATMUL:
         if (!ir_dtype_is_float(t))
             return ERR("needs float32 or float64 operands, got %s and %s",
@@ -376,8 +388,11 @@ int ir_infer_op(Op op, const TensorType *in, int nin, const Attrs *at, TensorTyp
     case K_INDEX:
         rc = op == OP_CONCAT ? infer_concat(in, nin, at, out, err, errn)
              : op == OP_PAD  ? infer_pad(&in[0], at, out, err, errn)
+             : op == OP_DROPOUT ? (*out = in[0], 0)
                              : infer_index(op, in, nin, at, out, err, errn);
         break;
+    case K_COMPOSITE: /* the JSON reader and the front-ends expand them first (ir/composite.c) */
+        return ERR("internal: %s is a composite op, expanded into primitives when a graph is loaded", info->name);
     case K_VIEW:
         if (in[0].weak) return ERR("needs a tensor operand, got a constant");
         switch (op) {

@@ -112,11 +112,12 @@ typedef enum {
     OP_COUNT
 } Op;
 
-typedef enum { K_SOURCE, K_ELEMWISE, K_REDUCE, K_MATMUL, K_VIEW, K_INDEX } OpKind;
+typedef enum { K_SOURCE, K_ELEMWISE, K_REDUCE, K_MATMUL, K_VIEW, K_INDEX, K_COMPOSITE } OpKind;
 
 typedef enum {
     R_INPUT, R_FULL, R_ARITH, R_DIV, R_CMP, R_SIGNED, R_FLOAT, R_WHERE, R_CLAMP, R_CAST,
-    R_ONE_HOT, R_SUM, R_MEAN, R_SAME, R_ARG, R_MATMUL, R_GATHER, R_SCATTER, R_CONCAT
+    R_ONE_HOT, R_SUM, R_MEAN, R_SAME, R_ARG, R_MATMUL, R_GATHER, R_SCATTER, R_CONCAT,
+    R_DROPOUT
 } DtRule;
 
 typedef struct {
@@ -153,6 +154,11 @@ typedef struct {
     int64_t pads[2 * IR_MAX_RANK];  /* pad: all begins, then all ends (ONNX order) */
     int64_t depth;                  /* one_hot */
     int axis;                       /* gather, scatter_add, concat: as written (may be negative) */
+    bool has_axis;                  /* composites: axis given (else the op's default) */
+    double epsilon;                 /* layer_norm (default 1e-5 when has_epsilon is false) */
+    bool has_epsilon;
+    bool approx_tanh;               /* gelu: approximate "tanh" (false: "none", erf) */
+    double ratio;                   /* dropout: the probability of dropping, 0 <= ratio < 1 */
 } Attrs;
 
 typedef int32_t NodeId;
@@ -317,6 +323,20 @@ int ir_verify(Graph *g, Diag *d);
 /* ir_verify's check of node id alone (its operands typed before it): arity, operands, and its
  * type inferred into the node. For a front-end that needs a type while building the graph. */
 int ir_verify_node(Graph *g, NodeId id, Diag *d);
+
+/* ---- composite ops (ir/composite.c) ---------------------------------------------------------- */
+
+/* Appends the primitives that composite op `op` (kind K_COMPOSITE: softmax, log_softmax,
+ * layer_norm, gelu, cross_entropy) stands for to g, over operands in (typed nodes of g or
+ * constants) with attributes a; the last node is named `name` (intermediates "name__what") and
+ * every node gets loc. Returns the last node's id, or -1 with the message (no location) in err.
+ * The one decomposition: the JSON reader, the PHP front-end and the eager methods all use it. */
+NodeId ir_expand_composite(Graph *g, Op op, const Operand *in, int nin, const Attrs *a, const char *name,
+                           const char *loc, char *err, size_t errn);
+/* Replaces every composite node of a sorted, unverified graph (the JSON reader's) by its
+ * primitives, typing the nodes before it on the way (ir_verify_node); the outputs, donations and
+ * train section must not be read yet (they are resolved by name afterwards). 0, or -1 with d. */
+int ir_expand_composites(Graph **g, Diag *d);
 
 /* ---- text and JSON ------------------------------------------------------------------------- */
 

@@ -141,7 +141,14 @@ static const char *const *allowed_keys(Op op) {
     static const char *const plain[] = {"name", "op", "inputs", NULL};
     static const char *const ax[] = {"name", "op", "inputs", "axis", NULL};
     static const char *const pad[] = {"name", "op", "inputs", "pads", "value", NULL};
+    static const char *const ln[] = {"name", "op", "inputs", "axis", "epsilon", NULL};
+    static const char *const gelu[] = {"name", "op", "inputs", "approximate", NULL};
+    static const char *const drop[] = {"name", "op", "inputs", "ratio", NULL};
     switch (op) {
+    case OP_DROPOUT: return drop;
+    case OP_SOFTMAX: case OP_LOG_SOFTMAX: case OP_CROSS_ENTROPY: return ax;
+    case OP_LAYER_NORM: return ln;
+    case OP_GELU: return gelu;
     case OP_GATHER: case OP_SCATTER_ADD: case OP_CONCAT: return ax;
     case OP_PAD: return pad;
     case OP_TRANSPOSE: return tr;
@@ -156,6 +163,7 @@ static const char *const *allowed_keys(Op op) {
 
 static int read_attrs(Reader *r, Node *n, const cJSON *j) {
     Attrs *a = &n->attrs;
+    char got48[48];
     int64_t tmp[IR_MAX_RANK];
     int cnt;
     const cJSON *v;
@@ -222,6 +230,27 @@ static int read_attrs(Reader *r, Node *n, const cJSON *j) {
             return NFAIL(n, "\"axis\" must be an integer from %d to %d, got %s", -IR_MAX_RANK, IR_MAX_RANK - 1,
                          describe(v, got, sizeof got));
         a->axis = (int)ax;
+        a->has_axis = true;
+    }
+    if (n->op == OP_DROPOUT) {
+        if (!(v = cJSON_GetObjectItemCaseSensitive(j, "ratio"))) return NFAIL(n, "needs \"ratio\"");
+        if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble < 1))
+            return NFAIL(n, "\"ratio\" must be a number at least 0 and less than 1, got %s", describe(v, got48, sizeof got48));
+        a->ratio = v->valuedouble;
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(j, "epsilon"))) {
+        if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0)
+            return NFAIL(n, "\"epsilon\" must be a finite number >= 0, got %s", describe(v, got48, sizeof got48));
+        a->epsilon = v->valuedouble;
+        a->has_epsilon = true;
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(j, "approximate"))) {
+        if (!cJSON_IsString(v) || (strcmp(v->valuestring, "none") != 0 && strcmp(v->valuestring, "tanh") != 0)) {
+            char q[QBUF];
+            return NFAIL(n, "\"approximate\" must be \"none\" or \"tanh\", got %s",
+                         cJSON_IsString(v) ? quote(v->valuestring, q) : describe(v, got48, sizeof got48));
+        }
+        a->approx_tanh = strcmp(v->valuestring, "tanh") == 0;
     }
     if (n->op == OP_ONE_HOT) {
         v = cJSON_GetObjectItemCaseSensitive(j, "depth");
@@ -655,6 +684,7 @@ static int read_graph(Reader *r, const cJSON *root) {
     if (!nodes) return FAIL(NULL, "missing \"nodes\"");
     if (read_nodes(r, nodes)) return -1;
     if (resolve_and_sort(r)) return -1;
+    if (ir_expand_composites(&r->g, r->d)) return -1; /* before anything holds a node id */
     const cJSON *outputs = cJSON_GetObjectItemCaseSensitive(root, "outputs");
     if (!outputs) return FAIL(NULL, "missing \"outputs\"");
     if (read_outputs(r, outputs, cJSON_GetObjectItemCaseSensitive(root, "donate"))) return -1;

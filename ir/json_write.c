@@ -59,6 +59,7 @@ static void write_attrs(cJSON *j, const Node *n) {
         cJSON_AddItemToObject(j, "pads", int_list(a->pads, a->npads));
         cJSON_AddItemToObject(j, "value", number(a->value));
         break;
+    case OP_DROPOUT: cJSON_AddItemToObject(j, "ratio", number(a->ratio)); break;
     case OP_ONE_HOT:
         cJSON_AddItemToObject(j, "depth", number((double)a->depth));
         if (a->has_dtype) cJSON_AddStringToObject(j, "dtype", ir_dtype_name(a->dtype));

@@ -19,6 +19,6 @@ int ir_op_from_name(const char *s, Op *out) {
 }
 
 const char *ir_kind_name(OpKind k) {
-    static const char *const names[] = {"source", "elementwise", "reduction", "matmul", "view", "index"};
+    static const char *const names[] = {"source", "elementwise", "reduction", "matmul", "view", "index", "composite"};
     return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
 }

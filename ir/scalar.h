@@ -198,4 +198,36 @@ GTC_FN uint64_t gtc_uabs64(uint64_t a) { return a; }
 #define gtc_to_f64(x) ((double)(x))
 #endif
 
+
+/* ---- dropout's random bits: Philox4x32-10 (Salmon et al., "Parallel Random Numbers: As Easy as
+ * 1, 2, 3", SC11; Random123's philox4x32_10), one definition for the CPU backend, the CUDA eager
+ * kernels and generated code, so a mask is the same bits everywhere. Counter-based: element i of
+ * a dropout with seed s draws word x of philox(counter = (lo32(i), hi32(i), 0, 0), key =
+ * (lo32(s), hi32(s))), and keeps the element when (x >> 8) * 2^-24 >= ratio. ---- */
+typedef struct {
+    uint32_t v[4];
+} gtc_philox_ctr;
+
+GTC_FN gtc_philox_ctr gtc_philox4x32_10(gtc_philox_ctr c, uint32_t k0, uint32_t k1) {
+    for (int r = 0; r < 10; r++) {
+        if (r) k0 += 0x9E3779B9u, k1 += 0xBB67AE85u; /* the Weyl key schedule */
+        uint64_t p0 = (uint64_t)0xD2511F53u * c.v[0], p1 = (uint64_t)0xCD9E8D57u * c.v[2];
+        gtc_philox_ctr n;
+        n.v[0] = (uint32_t)(p1 >> 32) ^ c.v[1] ^ k0;
+        n.v[1] = (uint32_t)p1;
+        n.v[2] = (uint32_t)(p0 >> 32) ^ c.v[3] ^ k1;
+        n.v[3] = (uint32_t)p0;
+        c = n;
+    }
+    return c;
+}
+
+/* Whether dropout keeps element i (row-major linear index) under seed and ratio. */
+GTC_FN int gtc_dropout_keep(uint64_t i, uint64_t seed, double ratio) {
+    gtc_philox_ctr c;
+    c.v[0] = (uint32_t)i, c.v[1] = (uint32_t)(i >> 32), c.v[2] = 0, c.v[3] = 0;
+    c = gtc_philox4x32_10(c, (uint32_t)seed, (uint32_t)(seed >> 32));
+    return (double)(c.v[0] >> 8) * (1.0 / 16777216.0) >= ratio;
+}
+
 #endif

@@ -139,6 +139,16 @@ done:
 /* gather and scatter_add: the indices are checked and normalised on the host (an index out of
  * range is an error naming it and the axis size, never an out-of-bounds read), then the backend
  * works on contiguous [pre, n, post] views with int64 indices in [0, n). */
+/* The seed is read on the host (8 bytes); x made contiguous so element i is x's linear index i. */
+static RtTensor *apply_dropout(const RtBackend *b, RtTensor *x, RtTensor *seed, const Attrs *a, const TensorType *out) {
+    int64_t s;
+    if (rt_to_host(seed, &s)) return NULL;
+    RtTensor *xc = rt_contiguous(x), *res = xc ? rt_empty(b, out->dtype, out->rank, out->dims) : NULL;
+    if (res && b->dropout(res, xc, (uint64_t)s, a->ratio)) rt_release(res), res = NULL;
+    rt_release(xc);
+    return res;
+}
+
 static RtTensor *apply_index(const RtBackend *b, Op op, const RtOperand *in, const Attrs *a, const TensorType *out) {
     RtTensor *x = in[0].t, *res = NULL, *data = NULL, *upd = NULL, *idx = NULL;
     int ax;
@@ -321,6 +331,60 @@ static RtTensor *apply_view(Op op, RtTensor *x, const Attrs *a, const TensorType
     }
 }
 
+/* A small graph: one input per tensor operand, the composite expanded over them; then its nodes
+ * in order, each value kept until the end (there are a dozen at most). */
+RtTensor *rt_apply_composite(Op op, const RtOperand *in, int nin, const Attrs *a, RtApplyFn apply) {
+    static const Attrs none;
+    if (!a) a = &none;
+    char err[512];
+    if (nin < 0 || nin > IR_MAX_INPUTS || !ir_arity_ok(op, nin, "operand", err, sizeof err)) {
+        if (nin < 0 || nin > IR_MAX_INPUTS) snprintf(err, sizeof err, "bad operand count %d", nin);
+        rt_error(RT_EINVAL, "%s: %s", ir_ops[op].name, err);
+        return NULL;
+    }
+    Graph *g = graph_new("composite");
+    Operand ops[IR_MAX_INPUTS];
+    for (int i = 0; i < nin; i++) {
+        if (!in[i].t) {
+            ops[i] = (Operand){.id = -1, .value = in[i].value};
+            continue;
+        }
+        char nm[16];
+        snprintf(nm, sizeof nm, "in%d", i);
+        ops[i] = (Operand){.id = graph_add(g, nm, OP_INPUT)};
+        g->nodes[ops[i].id].type = rt_type(in[i].t);
+    }
+    RtTensor **vals = calloc(IR_MAX_INPUTS + 64, sizeof *vals);
+    if (!vals) abort();
+    RtTensor *r = NULL;
+    NodeId last = ir_expand_composite(g, op, ops, nin, a, "out", "", err, sizeof err);
+    if (last < 0) rt_error(RT_EINVAL, "%s: %s", ir_ops[op].name, err);
+    else if (g->nnodes > IR_MAX_INPUTS + 64) rt_error(RT_ERUNTIME, "internal: %s expands to %d nodes", ir_ops[op].name, g->nnodes);
+    for (NodeId id = 0; last >= 0 && id <= last && g->nnodes <= IR_MAX_INPUTS + 64; id++) {
+        const Node *nd = &g->nodes[id];
+        if (nd->op == OP_INPUT) {
+            for (int i = 0; i < nin; i++)
+                if (ops[i].id == id) vals[id] = rt_retain(in[i].t);
+            continue;
+        }
+        RtOperand o[IR_MAX_INPUTS] = {{0}};
+        for (int k = 0; k < nd->ninputs; k++) {
+            if (nd->in[k].id < 0) o[k].value = nd->in[k].value;
+            else o[k].t = vals[nd->in[k].id];
+        }
+        /* a constant written as a float (PHP's 2.0) stays one for the primitive it feeds */
+        for (int k = 0; k < nd->ninputs; k++)
+            for (int i = 0; i < nin; i++)
+                if (!in[i].t && nd->in[k].id < 0 && ops[i].value == nd->in[k].value) o[k].is_float |= in[i].is_float;
+        if (!(vals[id] = apply(nd->op, o, nd->ninputs, &nd->attrs))) break;
+        if (id == last) r = rt_retain(vals[id]);
+    }
+    for (int i = 0; i < g->nnodes && i < IR_MAX_INPUTS + 64; i++) rt_release(vals[i]);
+    free(vals);
+    graph_free(g);
+    return r;
+}
+
 RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
     static const Attrs none;
     if (!a) a = &none;
@@ -328,6 +392,7 @@ RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
         rt_error(RT_EINVAL, "not an op");
         return NULL;
     }
+    if (ir_ops[op].kind == K_COMPOSITE) return rt_apply_composite(op, in, nin, a, rt_apply);
     char aerr[96];
     if (nin < 0 || nin > IR_MAX_INPUTS) {
         ir_arity_ok(op, nin, "operand", aerr, sizeof aerr);
@@ -367,7 +432,9 @@ RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
     case K_INDEX:
         if (op == OP_CONCAT) return apply_concat(b, in, nin, a, &out);
         if (op == OP_PAD) return apply_pad(b, in[0].t, a, &out);
+        if (op == OP_DROPOUT) return apply_dropout(b, in[0].t, in[1].t, a, &out);
         return apply_index(b, op, in, a, &out);
+    case K_COMPOSITE: break; /* expanded above */
     }
     rt_error(RT_ERUNTIME, "internal: unknown op kind");
     return NULL;

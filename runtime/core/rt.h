@@ -108,6 +108,9 @@ struct RtBackend {
     /* rows times: width bytes from src to dst, the rows dpitch and spitch bytes apart (concat
      * writes each operand's [pre, d*post] block into the result's rows this way) */
     int (*copy_rows)(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t rows);
+    /* dropout: out[i] = x[i] * (T)(1/(1-ratio)) where gtc_dropout_keep(i, seed, ratio), else 0
+     * (ir/scalar.h); out and x contiguous, one dtype, float32 or float64 */
+    int (*dropout)(RtTensor *out, const RtTensor *x, uint64_t seed, double ratio);
     const char *gemm;           /* the library behind eager matmul: "openblas", "cublas" */
 };
 
@@ -185,6 +188,12 @@ typedef struct {
  * (reshape copies when the input is not contiguous), matmul goes to the backend's GEMM.
  * Operands must live on one backend. Returns a new tensor or NULL after rt_error. */
 RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a);
+/* A composite op (softmax, layer_norm, ...: K_COMPOSITE) through its primitives: the
+ * expansion of ir_expand_composite over inputs typed like `in`, each primitive applied with
+ * `apply` in order (rt_apply itself, or the PHP layer's, which records them while tracing).
+ * rt_apply calls it for composite ops. NULL after rt_error. */
+typedef RtTensor *(*RtApplyFn)(Op op, const RtOperand *in, int nin, const Attrs *a);
+RtTensor *rt_apply_composite(Op op, const RtOperand *in, int nin, const Attrs *a, RtApplyFn apply);
 
 
 /* ---- .npy (format versions 1.0, 2.0 and 3.0 as np.load reads them; runtime/core/npy.c) ------ */

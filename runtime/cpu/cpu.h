@@ -72,6 +72,7 @@ int cpu_fill(RtTensor *out, double value);
 int cpu_elementwise(Op op, RtTensor *out, RtTensor *const *in, int nin, const Attrs *a);
 int cpu_reduce(Op op, RtTensor *out, const RtTensor *in, unsigned mask);
 int cpu_matmul(RtTensor *out, const RtTensor *a, const RtTensor *b);
+int cpu_dropout(RtTensor *out, const RtTensor *x, uint64_t seed, double ratio);
 int cpu_gather(RtTensor *out, const RtTensor *data, const RtTensor *idx, int64_t pre, int64_t n, int64_t post);
 int cpu_copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t rows);
 int cpu_scatter_add(RtTensor *out, const RtTensor *idx, const RtTensor *upd, int64_t pre, int64_t n, int64_t post);

@@ -223,6 +223,7 @@ const RtBackend rt_cpu_backend = {
     .synchronize = cpu_synchronize,
     .plan = &rt_cpu_plan_ops,
     .gather = cpu_gather,
+    .dropout = cpu_dropout,
     .scatter_add = cpu_scatter_add,
     .copy_rows = cpu_copy_rows,
 };

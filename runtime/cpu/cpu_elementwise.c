@@ -149,12 +149,14 @@
 #define GEN_MATMUL(id, rule, e)
 #define GEN_VIEW(id, rule, e)
 #define GEN_INDEX(id, rule, e)
+#define GEN_COMPOSITE(id, rule, e)
 #define TAB_ELEMWISE(id, rule) TAB_##rule(id)
 #define TAB_SOURCE(id, rule)
 #define TAB_REDUCE(id, rule)
 #define TAB_MATMUL(id, rule)
 #define TAB_VIEW(id, rule)
 #define TAB_INDEX(id, rule)
+#define TAB_COMPOSITE(id, rule)
 
 #define OP(id, name, arity, kind, rule, expr) GEN_##kind(id, rule, expr)
 #include "../../ir/ops.def"

@@ -3,6 +3,7 @@
  * row copies concat is made of. */
 #include <string.h>
 
+#include "../../ir/scalar.h"
 #include "cpu.h"
 
 /* A gathered element is copied as bytes: one loop serves every dtype. */
@@ -48,5 +49,22 @@ int cpu_scatter_add(RtTensor *out, const RtTensor *idx, const RtTensor *upd, int
     case DT_FLOAT64: SCATTER(double, *d + v); break;
     default: return rt_error(RT_EINVAL, "scatter_add: %s is not supported", ir_dtype_name(out->dtype));
     }
+    return 0;
+}
+
+/* The mask's bits come from ir/scalar.h's philox, the same function the CUDA kernels and the
+ * generated code call; the scale is rounded to T once, as the generated code writes it. */
+#define DROPOUT(T)                                                                                 \
+    do {                                                                                           \
+        const T *xs = rt_data(x);                                                                  \
+        T *o = rt_data(out), scale = (T)(1.0 / (1.0 - ratio));                                    \
+        for (int64_t i = 0; i < n; i++) o[i] = gtc_dropout_keep((uint64_t)i, seed, ratio) ? xs[i] * scale : (T)0; \
+    } while (0)
+
+int cpu_dropout(RtTensor *out, const RtTensor *x, uint64_t seed, double ratio) {
+    int64_t n = rt_numel(out);
+    if (x->dtype == DT_FLOAT32) DROPOUT(float);
+    else if (x->dtype == DT_FLOAT64) DROPOUT(double);
+    else return rt_error(RT_EINVAL, "internal: dropout of %s", ir_dtype_name(x->dtype));
     return 0;
 }

@@ -367,6 +367,7 @@ const RtBackend rt_cuda_backend = {
     rt_cuda_shutdown, rt_cuda_mem_info, rt_cuda_mem_stats, rt_cuda_device_info, rt_cuda_versions,
     rt_cuda_peer_access, rt_cuda_empty_cache, rt_cuda_set_tf32, rt_cuda_tf32,
     &rt_cuda_plan_ops, &rt_cuda_module_ops, cuda_gather, cuda_scatter_add, cuda_copy_rows,
+    cuda_dropout,
     "cublas", // cuda_matmul.cu: cublasGemmStridedBatchedEx
 };
 

@@ -78,3 +78,25 @@ int cuda_copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch, siz
            cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, rows, cudaMemcpyDeviceToDevice, g_cuda.stream));
     return 0;
 }
+
+// A thread per element; the mask is ir/scalar.h's philox, as on the CPU and in generated code.
+template <class T>
+__global__ void dropout_kernel(T *out, const T *x, uint64_t seed, double ratio, T scale, int64_t n) {
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+        out[i] = gtc_dropout_keep((uint64_t)i, seed, ratio) ? x[i] * scale : (T)0;
+}
+
+int cuda_dropout(RtTensor *out, const RtTensor *x, uint64_t seed, double ratio) {
+    if (cuda_check_ready("dropout")) return -1;
+    int64_t n = rt_numel(out);
+    if (n == 0) return 0;
+    unsigned grid = grid_for(n, 256);
+    if (x->dtype == DT_FLOAT32)
+        dropout_kernel<float><<<grid, 256, 0, g_cuda.stream>>>(tdata<float>(out), tdata<float>(x), seed, ratio,
+                                                                (float)(1.0 / (1.0 - ratio)), n);
+    else if (x->dtype == DT_FLOAT64)
+        dropout_kernel<double><<<grid, 256, 0, g_cuda.stream>>>(tdata<double>(out), tdata<double>(x), seed, ratio,
+                                                                 1.0 / (1.0 - ratio), n);
+    else return rt_error(RT_EINVAL, "cuda dropout: %s is not supported", ir_dtype_name(x->dtype));
+    return cuda_check_launch("dropout");
+}

@@ -146,6 +146,7 @@ int cuda_copy(RtTensor *out, const RtTensor *in);
 int cuda_elementwise(Op op, RtTensor *out, RtTensor *const *in, int nin, const Attrs *a);
 int cuda_reduce(Op op, RtTensor *out, const RtTensor *in, unsigned mask);
 int cuda_matmul(RtTensor *out, const RtTensor *a, const RtTensor *b);
+int cuda_dropout(RtTensor *out, const RtTensor *x, uint64_t seed, double ratio);
 int cuda_gather(RtTensor *out, const RtTensor *data, const RtTensor *idx, int64_t pre, int64_t n, int64_t post);
 int cuda_copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t rows);
 int cuda_scatter_add(RtTensor *out, const RtTensor *idx, const RtTensor *upd, int64_t pre, int64_t n, int64_t post);

@@ -436,6 +436,129 @@ ZEND_METHOD(Cuda_CudaArray, pad) {
     apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_PAD, &in, 1, &a);
 }
 
+/* dropout($ratio, $seed): an int seed becomes a rank-0 int64 tensor on x's device (exact within
+ * 2^53, as a compiled plan's rank-0 inputs travel as doubles); a CudaArray seed is used as is, so
+ * a traced closure's seed input changes per run. */
+ZEND_METHOD(Cuda_CudaArray, dropout) {
+    double ratio;
+    zval *seed;
+    ZEND_PARSE_PARAMETERS_START(2, 2)
+        Z_PARAM_DOUBLE(ratio)
+        Z_PARAM_ZVAL(seed)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    if (!(ratio >= 0 && ratio < 1)) {
+        php_gtc_throw(RT_EINVAL, "dropout: $ratio must be at least 0 and less than 1");
+        RETURN_THROWS();
+    }
+    RtOperand in[2] = {{.t = t}};
+    RtTensor *own = NULL;
+    if (Z_TYPE_P(seed) == IS_OBJECT && Z_OBJCE_P(seed) == php_gtc_ce_CudaArray) {
+        if (!(in[1].t = php_gtc_tensor(Z_OBJ_P(seed)))) RETURN_THROWS();
+    } else if (Z_TYPE_P(seed) == IS_LONG) {
+        const zend_long lim = (zend_long)1 << 53;
+        if (Z_LVAL_P(seed) < -lim || Z_LVAL_P(seed) > lim) {
+            php_gtc_throw(RT_EINVAL, "dropout: $seed must be from -2^53 to 2^53");
+            RETURN_THROWS();
+        }
+        const RtBackend *b = php_gtc_is_placeholder(t) ? rt_default_backend() : t->storage->backend;
+        int64_t v = Z_LVAL_P(seed);
+        if (!(own = rt_from_host(b, DT_INT64, 0, NULL, &v))) {
+            php_gtc_throw_rt();
+            RETURN_THROWS();
+        }
+        in[1].t = own;
+    } else {
+        zend_argument_type_error(2, "must be of type Cuda\\CudaArray|int, %s given", zend_zval_type_name(seed));
+        RETURN_THROWS();
+    }
+    Attrs a = {.ratio = ratio};
+    apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_DROPOUT, in, 2, &a);
+    rt_release(own);
+}
+
+/* ---- composite ops: rt_apply expands them into primitives (ir/composite.c; traced as those) ---- */
+
+/* An axis far out of any rank (the IR's check takes an int) is refused here, in its words. */
+static bool composite_axis(Op op, const RtTensor *t, zend_long v, Attrs *a) {
+    if (v < -IR_MAX_RANK || v >= IR_MAX_RANK) {
+        php_gtc_throw(RT_EINVAL, "%s: axis %lld is out of range for rank %d", ir_ops[op].name, (long long)v, t->rank);
+        return false;
+    }
+    a->axis = (int)v, a->has_axis = true;
+    return true;
+}
+
+static void softmax_like(INTERNAL_FUNCTION_PARAMETERS, Op op) {
+    zend_long axis = -1;
+    ZEND_PARSE_PARAMETERS_START(0, 1)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_LONG(axis)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    Attrs a = {0};
+    if (!composite_axis(op, t, axis, &a)) RETURN_THROWS();
+    RtOperand in = {.t = t};
+    apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, op, &in, 1, &a);
+}
+
+ZEND_METHOD(Cuda_CudaArray, softmax) { softmax_like(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_SOFTMAX); }
+ZEND_METHOD(Cuda_CudaArray, logSoftmax) { softmax_like(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_LOG_SOFTMAX); }
+
+ZEND_METHOD(Cuda_CudaArray, layerNorm) {
+    zval *scale, *bias;
+    zend_long axis = -1;
+    double eps = 1e-5;
+    ZEND_PARSE_PARAMETERS_START(2, 4)
+        Z_PARAM_ZVAL(scale)
+        Z_PARAM_ZVAL(bias)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_LONG(axis)
+        Z_PARAM_DOUBLE(eps)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    RtOperand in[3] = {{.t = t}};
+    if (!method_operand(scale, 1, &in[1]) || !method_operand(bias, 2, &in[2])) RETURN_THROWS();
+    Attrs a = {.epsilon = eps, .has_epsilon = true};
+    if (!composite_axis(OP_LAYER_NORM, t, axis, &a)) RETURN_THROWS();
+    apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_LAYER_NORM, in, 3, &a);
+}
+
+ZEND_METHOD(Cuda_CudaArray, gelu) {
+    zend_string *approx = NULL;
+    ZEND_PARSE_PARAMETERS_START(0, 1)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_STR(approx)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    Attrs a = {0};
+    if (approx && strcmp(ZSTR_VAL(approx), "none") != 0) {
+        if (strcmp(ZSTR_VAL(approx), "tanh") != 0) {
+            php_gtc_throw(RT_EINVAL, "gelu: $approximate must be 'none' or 'tanh'");
+            RETURN_THROWS();
+        }
+        a.approx_tanh = true;
+    }
+    RtOperand in = {.t = t};
+    apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_GELU, &in, 1, &a);
+}
+
+ZEND_METHOD(Cuda_CudaArray, crossEntropy) {
+    zend_object *target;
+    zend_long axis = 1;
+    ZEND_PARSE_PARAMETERS_START(1, 2)
+        Z_PARAM_OBJ_OF_CLASS(target, php_gtc_ce_CudaArray)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_LONG(axis)
+    ZEND_PARSE_PARAMETERS_END();
+    GTC_THIS_TENSOR(t);
+    RtOperand in[2] = {{.t = t}, {.t = php_gtc_tensor(target)}};
+    if (!in[1].t) RETURN_THROWS();
+    Attrs a = {0};
+    if (!composite_axis(OP_CROSS_ENTROPY, t, axis, &a)) RETURN_THROWS();
+    apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_CROSS_ENTROPY, in, 2, &a);
+}
+
 /* ---- views ------------------------------------------------------------------------------------- */
 
 /* A reshape to an explicit shape (also squeeze, unsqueeze and dropped indices; php_gtc.h). */

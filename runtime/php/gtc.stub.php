@@ -244,6 +244,36 @@ final class CudaArray implements \ArrayAccess, \Countable, \Stringable
      */
     public function pad(array $pads, int|float $value = 0): CudaArray {}
 
+    /**
+     * Inverted dropout: each element (row-major index i) is kept when Philox4x32-10 of (i, $seed)
+     * gives a uniform number >= $ratio, and kept elements are scaled by 1/(1-$ratio); the same
+     * bits on every device. $seed: an int (|seed| <= 2^53), or a rank-0 int64 CudaArray (in
+     * Cuda\Fusion, an input, so each run can pass a new one).
+     */
+    public function dropout(float $ratio, CudaArray|int $seed): CudaArray {}
+
+    /** Softmax along $axis (stable: the maximum is subtracted first). */
+    public function softmax(int $axis = -1): CudaArray {}
+
+    /** log(softmax) along $axis, computed as x - max - log(sum(exp(x - max))). */
+    public function logSoftmax(int $axis = -1): CudaArray {}
+
+    /**
+     * Layer normalisation over the axes from $axis on: (x - mean) / sqrt(var + $epsilon) * $scale
+     * + $bias; $scale and $bias have x's shape from $axis on (or are numbers).
+     */
+    public function layerNorm(CudaArray|int|float $scale, CudaArray|int|float $bias, int $axis = -1, float $epsilon = 1e-5): CudaArray {}
+
+    /** GELU: $approximate 'none' (x/2 (1 + erf(x/sqrt 2))) or 'tanh' (the tanh approximation). */
+    public function gelu(string $approximate = 'none'): CudaArray {}
+
+    /**
+     * Cross-entropy of these logits (class axis $axis) with $target: class indices (an integer
+     * array, the logits' shape without $axis) or probabilities (float, the logits' shape);
+     * the mean over the other positions, a rank-0 array.
+     */
+    public function crossEntropy(CudaArray $target, int $axis = 1): CudaArray {}
+
     /** A view when the array is contiguous, else a copy; one -1 is inferred. */
     public function reshape(array $shape): CudaArray {}
 

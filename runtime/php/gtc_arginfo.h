@@ -269,6 +269,33 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_pad, 0, 1, C
 	ZEND_ARG_TYPE_MASK(0, value, MAY_BE_LONG|MAY_BE_DOUBLE, "0")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_dropout, 0, 2, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, ratio, IS_DOUBLE, 0)
+	ZEND_ARG_OBJ_TYPE_MASK(0, seed, Cuda\\CudaArray, MAY_BE_LONG, NULL)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_softmax, 0, 0, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, axis, IS_LONG, 0, "-1")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_CudaArray_logSoftmax arginfo_class_Cuda_CudaArray_softmax
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_layerNorm, 0, 2, Cuda\\CudaArray, 0)
+	ZEND_ARG_OBJ_TYPE_MASK(0, scale, Cuda\\CudaArray, MAY_BE_LONG|MAY_BE_DOUBLE, NULL)
+	ZEND_ARG_OBJ_TYPE_MASK(0, bias, Cuda\\CudaArray, MAY_BE_LONG|MAY_BE_DOUBLE, NULL)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, axis, IS_LONG, 0, "-1")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, epsilon, IS_DOUBLE, 0, "1.0E-5")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_gelu, 0, 0, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, approximate, IS_STRING, 0, "\'none\'")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_crossEntropy, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_OBJ_INFO(0, target, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, axis, IS_LONG, 0, "1")
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_reshape, 0, 1, Cuda\\CudaArray, 0)
 	ZEND_ARG_TYPE_INFO(0, shape, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
@@ -555,6 +582,12 @@ ZEND_METHOD(Cuda_CudaArray, gather);
 ZEND_METHOD(Cuda_CudaArray, scatterAdd);
 ZEND_METHOD(Cuda_CudaArray, concat);
 ZEND_METHOD(Cuda_CudaArray, pad);
+ZEND_METHOD(Cuda_CudaArray, dropout);
+ZEND_METHOD(Cuda_CudaArray, softmax);
+ZEND_METHOD(Cuda_CudaArray, logSoftmax);
+ZEND_METHOD(Cuda_CudaArray, layerNorm);
+ZEND_METHOD(Cuda_CudaArray, gelu);
+ZEND_METHOD(Cuda_CudaArray, crossEntropy);
 ZEND_METHOD(Cuda_CudaArray, reshape);
 ZEND_METHOD(Cuda_CudaArray, flatten);
 ZEND_METHOD(Cuda_CudaArray, transpose);
@@ -720,6 +753,12 @@ static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, scatterAdd, arginfo_class_Cuda_CudaArray_scatterAdd, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, concat, arginfo_class_Cuda_CudaArray_concat, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, pad, arginfo_class_Cuda_CudaArray_pad, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, dropout, arginfo_class_Cuda_CudaArray_dropout, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, softmax, arginfo_class_Cuda_CudaArray_softmax, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, logSoftmax, arginfo_class_Cuda_CudaArray_logSoftmax, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, layerNorm, arginfo_class_Cuda_CudaArray_layerNorm, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, gelu, arginfo_class_Cuda_CudaArray_gelu, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, crossEntropy, arginfo_class_Cuda_CudaArray_crossEntropy, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, reshape, arginfo_class_Cuda_CudaArray_reshape, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, flatten, arginfo_class_Cuda_CudaArray_flatten, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, transpose, arginfo_class_Cuda_CudaArray_transpose, ZEND_ACC_PUBLIC)

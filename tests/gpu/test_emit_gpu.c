@@ -49,6 +49,7 @@ static const struct {
     {"tests/golden/row_matmul/graph.json", 2},       {"tests/golden/row_matmul_b_depends/graph.json", 2},
     {"tests/emit/lane_rows.json", 1},
     {"tests/emit/index_ops.json", 1},                {"tests/emit/embedding_mlp_step.json", 3},
+    {"tests/golden/nn_block/graph.json", 1},         {"tests/emit/nn_block_step.json", 3},
 };
 
 /* NVRTC must accept the same kernels.cu text (the JIT fallback for other architectures). */

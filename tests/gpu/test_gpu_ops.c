@@ -799,6 +799,66 @@ static void test_index(void) {
     rt_release(r), rt_release(d), rt_release(ix), rt_release(gd), rt_release(gi);
 }
 
+/* dropout (the same philox bits: exact) and the composites through rt_apply (each a sequence of
+ * primitives on either backend: float sums to rounding) */
+static void test_nn(void) {
+    int64_t sd[3] = {37, 129, 5}, s2[2] = {257, 10}, sl[1] = {257};
+    const double ratios[3] = {0, 0.1, 0.7};
+    const int64_t seeds[3] = {0, 12345, ((int64_t)1 << 40) + 3};
+    for (int d = 0; d < 2; d++)
+        for (int r = 0; r < 3; r++) {
+            DType dt = d ? DT_FLOAT64 : DT_FLOAT32;
+            RtTensor *x = gen(dt, 3, sd, (Range){-3, 3, 0, 0});
+            RtTensor *seed = need(rt_from_host(CPU, DT_INT64, 0, NULL, &seeds[r]), "seed");
+            Attrs a;
+            memset(&a, 0, sizeof a);
+            a.ratio = ratios[r];
+            char lab[96];
+            snprintf(lab, sizeof lab, "%s [37,129,5] ratio %g seed %lld", ir_dtype_name(dt), a.ratio, (long long)seeds[r]);
+            RtTensor *din[2] = {x, seed};
+            check_apply(lab, OP_DROPOUT, din, NULL, 2, &a, 0, 0);
+            rt_release(x), rt_release(seed);
+        }
+    for (int d = 0; d < 2; d++) {
+        DType dt = d ? DT_FLOAT64 : DT_FLOAT32;
+        RtTensor *x = gen(dt, 3, sd, (Range){-4, 4, 0, 0}), *l = gen(dt, 2, s2, (Range){-4, 4, 0, 0});
+        RtTensor *sc = gen(dt, 2, sd + 1, (Range){0.5, 2, 0, 0}), *bi = gen(dt, 2, sd + 1, (Range){-1, 1, 0, 0});
+        RtTensor *t = gen(DT_INT64, 1, sl, (Range){0, 10, 1, 0}), *p = gen(dt, 2, s2, (Range){0, 1, 0, 0});
+        char lab[96];
+        for (int ax = -1; ax < 3; ax++) {
+            Attrs a;
+            memset(&a, 0, sizeof a);
+            a.axis = ax, a.has_axis = true;
+            RtTensor *in1[1] = {x};
+            snprintf(lab, sizeof lab, "%s [37,129,5] axis %d", ir_dtype_name(dt), ax);
+            check_apply(lab, OP_SOFTMAX, in1, NULL, 1, &a, 1e-5, 1e-12);
+            check_apply(lab, OP_LOG_SOFTMAX, in1, NULL, 1, &a, 1e-5, 1e-12);
+        }
+        Attrs ln;
+        memset(&ln, 0, sizeof ln);
+        ln.axis = 1, ln.has_axis = true;
+        RtTensor *lin[3] = {x, sc, bi};
+        snprintf(lab, sizeof lab, "%s [37,129,5] from axis 1", ir_dtype_name(dt));
+        check_apply(lab, OP_LAYER_NORM, lin, NULL, 3, &ln, 1e-4, 1e-10);
+        for (int k = 0; k < 2; k++) {
+            Attrs g;
+            memset(&g, 0, sizeof g);
+            g.approx_tanh = k;
+            RtTensor *in1[1] = {x};
+            snprintf(lab, sizeof lab, "%s [37,129,5] %s", ir_dtype_name(dt), k ? "tanh" : "erf");
+            check_apply(lab, OP_GELU, in1, NULL, 1, &g, 1e-5, 1e-12);
+        }
+        Attrs ce;
+        memset(&ce, 0, sizeof ce);
+        RtTensor *cin[2] = {l, t}, *pin[2] = {l, p};
+        snprintf(lab, sizeof lab, "%s [257,10], class indices", ir_dtype_name(dt));
+        check_apply(lab, OP_CROSS_ENTROPY, cin, NULL, 2, &ce, 1e-5, 1e-12);
+        snprintf(lab, sizeof lab, "%s [257,10], probabilities", ir_dtype_name(dt));
+        check_apply(lab, OP_CROSS_ENTROPY, pin, NULL, 2, &ce, 1e-5, 1e-12);
+        rt_release(x), rt_release(l), rt_release(sc), rt_release(bi), rt_release(t), rt_release(p);
+    }
+}
+
 /* ---- transfers, allocator, errors -------------------------------------------------------------- */
 
 static void test_transfers(void) {
@@ -892,7 +952,7 @@ int main(int argc, char **argv) {
         void (*fn)(void);
     } groups[] = {
         {"elementwise", test_elementwise}, {"copy", test_copy}, {"fill", test_fill},
-        {"reduce", test_reduce}, {"matmul", test_matmul}, {"rt_apply", test_apply}, {"index", test_index},
+        {"reduce", test_reduce}, {"matmul", test_matmul}, {"rt_apply", test_apply}, {"index", test_index}, {"nn", test_nn},
         {"transfers", test_transfers}, {"allocator", test_allocator},
     };
     for (size_t i = 0; i < sizeof groups / sizeof *groups; i++) {

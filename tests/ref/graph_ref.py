@@ -118,6 +118,7 @@ UNARY = {
     "tan": np.tan, "tanh": np.tanh, "sigmoid": _sigmoid, "erf": _erf,
     "relu": lambda a: np.maximum(a, np.zeros((), a.dtype)),
     "floor": np.floor, "ceil": np.ceil, "round": np.round, "sign": np.sign,
+    "stop_gradient": lambda a: a.copy(),
 }
 UNARY_FLOAT = {"exp", "log", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid", "erf"}
 BINARY = {
@@ -141,13 +142,16 @@ for _n in REDUCE:
 for _n, _a in VIEW_ATTRS.items():
     ARITY[_n], ATTRS[_n] = 1, _a
 ARITY.update({"where": 3, "clamp": 3, "cast": 1, "matmul": 2, "full": 0, "one_hot": 1,
-              "gather": 2, "scatter_add": 3, "pad": 1, "concat": -1})
+              "gather": 2, "scatter_add": 3, "pad": 1, "concat": -1, "dropout": 2,
+              "softmax": 1, "log_softmax": 1, "layer_norm": 3, "gelu": 1, "cross_entropy": 2})
 ATTRS.update({"where": set(), "clamp": set(), "cast": {"dtype"}, "matmul": set(),
               "full": {"shape", "value", "dtype"}, "one_hot": {"depth", "dtype"},
-              "gather": {"axis"}, "scatter_add": {"axis"}, "concat": {"axis"}, "pad": {"pads", "value"}})
+              "gather": {"axis"}, "scatter_add": {"axis"}, "concat": {"axis"}, "pad": {"pads", "value"},
+              "dropout": {"ratio"}, "softmax": {"axis"}, "log_softmax": {"axis"},
+              "layer_norm": {"axis", "epsilon"}, "gelu": {"approximate"}, "cross_entropy": {"axis"}})
 REQUIRED = {"transpose": {"perm"}, "reshape": {"shape"}, "broadcast_to": {"shape"},
             "slice": {"starts", "ends"}, "cast": {"dtype"}, "full": {"shape", "value", "dtype"},
-            "one_hot": {"depth"}, "pad": {"pads"}}
+            "one_hot": {"depth"}, "pad": {"pads"}, "dropout": {"ratio"}}
 
 
 def norm_axes(axes, rank, where):
@@ -211,6 +215,60 @@ def op_reshape(a, shape, where):
         return a.reshape(shape)
     except ValueError:
         raise GraphError("%s: cannot reshape %s to %s" % (where, list(a.shape), shape))
+
+
+_M32 = np.uint64(0xffffffff)
+
+
+def philox4x32_10(c, k0, k1):
+    """Random123's philox4x32_10 on uint64 arrays holding 32-bit words (the paper's round)."""
+    c = [np.asarray(w, dtype=np.uint64) for w in c]
+    k0, k1 = np.uint64(k0), np.uint64(k1)
+    for r in range(10):
+        if r:
+            k0, k1 = (k0 + np.uint64(0x9E3779B9)) & _M32, (k1 + np.uint64(0xBB67AE85)) & _M32
+        p0, p1 = np.uint64(0xD2511F53) * c[0], np.uint64(0xCD9E8D57) * c[2]
+        c = [((p1 >> np.uint64(32)) ^ c[1] ^ k0) & _M32, p1 & _M32, ((p0 >> np.uint64(32)) ^ c[3] ^ k1) & _M32, p0 & _M32]
+    return c
+
+
+def op_composite(op, args, node, where):
+    """The composite ops (docs/graph-format.md 7.10) written directly in NumPy."""
+    def fl(a):
+        a = np.asarray(a)
+        return a if is_float(dt_name(a)) else a.astype(np.float32)
+    def axis(rank, default):
+        ax = node.get("axis", default)
+        if not -rank <= ax < rank:
+            raise GraphError("%s: axis %d is out of range for rank %d" % (where, ax, rank))
+        return ax % rank
+    def log_softmax(x, ax):
+        s = x - x.max(axis=ax, keepdims=True)
+        return s - np.log(np.exp(s).sum(axis=ax, keepdims=True))
+    x = fl(args[0])
+    if op in ("softmax", "log_softmax"):
+        ax = axis(x.ndim, -1)
+        if op == "log_softmax":
+            return log_softmax(x, ax)
+        e = np.exp(x - x.max(axis=ax, keepdims=True))
+        return e / e.sum(axis=ax, keepdims=True)
+    if op == "gelu":
+        if node.get("approximate", "none") == "tanh":
+            return (0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))).astype(x.dtype)
+        return (0.5 * x * (1 + _erf(x / np.sqrt(2)))).astype(x.dtype)
+    if op == "layer_norm":
+        axes = tuple(range(axis(x.ndim, -1), x.ndim))
+        mu = x.mean(axis=axes, keepdims=True)
+        var = ((x - mu) ** 2).mean(axis=axes, keepdims=True)
+        y = (x - mu) / np.sqrt(var + node.get("epsilon", 1e-5))
+        return np.asarray(y * args[1] + args[2])
+    if op == "cross_entropy":
+        ax, t = axis(x.ndim, 1), np.asarray(args[1])
+        lp = log_softmax(x, ax)
+        if is_int(dt_name(t)):
+            t = (np.expand_dims(t, ax) == np.arange(x.shape[ax]).reshape([-1 if i == ax else 1 for i in range(x.ndim)]))
+        return np.asarray(-(t.astype(lp.dtype) * lp).sum(axis=ax).mean(), dtype=lp.dtype)
+    raise GraphError("%s: unknown composite %r" % (where, op))
 
 
 def eval_node(node, args, where):
@@ -307,6 +365,15 @@ def eval_node(node, args, where):
         out = data.copy()
         np.add.at(out, (slice(None),) * ax + (idx,), as_dtype(args[2], dt_name(data)))
         return out
+    if op in ("softmax", "log_softmax", "layer_norm", "gelu", "cross_entropy"):
+        return op_composite(op, args, node, where)
+    if op == "dropout":  # Philox4x32-10 of (linear index, seed); kept when u >= ratio
+        x, seed, ratio = np.asarray(args[0]), int(np.asarray(args[1])), node["ratio"]
+        i = np.arange(x.size, dtype=np.uint64)
+        r = philox4x32_10([i & _M32, i >> np.uint64(32), i * np.uint64(0), i * np.uint64(0)],
+                          seed & 0xffffffff, (seed >> 32) & 0xffffffff)[0]
+        keep = ((r >> np.uint64(8)).astype(np.float64) * 2.0 ** -24 >= ratio).reshape(x.shape)
+        return np.where(keep, x * x.dtype.type(1 / (1 - ratio)), x.dtype.type(0))
     if op == "one_hot":
         a = args[0]
         depth = node["depth"]

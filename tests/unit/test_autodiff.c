@@ -234,6 +234,44 @@ TEST(grad_concat__slices_per_operand__match_finite_differences) {
     gradcheck(G(IN("a", "[1,3]") "," IN("b", "[2,3]"), "{'name': 'y', 'op': 'concat', 'inputs': ['b', 'a']}"), "a,b");
 }
 
+/* dropout's gradient is dropout of g with the same seed: the same mask and scale. The seed comes
+ * from a float input (cast(fs * 1000)), which is not a parameter. */
+#define SEED "{'name': 'fs1', 'op': 'mul', 'inputs': ['fs', 1000]}, {'name': 'seed', 'op': 'cast', 'inputs': ['fs1'], 'dtype': 'int64'}, "
+TEST(grad_dropout__same_mask__match_finite_differences) {
+    gradcheck(G(IN("a", "[3,5]") "," IN("fs", "[]"), SEED "{'name': 'y', 'op': 'dropout', 'inputs': ['a', 'seed'], 'ratio': 0.5}"), "a");
+    gradcheck(G(IN("a", "[7]") "," IN("fs", "[]"), SEED "{'name': 'y', 'op': 'dropout', 'inputs': ['a', 'seed'], 'ratio': 0}"), "a");
+}
+
+/* The composites differentiate through their primitives; softmax's max is held by
+ * stop_gradient, so no gradient is built for it. */
+TEST(grad_composites__through_primitives__match_finite_differences) {
+    gradcheck(G(IN("a", "[3,4]"), "{'name': 'y', 'op': 'softmax', 'inputs': ['a']}"), "a");
+    gradcheck(G(IN("a", "[3,4]"), "{'name': 'y', 'op': 'softmax', 'inputs': ['a'], 'axis': 0}"), "a");
+    gradcheck(G(IN("a", "[2,3,4]"), "{'name': 'y', 'op': 'log_softmax', 'inputs': ['a'], 'axis': 1}"), "a");
+    gradcheck(G(IN("a", "[3,4]") "," IN("sc", "[4]") "," IN("b", "[4]"),
+                "{'name': 'y', 'op': 'layer_norm', 'inputs': ['a', 'sc', 'b']}"), "a,sc,b");
+    gradcheck(G(IN("a", "[2,3,2]") "," IN("sc", "[3,2]") "," IN("b", "[3,2]"),
+                "{'name': 'y', 'op': 'layer_norm', 'inputs': ['a', 'sc', 'b'], 'axis': 1, 'epsilon': 0.01}"), "a,sc,b");
+    gradcheck(G(IN("a", "[2,5]"), "{'name': 'y', 'op': 'gelu', 'inputs': ['a']}"), "a");
+    gradcheck(G(IN("a", "[2,5]"), "{'name': 'y', 'op': 'gelu', 'inputs': ['a'], 'approximate': 'tanh'}"), "a");
+    /* class indices from a float input: cast((ft + 1) * 2) in 0..3 */
+    gradcheck(G(IN("a", "[3,4]") "," IN("ft", "[3]"),
+                "{'name': 'ft1', 'op': 'add', 'inputs': ['ft', 1]}, {'name': 'ft2', 'op': 'mul', 'inputs': ['ft1', 2]},"
+                " {'name': 't', 'op': 'cast', 'inputs': ['ft2'], 'dtype': 'int32'},"
+                " {'name': 'y', 'op': 'cross_entropy', 'inputs': ['a', 't']}"), "a");
+    gradcheck(G(IN("a", "[2,3,2]") "," IN("p", "[2,3,2]"),
+                "{'name': 'y', 'op': 'cross_entropy', 'inputs': ['a', 'p'], 'axis': 1}"), "a,p");
+    Graph *g = read_graph(G(IN("a", "[3,4]"), "{'name': 'y', 'op': 'softmax', 'inputs': ['a']}"));
+    NodeId p = graph_find(g, "a"), grad;
+    Builder b;
+    ad_begin(&b, g, &d);
+    assert_int_equal(autodiff_grads(&b, graph_find(g, "loss"), &p, 1, NULL, 0, &grad), 0);
+    assert_int_equal(ad_finish(&b), 0);
+    for (int i = 0; i < g->nnodes; i++)
+        if (strstr(g->nodes[i].name, "d_y__max")) fail_msg("the max got a gradient: %s", g->nodes[i].name);
+    graph_free(g);
+}
+
 /* pad's gradient is a slice, slice's (step 1) a pad with zeros */
 TEST(grad_pad_slice__interior_and_zeros__match_finite_differences) {
     gradcheck(G(IN("a", "[2,3]"), "{'name': 'y', 'op': 'pad', 'inputs': ['a'], 'pads': [1, 0, 2, 3], 'value': 0.5}"), "a");
@@ -548,6 +586,8 @@ int main(void) {
         cmocka_unit_test(grad_maximum_minimum__broadcast__match_finite_differences),
         cmocka_unit_test(grad_unary__every_op__match_finite_differences),
         cmocka_unit_test(grad_gather_scatter_add__indices_repeat__match_finite_differences),
+        cmocka_unit_test(grad_dropout__same_mask__match_finite_differences),
+        cmocka_unit_test(grad_composites__through_primitives__match_finite_differences),
         cmocka_unit_test(grad_concat__slices_per_operand__match_finite_differences),
         cmocka_unit_test(grad_pad_slice__interior_and_zeros__match_finite_differences),
         cmocka_unit_test(grad_floor_ceil_round_sign__piecewise_constant__are_zero),

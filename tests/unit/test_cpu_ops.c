@@ -147,6 +147,8 @@ static const Case cases[] = {
     {OP_ERF, FLTS, 5, {0, 1, -INFINITY, -0.5, NAN}, {0}, {0}, {0, 0.8427007929497149, -1, -0.5204998778130465, NAN}},
     {OP_SIGMOID, FLTS, 5, {0, 2, -INFINITY, INFINITY, -2}, {0}, {0}, {0.5, 0.8807970779778823, 0, 1, 0.11920292202211755}},
     {OP_RELU, NUM, 4, {-3, 0, 2, 5}, {0}, {0}, {0, 0, 2, 5}},
+    {OP_STOP_GRADIENT, NUM, 3, {-3, 0, 5}, {0}, {0}, {-3, 0, 5}},
+    {OP_STOP_GRADIENT, FLTS, 3, {NAN, -INFINITY, 0.5}, {0}, {0}, {NAN, -INFINITY, 0.5}},
     {OP_RELU, FLTS, 3, {NAN, -INFINITY, 0.5}, {0}, {0}, {NAN, 0, 0.5}},
     {OP_FLOOR, INTS, 3, {-3, 0, 7}, {0}, {0}, {-3, 0, 7}},
     {OP_FLOOR, FLTS, 5, {-1.5, 1.5, 2, -0.5, NAN}, {0}, {0}, {-2, 1, 2, -1, NAN}},
@@ -749,6 +751,51 @@ static RtTensor *mkv(DType dt, int rank, const int64_t *shape) {
     return t;
 }
 
+/* ---- dropout's random bits ------------------------------------------------------------------- */
+
+/* Random123's tests/kat_vectors, the three philox4x32 10 lines: counter, key, expected. */
+TEST(philox4x32_10__random123_known_answers__match) {
+    static const uint32_t kat[3][10] = {
+        {0, 0, 0, 0, 0, 0, 0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8},
+        {0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd},
+        {0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344, 0xa4093822, 0x299f31d0, 0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1},
+    };
+    for (int i = 0; i < 3; i++) {
+        gtc_philox_ctr c = {{kat[i][0], kat[i][1], kat[i][2], kat[i][3]}};
+        gtc_philox_ctr r = gtc_philox4x32_10(c, kat[i][4], kat[i][5]);
+        for (int k = 0; k < 4; k++) assert_int_equal(r.v[k], kat[i][6 + k]);
+    }
+}
+
+/* Eager dropout keeps exactly where gtc_dropout_keep says, scaled by 1/(1-ratio) rounded to the
+ * dtype; about 1-ratio of the elements survive; ratio 0 is the identity. */
+TEST(dropout__mask_and_scale__philox_bits) {
+    int64_t n = 4000, shape[2] = {40, 100};
+    float *x = malloc((size_t)n * sizeof *x);
+    assert_non_null(x);
+    for (int64_t i = 0; i < n; i++) x[i] = (float)(i % 17) - 8.5f;
+    RtTensor *t = rt_from_host(&rt_cpu_backend, DT_FLOAT32, 2, shape, x);
+    int64_t seed = ((int64_t)1 << 35) + 99;
+    RtTensor *s = rt_from_host(&rt_cpu_backend, DT_INT64, 0, NULL, &seed);
+    for (int r = 0; r < 3; r++) {
+        double ratio = r == 0 ? 0 : r == 1 ? 0.1 : 0.6;
+        Attrs a = {.ratio = ratio};
+        RtOperand in[2] = {{.t = t}, {.t = s}};
+        RtTensor *y = rt_apply(OP_DROPOUT, in, 2, &a);
+        assert_non_null(y);
+        const float *v = rt_data(y);
+        int64_t kept = 0;
+        for (int64_t i = 0; i < n; i++) {
+            bool keep = gtc_dropout_keep((uint64_t)i, (uint64_t)seed, ratio);
+            kept += keep;
+            assert_true(v[i] == (keep ? x[i] * (float)(1.0 / (1.0 - ratio)) : 0.0f));
+        }
+        assert_true(fabs((double)kept / (double)n - (1 - ratio)) < 0.03);
+        rt_release(y);
+    }
+    rt_release(t), rt_release(s), free(x);
+}
+
 TEST(matmul__2d_and_batched__match_triple_loop) {
     for (DType dt = DT_FLOAT32; dt <= DT_FLOAT64; dt++) {
         RtTensor *a = mkv(dt, SHP(3, 4)), *b = mkv(dt, SHP(4, 5)), *out = rt_empty(B, dt, SHP(3, 5));
@@ -862,6 +909,8 @@ int main(void) {
         cmocka_unit_test(matmul__transposed_strided_reversed_views__match_triple_loop),
         cmocka_unit_test(matmul__empty_dims__zeros_or_nothing),
         cmocka_unit_test(matmul__vector_operands_and_bad_dtypes__numpy_rules_and_einval),
+        cmocka_unit_test(philox4x32_10__random123_known_answers__match),
+        cmocka_unit_test(dropout__mask_and_scale__philox_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -338,6 +338,7 @@ TEST(emit_all__every_test_graph__compiles_with_cc_and_nvcc) {
         "tests/emit/lane_rows.json",                  "tests/golden/row_matmul/graph.json",
         "tests/golden/small_ints/graph.json",
         "tests/emit/index_ops.json",                  "tests/golden/embedding_mlp/graph.json",
+        "tests/golden/nn_block/graph.json",           "tests/emit/nn_block_step.json",
     };
     bool nv = have_nvcc();
     for (size_t i = 0; i < sizeof graphs / sizeof *graphs; i++) {

@@ -64,6 +64,12 @@ TEST(emit_cpu__gather_and_scatter_add__match_eager) { check("tests/emit/index_op
 TEST(emit_cpu__embedding_mlp_training__matches_eager_over_steps) {
     check("tests/emit/embedding_mlp_step.json", 3, F32); /* gtc grad --format=json of tests/golden/embedding_mlp */
 }
+/* layer_norm, gelu and softmax in one row kernel; a training step through dropout (philox in
+ * the generated code against the eager kernel's), gelu's tanh form and cross_entropy */
+TEST(emit_cpu__composites_and_dropout__match_eager) {
+    check("tests/golden/nn_block/graph.json", 1, F32);
+    check("tests/emit/nn_block_step.json", 3, F32); /* gtc grad --format=json of tests/golden/nn_block_train */
+}
 TEST(emit_cpu__digits_step__matches_eager_over_steps) { check("examples/digits_step.json", 5, F32); }
 TEST(emit_cpu__train_step__matches_eager_over_steps) { check("examples/train_step.json", 3, F32); }
 TEST(emit_cpu__row_prologue_and_epilogue_matmuls__match_eager) {
@@ -110,6 +116,7 @@ int main(void) {
         cmocka_unit_test(emit_cpu__cse_and_dead_nodes__match_eager),
         cmocka_unit_test(emit_cpu__gather_and_scatter_add__match_eager),
         cmocka_unit_test(emit_cpu__embedding_mlp_training__matches_eager_over_steps),
+        cmocka_unit_test(emit_cpu__composites_and_dropout__match_eager),
         cmocka_unit_test(emit_cpu__digits_step__matches_eager_over_steps),
         cmocka_unit_test(emit_cpu__train_step__matches_eager_over_steps),
         cmocka_unit_test(emit_cpu__row_prologue_and_epilogue_matmuls__match_eager),

@@ -102,7 +102,7 @@ static const Case cases[] = {
     BIN(ADD), BIN(SUB), BIN(MUL), BIN(DIV), BIN(POW), BIN(MAXIMUM), BIN(MINIMUM),
     CMP(EQ), CMP(NE), CMP(LT), CMP(LE), CMP(GT), CMP(GE),
     UN(NEG), UN(ABS), UN(EXP), UN(LOG), UN(SQRT), UN(RSQRT), UN(SIN), UN(COS), UN(TAN), UN(TANH),
-    UN(SIGMOID), UN(RELU), UN(FLOOR), UN(CEIL), UN(ROUND), UN(SIGN), UN(ERF),
+    UN(SIGMOID), UN(RELU), UN(FLOOR), UN(CEIL), UN(ROUND), UN(SIGN), UN(ERF), UN(STOP_GRADIENT),
     {OP_WHERE, 3, {{.dtype = DT_BOOL, .rank = 2, .dims = {2, 3}}, X3, {.dtype = DT_FLOAT32, .weak = true}},
      {0}, DT_FLOAT32, 2, {2, 3}},
     {OP_CLAMP, 3, {X23, {.dtype = DT_INT64, .weak = true}, {.dtype = DT_FLOAT32, .weak = true}},
@@ -124,11 +124,13 @@ static const Case cases[] = {
     /* concat: the axis summed, dtypes promoted */
     {OP_CONCAT, 3, {X23, {.dtype = DT_INT64, .rank = 2, .dims = {2, 1}}, X23}, {.axis = 1}, DT_FLOAT32, 2, {2, 7}},
     {OP_PAD, 1, {X23}, {.npads = 4, .pads = {1, 0, 2, 3}}, DT_FLOAT32, 2, {5, 6}},
+    {OP_DROPOUT, 2, {X23, {.dtype = DT_INT64}}, {.ratio = 0.25}, DT_FLOAT32, 2, {2, 3}},
 };
 #define NCASES ((int)(sizeof cases / sizeof *cases))
 
 TEST(ir_infer_op__case_table__covers_every_op) {
     for (int op = 1; op < OP_COUNT; op++) {
+        if (ir_ops[op].kind == K_COMPOSITE) continue; /* expanded on load: composite_cases below */
         bool found = false;
         for (int i = 0; i < NCASES && !found; i++) found = cases[i].op == (Op)op;
         if (!found) fail_msg("op \"%s\" has no case in the table", ir_ops[op].name);
@@ -979,9 +981,126 @@ TEST(ir_infer_op__all_constant_operands__rejected) {
     FAILS(INFER(OP_CLAMP, NULL, CF, CI, CI), msg);
 }
 
+/* ---- dropout and the composite ops --------------------------------------------------------------- */
+
+TEST(ir_infer_op__dropout_bad_operands__errors) {
+    Attrs a = {.ratio = 0.5}, one = {.ratio = 1};
+    TensorType seed = {.dtype = DT_INT64};
+    FAILS(INFER(OP_DROPOUT, &a, T(DT_INT32, 2), seed), "x must be float32 or float64, got int32");
+    FAILS(INFER(OP_DROPOUT, &a, T(DT_FLOAT32, 2), T(DT_INT64, 1)),
+          "seed must be a rank-0 int64 tensor (a new one each step), got int64 [1]");
+    FAILS(INFER(OP_DROPOUT, &a, T(DT_FLOAT32, 2), ((TensorType){.dtype = DT_INT32})),
+          "seed must be a rank-0 int64 tensor (a new one each step), got int32 []");
+    FAILS(INFER(OP_DROPOUT, &a, T(DT_FLOAT32, 2), CI), "seed must be a rank-0 int64 tensor (a new one each step), got a constant");
+    FAILS(INFER(OP_DROPOUT, &one, T(DT_FLOAT32, 2), seed), "ratio must be at least 0 and less than 1");
+}
+
+TEST(ir_infer_op__composite__internal_error) {
+    FAILS(INFER(OP_SOFTMAX, NULL, T(DT_FLOAT32, 2)),
+          "internal: softmax is a composite op, expanded into primitives when a graph is loaded");
+}
+
+/* A graph with inputs of the given types, the composite expanded over them. */
+static Graph *expand(Op op, const Attrs *a, int nin, const TensorType *in, NodeId *last) {
+    Graph *g = graph_new("c");
+    Operand ops[IR_MAX_INPUTS];
+    for (int i = 0; i < nin; i++) {
+        if (in[i].weak) {
+            ops[i] = (Operand){-1, 1.5};
+            continue;
+        }
+        char nm[16];
+        snprintf(nm, sizeof nm, "in%d", i);
+        ops[i] = (Operand){graph_add(g, nm, OP_INPUT), 0};
+        g->nodes[ops[i].id].type = in[i];
+    }
+    static const Attrs none;
+    memset(err, 0, sizeof err);
+    *last = ir_expand_composite(g, op, ops, nin, a ? a : &none, "y", "nodes[0]", err, sizeof err);
+    return g;
+}
+
+typedef struct {
+    Op op;
+    Attrs at;
+    int nin;
+    TensorType in[3];
+    DType dtype;
+    int rank;
+    int64_t dims[IR_MAX_RANK];
+} CompCase;
+
+static const CompCase composite_cases[] = {
+    {OP_SOFTMAX, {0}, 1, {X23}, DT_FLOAT32, 2, {2, 3}},
+    {OP_LOG_SOFTMAX, {.axis = 0, .has_axis = true}, 1, {{.dtype = DT_INT32, .rank = 2, .dims = {2, 3}}}, DT_FLOAT32, 2, {2, 3}},
+    {OP_LAYER_NORM, {0}, 3, {X23, X3, X3}, DT_FLOAT32, 2, {2, 3}},
+    {OP_LAYER_NORM, {.axis = 0, .has_axis = true, .epsilon = 0.1, .has_epsilon = true}, 3,
+     {{.dtype = DT_FLOAT64, .rank = 2, .dims = {2, 3}}, {.dtype = DT_FLOAT64, .rank = 2, .dims = {2, 3}}, {.dtype = DT_FLOAT32, .weak = true}},
+     DT_FLOAT64, 2, {2, 3}},
+    {OP_GELU, {0}, 1, {X23}, DT_FLOAT32, 2, {2, 3}},
+    {OP_GELU, {.approx_tanh = true}, 1, {X3}, DT_FLOAT32, 1, {3}},
+    {OP_CROSS_ENTROPY, {0}, 2, {X23, {.dtype = DT_INT64, .rank = 1, .dims = {2}}}, DT_FLOAT32, 0, {0}},
+    {OP_CROSS_ENTROPY, {.axis = 1, .has_axis = true}, 2,
+     {{.dtype = DT_FLOAT32, .rank = 3, .dims = {2, 3, 4}}, {.dtype = DT_UINT8, .rank = 2, .dims = {2, 4}}}, DT_FLOAT32, 0, {0}},
+    {OP_CROSS_ENTROPY, {0}, 2, {X23, X23}, DT_FLOAT32, 0, {0}},
+};
+
+/* Every composite expands into typed primitives, the last named as the composite. */
+TEST(ir_expand_composite__case_table__primitives_of_expected_type) {
+    for (int op = 0; op < OP_COUNT; op++) {
+        bool found = ir_ops[op].kind != K_COMPOSITE;
+        for (size_t i = 0; i < sizeof composite_cases / sizeof *composite_cases; i++) found |= composite_cases[i].op == (Op)op;
+        if (!found) fail_msg("composite %s has no case", ir_ops[op].name);
+    }
+    for (size_t i = 0; i < sizeof composite_cases / sizeof *composite_cases; i++) {
+        const CompCase *c = &composite_cases[i];
+        NodeId last;
+        Graph *g = expand(c->op, &c->at, c->nin, c->in, &last);
+        if (last < 0) fail_msg("%s: %s", ir_ops[c->op].name, err);
+        TensorType w = tt(c->dtype, c->rank, c->dims);
+        assert_true(ir_type_equal(&g->nodes[last].type, &w));
+        assert_string_equal(g->nodes[last].name, "y");
+        assert_int_equal(last, g->nnodes - 1);
+        for (int k = 0; k < g->nnodes; k++) assert_true(ir_ops[g->nodes[k].op].kind != K_COMPOSITE);
+        graph_free(g);
+    }
+}
+
+static void expand_fails(Op op, const Attrs *a, int nin, const TensorType *in, const char *msg) {
+    NodeId last;
+    Graph *g = expand(op, a, nin, in, &last);
+    int n = g->nnodes;
+    graph_free(g);
+    assert_int_equal(last, -1);
+    assert_string_equal(err, msg);
+    int inputs = 0;
+    for (int i = 0; i < nin; i++) inputs += !in[i].weak;
+    assert_int_equal(n, inputs); /* nothing half-built is left */
+}
+
+TEST(ir_expand_composite__bad_operands__errors) {
+    Attrs ax2 = {.axis = 2, .has_axis = true}, neg = {.epsilon = -1, .has_epsilon = true};
+    TensorType x23 = X23, x3 = X3, scalar = {.dtype = DT_FLOAT32};
+    expand_fails(OP_SOFTMAX, &ax2, 1, &x23, "axis 2 is out of range for rank 2");
+    expand_fails(OP_SOFTMAX, NULL, 1, &scalar, "needs x of rank 1 or more, got a rank-0 tensor");
+    expand_fails(OP_LAYER_NORM, NULL, 3, (TensorType[]){x23, x23, x3}, "scale must have shape [3] (x's shape from axis 1), got [2,3]");
+    expand_fails(OP_LAYER_NORM, &neg, 3, (TensorType[]){x23, x3, x3}, "epsilon must be a finite number >= 0");
+    expand_fails(OP_CROSS_ENTROPY, NULL, 2, (TensorType[]){x23, {.dtype = DT_INT32, .rank = 1, .dims = {3}}},
+                 "target (class indices) must have shape [2] (logits without axis 1), got [3]");
+    expand_fails(OP_CROSS_ENTROPY, NULL, 2, (TensorType[]){x23, x3},
+                 "target (probabilities) must have the shape of logits, [2,3], got [3]");
+    expand_fails(OP_CROSS_ENTROPY, NULL, 2, (TensorType[]){x23, {.dtype = DT_BOOL, .rank = 1, .dims = {2}}},
+                 "target must be class indices (an integer dtype) or probabilities (float32 or float64), got bool");
+    expand_fails(OP_GELU, NULL, 1, (TensorType[]){{.dtype = DT_FLOAT32, .weak = true}}, "x must be a tensor, got a constant");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ir_infer_op__case_table__covers_every_op),
+        cmocka_unit_test(ir_infer_op__dropout_bad_operands__errors),
+        cmocka_unit_test(ir_infer_op__composite__internal_error),
+        cmocka_unit_test(ir_expand_composite__case_table__primitives_of_expected_type),
+        cmocka_unit_test(ir_expand_composite__bad_operands__errors),
         cmocka_unit_test(ir_infer_op__case_table__expected_types),
         cmocka_unit_test(ir_infer_op__wrong_operand_count__error_for_every_op),
         cmocka_unit_test(ir_infer_op__add_with_one_operand__takes_2_operands),

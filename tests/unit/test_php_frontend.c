@@ -291,6 +291,30 @@ TEST(frontend_php_read__gather_scatter_add__axis_and_operands) {
     graph_free(g);
 }
 
+/* composites become their primitives (ir/composite.c), the last one named by the assignment;
+ * dropout takes its seed as a tensor */
+TEST(frontend_php_read__composites_and_dropout__expanded) {
+    Graph *g = read_php(HEAD "    $s = $x->softmax(axis: 0);\n    $l = $x->layerNorm($b, 0.5, epsilon: 0.01);\n"
+                             "    $y = $l->gelu(approximate: 'tanh') + $s->logSoftmax();\n    return $y;\n}\n");
+    assert_non_null(g);
+    for (int i = 0; i < g->nnodes; i++) assert_true(ir_ops[g->nodes[i].op].kind != K_COMPOSITE);
+    const Node *s = &g->nodes[graph_find(g, "s")], *l = &g->nodes[graph_find(g, "l")];
+    assert_true(s->op == OP_DIV && s->type.rank == 2);
+    assert_true(l->op == OP_ADD && l->in[1].id < 0 && l->in[1].value == 0.5);
+    NodeId mx = graph_find(g, "s_1__max"), ve = graph_find(g, "l_1__var_eps");
+    assert_true(mx >= 0 && g->nodes[mx].attrs.axes[0] == 0);
+    assert_true(ve >= 0 && g->nodes[ve].in[1].value == 0.01);
+    graph_free(g);
+    g = read_php("<?php\nuse Cuda\\CudaArray;\n#[Gtc\\Graph(name: 'g')]\nfunction g(#[Gtc\\Input('float32', [4, 3])] CudaArray $x, "
+                 "#[Gtc\\Input('int64', [])] CudaArray $seed, #[Gtc\\Input('int32', [4])] CudaArray $t): array {\n"
+                 "    $y = $x->dropout(0.25, $seed);\n    $loss = $y->crossEntropy($t);\n    return ['y' => $y, 'loss' => $loss];\n}\n");
+    assert_non_null(g);
+    const Node *y = &g->nodes[graph_find(g, "y")], *loss = &g->nodes[graph_find(g, "loss")];
+    assert_true(y->op == OP_DROPOUT && y->attrs.ratio == 0.25 && y->in[1].id == graph_find(g, "seed"));
+    assert_true(loss->op == OP_NEG && loss->type.rank == 0);
+    graph_free(g);
+}
+
 TEST(frontend_php_read__constants__folded) {
     Graph *g = read_php(HEAD "    $k = -(2 ** 2) / 8 + 1;\n    $y = $x * $k;\n    return $y;\n}\n");
     assert_non_null(g);
@@ -320,6 +344,13 @@ TEST(frontend_php_read__errors__file_line_column) {
         {"    $y = $x->concat([$x, 2]);\n", "g.php:5:26: ->concat(): $tensors must hold CudaArrays, got a number"},
         {"    $y = $x->pad([1, -1, 0, 0]);\n", "g.php:5:22: ->pad(): $pads[1] must be an integer from 0 to 2^31-1"},
         {"    $y = $x->pad([1, 1]);\n", "g.php:5:14: \"y\" (pad): \"pads\" has 2 entries for rank 2 (all begins, then all ends: 4) (input shape [4,3])"},
+        {"    $y = $x->softmax(axis: 2);\n", "g.php:5:14: ->softmax(): axis 2 is out of range for rank 2"},
+        {"    $y = $x->layerNorm($x, 0);\n", "g.php:5:14: ->layerNorm(): scale must have shape [3] (x's shape from axis 1), got [4,3]"},
+        {"    $y = $x->layerNorm($b, 0, epsilon: -1);\n", "g.php:5:40: ->layerNorm(): $epsilon must be a number >= 0"},
+        {"    $y = $x->gelu('fast');\n", "g.php:5:19: ->gelu(): $approximate must be 'none' or 'tanh'"},
+        {"    $y = $x->crossEntropy(2);\n", "g.php:5:27: ->crossEntropy(): $target must be a CudaArray, got a number"},
+        {"    $y = $x->dropout(1, $b);\n", "g.php:5:22: ->dropout(): $ratio must be a number at least 0 and less than 1"},
+        {"    $y = $x->dropout(0.5, $b);\n", "g.php:5:14: \"y\" (dropout): seed must be a rank-0 int64 tensor (a new one each step), got float32 [3]"},
         {"    $y = $x->concat([$b]);\n", "g.php:5:14: \"y\" (concat): input 1 has shape [3], which does not match input 0's [4,3] outside axis 0"},
     };
     expect_errors(cases, sizeof cases / sizeof *cases);
@@ -440,6 +471,7 @@ int main(void) {
         cmocka_unit_test(frontend_php_read__slice__per_axis_selectors_and_named_onnx_form),
         cmocka_unit_test(frontend_php_read__slice_and_astype__bad_input),
         cmocka_unit_test(frontend_php_read__gather_scatter_add__axis_and_operands),
+        cmocka_unit_test(frontend_php_read__composites_and_dropout__expanded),
         cmocka_unit_test(frontend_php_read__constants__folded),
         cmocka_unit_test(frontend_php_read__errors__file_line_column),
         cmocka_unit_test(frontend_php_read__function_choice),

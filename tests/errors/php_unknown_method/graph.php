@@ -13,6 +13,6 @@ function g(
     #[Input('float32', [3, 2])] CudaArray $w,
 ): array {
     $z = $x->matmul($w);
-    $y = $z->softmax(axis: 1);
+    $y = $z->sparsemax(axis: 1);
     return ['y' => $y];
 }
