@@ -21,6 +21,10 @@ cp -a "$phpinc" "$k/include/php"
 cp -a /usr/include/cjson /usr/include/cmocka.h /usr/include/cmocka_pbc.h /usr/include/zip.h /usr/include/zipconf.h "$k/include/"
 blas=$(dirname "$(readlink -f /usr/include/x86_64-linux-gnu/cblas.h)")
 cp -L "$blas"/*.h "$k/include/"
+# libzip (.npz checkpoints) is not in the shared bundle: the kit carries it and its bzip2, for
+# linking and at run time (buildkit.sh puts the kit's lib/ on LD_LIBRARY_PATH)
+mkdir -p "$k/runlib"
+cp -L /usr/lib/x86_64-linux-gnu/libzip.so.4 /lib/x86_64-linux-gnu/libbz2.so.1.0 "$k/runlib/"
 cat >"$k/bin/php-config" <<'PC'
 #!/bin/sh
 # php-config for the GPU machine's bundle (tests/gpu/buildkit.sh): headers under $GTC_BUILDKIT.
@@ -47,7 +51,8 @@ rm -rf "$GTC_BUILDKIT" && mkdir -p "$GTC_BUILDKIT" && tar -C "$GTC_BUILDKIT" -xJ
 ln -sf "$GTC_DEVICE_ROOT/lib/libcjson.so.1" "$GTC_BUILDKIT/lib/libcjson.so"
 ln -sf "$GTC_DEVICE_ROOT/lib/libopenblas.so.0" "$GTC_BUILDKIT/lib/libopenblas.so"
 ln -sf "$GTC_DEVICE_ROOT/lib/libcmocka.so.0" "$GTC_BUILDKIT/lib/libcmocka.so"
-ln -sf "$GTC_DEVICE_ROOT/lib/libzip.so.4" "$GTC_BUILDKIT/lib/libzip.so"
+ln -sf "$GTC_BUILDKIT/runlib/libzip.so.4" "$GTC_BUILDKIT/lib/libzip.so"
+export LD_LIBRARY_PATH="$GTC_BUILDKIT/runlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PATH="$GTC_BUILDKIT/bin:$PATH"
 export CPATH="$GTC_BUILDKIT/include${CPATH:+:$CPATH}"
 export LIBRARY_PATH="$GTC_BUILDKIT/lib${LIBRARY_PATH:+:$LIBRARY_PATH}"
