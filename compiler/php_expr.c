@@ -157,7 +157,7 @@ int php_arg_dtype(P *p, const char *fname, const char *param, const Arg *a, DTyp
 
 /* Methods and static methods: the CudaArray API (runtime/php/gtc.stub.php) that has graph ops. */
 typedef enum { M_BIN, M_UNARY, M_CLAMP, M_CAST, M_REDUCE, M_ARG, M_MATMUL, M_SHAPE, M_TRANSPOSE, M_SLICE,
-               M_GATHER, M_SCATTER, M_PAD, M_DROPOUT, M_COMPOSITE, S_WHERE, S_FULL, S_ZEROS, S_ONES } MKind;
+               M_GATHER, M_SCATTER, M_PAD, M_DROPOUT, M_COMPOSITE, M_ONE_HOT, S_WHERE, S_FULL, S_ZEROS, S_ONES } MKind;
 typedef struct {
     const char *name;
     Op op;
@@ -190,6 +190,7 @@ static const Method methods[] = {
     {"gather", OP_GATHER, M_GATHER, 1, {"indices", "axis"}},
     {"scatterAdd", OP_SCATTER_ADD, M_SCATTER, 2, {"indices", "updates", "axis"}},
     {"pad", OP_PAD, M_PAD, 1, {"pads", "value"}},
+    {"oneHot", OP_ONE_HOT, M_ONE_HOT, 1, {"depth", "dtype"}},
     {"dropout", OP_DROPOUT, M_DROPOUT, 2, {"ratio", "seed"}},
     {"softmax", OP_SOFTMAX, M_COMPOSITE, 0, {"axis"}}, {"logSoftmax", OP_LOG_SOFTMAX, M_COMPOSITE, 0, {"axis"}},
     {"layerNorm", OP_LAYER_NORM, M_COMPOSITE, 2, {"scale", "bias", "axis", "epsilon"}},
@@ -435,6 +436,15 @@ static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *o
         Attrs ca = {0};
         if (composite_args(p, fname, m, s, in, &nin, &ca)) return -1;
         return composite_call(p, at, fname, m->op, in, nin, &ca, out);
+    }
+    case M_ONE_HOT: { /* as the runtime's oneHot($depth, $dtype = 'float32') */
+        int64_t depth;
+        if (php_arg_ints(p, fname, "depth", s[0], 1, 1, IR_MAX_DIM - 1, &depth, &cnt)) return -1;
+        if (cnt != 1) return php_perr(p, s[0]->at, "%s: $depth must be one integer", fname);
+        at_.depth = depth;
+        at_.dtype = DT_FLOAT32, at_.has_dtype = true;
+        if (s[1] && php_arg_dtype(p, fname, "dtype", s[1], &at_.dtype)) return -1;
+        break;
     }
     case M_PAD: {
         const Lit *l = s[0]->lit;

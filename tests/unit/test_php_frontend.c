@@ -202,6 +202,24 @@ TEST(frontend_php_read__where_condition_not_bool__cast_to_bool) {
     graph_free(g);
 }
 
+TEST(frontend_php_read__one_hot__depth_and_dtype) {
+    /* as the runtime's oneHot($depth, $dtype = 'float32') */
+    Graph *g = read_php("<?php\nuse Cuda\\CudaArray;\n#[Gtc\\Graph(name: 'g')]\n"
+                        "function g(#[Gtc\\Input('int64', [4])] CudaArray $l): array {\n"
+                        "    $y = $l->oneHot(3);\n    $z = $l->oneHot(depth: 5, dtype: 'float64');\n"
+                        "    return ['y' => $y, 'z' => $z];\n}\n");
+    assert_non_null(g);
+    const Node *y = &g->nodes[graph_find(g, "y")], *z = &g->nodes[graph_find(g, "z")];
+    assert_true(y->op == OP_ONE_HOT && y->attrs.depth == 3 && y->attrs.dtype == DT_FLOAT32);
+    assert_true(z->attrs.depth == 5 && z->attrs.dtype == DT_FLOAT64);
+    graph_free(g);
+    g = read_php("<?php\nuse Cuda\\CudaArray;\n#[Gtc\\Graph(name: 'g')]\n"
+                 "function g(#[Gtc\\Input('int64', [4])] CudaArray $l): array {\n"
+                 "    $y = $l->oneHot(0);\n    return ['y' => $y];\n}\n");
+    assert_null(g);
+    assert_non_null(strstr(d.msg, "depth"));
+}
+
 /* Each body (statements assigning $y, after HEAD) is refused with exactly msg. */
 typedef struct {
     const char *body, *msg;
@@ -468,6 +486,7 @@ int main(void) {
         cmocka_unit_test(frontend_php_read__nested_expression__temporaries_named_after_variable),
         cmocka_unit_test(frontend_php_read__named_and_positional_arguments__attributes),
         cmocka_unit_test(frontend_php_read__where_condition_not_bool__cast_to_bool),
+        cmocka_unit_test(frontend_php_read__one_hot__depth_and_dtype),
         cmocka_unit_test(frontend_php_read__slice__per_axis_selectors_and_named_onnx_form),
         cmocka_unit_test(frontend_php_read__slice_and_astype__bad_input),
         cmocka_unit_test(frontend_php_read__gather_scatter_add__axis_and_operands),
