@@ -127,11 +127,10 @@ static size_t shape_numel(int rank, const int64_t *shape) {
 }
 
 
-/* The ($shape, $dtype) arguments 2 and 3 of fromBuffer, fromFlatArray and fromFile: the rank, or
- * -1 after throwing (a bad shape or dtype, or a size over the limits). */
-static int shape_dtype_args(HashTable *shape_ht, zend_string *dtype_name, int64_t *shape, DType *dt) {
-    int rank = php_gtc_parse_shape(shape_ht, 2, false, shape);
-    if (rank < 0 || (dtype_name && !php_gtc_parse_dtype(dtype_name, 3, dt))) return -1;
+int php_gtc_shape_dtype_args(HashTable *shape_ht, uint32_t shape_arg, zend_string *dtype_name, uint32_t dtype_arg,
+                             int64_t *shape, DType *dt) {
+    int rank = php_gtc_parse_shape(shape_ht, shape_arg, false, shape);
+    if (rank < 0 || (dtype_name && !php_gtc_parse_dtype(dtype_name, dtype_arg, dt))) return -1;
     return php_gtc_check_shape(*dt, rank, shape) ? rank : -1;
 }
 /* Builds a tensor from raw C-order bytes; bool bytes are normalised to 0/1. */
@@ -180,7 +179,7 @@ ZEND_METHOD(Cuda_CudaArray, __construct) {
 RtTensor *php_gtc_buffer_args(const RtBackend *b, zend_string *bytes, HashTable *shape_ht, zend_string *dtype_name) {
     int64_t shape[IR_MAX_RANK];
     DType dt = DT_FLOAT32;
-    int rank = shape_dtype_args(shape_ht, dtype_name, shape, &dt);
+    int rank = php_gtc_shape_dtype_args(shape_ht, 2, dtype_name, 3, shape, &dt);
     if (rank < 0) return NULL;
     size_t want = shape_numel(rank, shape) * ir_dtype_size(dt);
     if (ZSTR_LEN(bytes) != want) {
@@ -223,7 +222,7 @@ ZEND_METHOD(Cuda_CudaArray, fromFlatArray) {
     ZEND_PARSE_PARAMETERS_END();
     int64_t shape[IR_MAX_RANK];
     DType dt = DT_FLOAT32;
-    int rank = shape_dtype_args(shape_ht, dtype_name, shape, &dt);
+    int rank = php_gtc_shape_dtype_args(shape_ht, 2, dtype_name, 3, shape, &dt);
     if (rank < 0) RETURN_THROWS();
     if (!zend_array_is_list(values)) {
         zend_argument_error(php_gtc_ce_InvalidArgumentException, 1, "must be a list of numbers");
@@ -340,7 +339,7 @@ ZEND_METHOD(Cuda_CudaArray, fromFile) {
     ZEND_PARSE_PARAMETERS_END();
     int64_t shape[IR_MAX_RANK];
     DType dt = DT_FLOAT32;
-    int rank = shape_dtype_args(shape_ht, dtype_name, shape, &dt);
+    int rank = php_gtc_shape_dtype_args(shape_ht, 2, dtype_name, 3, shape, &dt);
     if (rank < 0) RETURN_THROWS();
     size_t want = shape_numel(rank, shape) * ir_dtype_size(dt);
     size_t have;
@@ -648,7 +647,7 @@ bool php_gtc_serialize(const RtTensor *t, zval *rv) {
         return NULL;                                                                         \
     } while (0)
 
-RtTensor *php_gtc_unserialize(HashTable *data, const RtBackend *b, const char *cls) {
+static RtTensor *unserialize(HashTable *data, const RtBackend *b, const char *cls) {
     zval *dtype = zend_hash_str_find_deref(data, "dtype", sizeof "dtype" - 1);
     zval *shape = zend_hash_str_find_deref(data, "shape", sizeof "shape" - 1);
     zval *bytes = zend_hash_str_find_deref(data, "data", sizeof "data" - 1);
@@ -682,18 +681,22 @@ ZEND_METHOD(Cuda_CudaArray, __serialize) {
     if (!php_gtc_serialize(t, return_value)) RETURN_THROWS();
 }
 
+/* __unserialize of either class: the tensor on b into obj, which must not hold one yet. */
+bool php_gtc_unserialize_into(zval *obj, HashTable *data, const RtBackend *b, const char *cls) {
+    php_gtc_array *self = Z_GTC_ARRAY_P(obj);
+    if (self->t) {
+        zend_throw_error(NULL, "Cannot unserialize an initialized %s", cls);
+        return false;
+    }
+    return b && (self->t = unserialize(data, b, cls)) != NULL;
+}
+
 ZEND_METHOD(Cuda_CudaArray, __unserialize) {
     HashTable *data;
     ZEND_PARSE_PARAMETERS_START(1, 1)
         Z_PARAM_ARRAY_HT(data)
     ZEND_PARSE_PARAMETERS_END();
-    php_gtc_array *self = Z_GTC_ARRAY_P(ZEND_THIS);
-    if (self->t) {
-        zend_throw_error(NULL, "Cannot unserialize an initialized Cuda\\CudaArray");
-        RETURN_THROWS();
-    }
-    const RtBackend *b = php_gtc_backend();
-    if (!b || !(self->t = php_gtc_unserialize(data, b, "Cuda\\CudaArray"))) RETURN_THROWS();
+    if (!php_gtc_unserialize_into(ZEND_THIS, data, php_gtc_backend(), "Cuda\\CudaArray")) RETURN_THROWS();
 }
 
 void php_gtc_cudaarray_minit(zend_class_entry *ce) {

@@ -6,15 +6,6 @@
 
 #include <math.h>
 
-/* shape and dtype of a factory (arguments shape_arg and dtype_arg); the rank, or -1 after
- * throwing. */
-static int factory_args(HashTable *shape_ht, uint32_t shape_arg, zend_string *dtype_name, uint32_t dtype_arg,
-                        int64_t *shape, DType *dt) {
-    int rank = php_gtc_parse_shape(shape_ht, shape_arg, false, shape);
-    if (rank < 0 || (dtype_name && !php_gtc_parse_dtype(dtype_name, dtype_arg, dt))) return -1;
-    return php_gtc_check_shape(*dt, rank, shape) ? rank : -1;
-}
-
 ZEND_METHOD(Cuda_CudaArray, randn) {
     HashTable *shape_ht;
     zend_long seed;
@@ -27,7 +18,7 @@ ZEND_METHOD(Cuda_CudaArray, randn) {
     ZEND_PARSE_PARAMETERS_END();
     int64_t shape[IR_MAX_RANK];
     DType dt = DT_FLOAT32;
-    int rank = factory_args(shape_ht, 1, dtype_name, 3, shape, &dt);
+    int rank = php_gtc_shape_dtype_args(shape_ht, 1, dtype_name, 3, shape, &dt);
     if (rank < 0) RETURN_THROWS();
     const RtBackend *b = php_gtc_backend();
     if (!b) RETURN_THROWS();
@@ -48,7 +39,7 @@ ZEND_METHOD(Cuda_CudaArray, randint) {
     ZEND_PARSE_PARAMETERS_END();
     int64_t shape[IR_MAX_RANK];
     DType dt = DT_INT64;
-    int rank = factory_args(shape_ht, 3, dtype_name, 5, shape, &dt);
+    int rank = php_gtc_shape_dtype_args(shape_ht, 3, dtype_name, 5, shape, &dt);
     if (rank < 0) RETURN_THROWS();
     const RtBackend *b = php_gtc_backend();
     if (!b) RETURN_THROWS();

@@ -207,12 +207,7 @@ ZEND_METHOD(Cuda_HostArray, __unserialize) {
     ZEND_PARSE_PARAMETERS_START(1, 1)
         Z_PARAM_ARRAY_HT(data)
     ZEND_PARSE_PARAMETERS_END();
-    php_gtc_array *self = Z_GTC_ARRAY_P(ZEND_THIS);
-    if (self->t) {
-        zend_throw_error(NULL, "Cannot unserialize an initialized Cuda\\HostArray");
-        RETURN_THROWS();
-    }
-    if (!(self->t = php_gtc_unserialize(data, &rt_cpu_backend, "Cuda\\HostArray"))) RETURN_THROWS();
+    if (!php_gtc_unserialize_into(ZEND_THIS, data, &rt_cpu_backend, "Cuda\\HostArray")) RETURN_THROWS();
 }
 
 void php_gtc_hostarray_minit(zend_class_entry *ce) {

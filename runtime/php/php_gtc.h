@@ -164,9 +164,14 @@ bool php_gtc_to_array(const RtTensor *t, zval *rv);
 /* cudaarray_print.c: NumPy's repr of t with shape, dtype and device; NULL after throwing. */
 zend_string *php_gtc_array_text(RtTensor *t);
 /* __serialize / __unserialize of CudaArray and HostArray: ["dtype", "shape", "data" (raw
- * C-order bytes)]. unserialize makes the tensor on b; NULL after throwing (messages name cls). */
+ * C-order bytes)]. unserialize_into makes the tensor on b (NULL: php_gtc_backend() threw) for
+ * obj, which must not hold one yet; false after throwing (messages name cls). */
 bool php_gtc_serialize(const RtTensor *t, zval *rv);
-RtTensor *php_gtc_unserialize(HashTable *data, const RtBackend *b, const char *cls);
+bool php_gtc_unserialize_into(zval *obj, HashTable *data, const RtBackend *b, const char *cls);
+/* A ($shape, $dtype) argument pair (at positions shape_arg, dtype_arg; dtype_name NULL keeps *dt):
+ * the rank, or -1 after throwing (a bad shape or dtype, or a size over the limits). */
+int php_gtc_shape_dtype_args(HashTable *shape_ht, uint32_t shape_arg, zend_string *dtype_name, uint32_t dtype_arg,
+                             int64_t *shape, DType *dt);
 /* The shape (or strides) as a PHP list. */
 void php_gtc_dims_to_php(int rank, const int64_t *dims, zval *rv);
 
