@@ -292,8 +292,9 @@ install: all
 
 # The example training steps compiled into model extensions (CUDA and CPU code when nvcc is
 # found, CPU code only otherwise): $(BUILD)/models/digits.so (class DigitsTrainStep) and
-# $(BUILD)/models/mlp.so (class MlpTrainStep), for examples/train_mlp.php --mode=aot.
-MODELS := $(BUILD)/models/digits.so $(BUILD)/models/mlp.so
+# $(BUILD)/models/mlp.so (class MlpTrainStep), for examples/train_mlp.php --mode=aot, and
+# $(BUILD)/models/embedding.so (class EmbeddingStep) for examples/train_embedding.php.
+MODELS := $(BUILD)/models/digits.so $(BUILD)/models/mlp.so $(BUILD)/models/embedding.so
 MODEL_DEPS := $(GTC) $(GTC_EXT) $(INSTALL_HEADERS)
 .PHONY: models
 models: $(MODELS)
@@ -301,6 +302,9 @@ $(BUILD)/models/digits.so: examples/digits_step.json $(MODEL_DEPS)
 	@mkdir -p $(dir $@)
 	$(GTC) compile $< -o $@
 $(BUILD)/models/mlp.so: examples/train_step.json $(MODEL_DEPS)
+	@mkdir -p $(dir $@)
+	$(GTC) compile $< -o $@
+$(BUILD)/models/embedding.so: examples/embedding_step.json $(MODEL_DEPS)
 	@mkdir -p $(dir $@)
 	$(GTC) compile $< -o $@
 

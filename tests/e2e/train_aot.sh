@@ -9,7 +9,8 @@
 # most 1e-4 apart, relative), identical test predictions and confusion matrix, and a sane
 # accuracy (> 90%); the compiled class must have run once per step on the CPU backend and the
 # report must name it. One epoch of pcam-synthetic in both modes checks the 480-256-2 model
-# (MlpTrainStep) the same way. Wrong batch sizes and a model for the other data set are refused
+# (MlpTrainStep) the same way; examples/train_embedding.php trains the embedding model
+# (examples/embedding_step.json) to >= 95% test accuracy. Wrong batch sizes and a model for the other data set are refused
 # with a clear message. Takes about ten seconds.
 #
 # usage: tests/e2e/train_aot.sh [GTC_BINARY [GTC_EXT]]   (defaults build/gtc, build/gtc.so; PHP=)
@@ -163,6 +164,23 @@ if [ -f "$mlp_so" ]; then
         check "pcam-synthetic aot: accuracy above chance" "$tmp/paot/metrics.json" \
             metric "$tmp/paot/metrics.json" '$m["test_accuracy"] > 0.55 && $m["roc_auc"] > 0.55'
     fi
+fi
+
+# ---- the embedding model: gather + concat + MLP, cross_entropy on class ids, SGD with momentum --
+
+emb_so=$tmp/embedding.so
+if "$gtc" compile "$root/examples/embedding_step.json" -o "$emb_so" "${cpu_only[@]}" >"$tmp/compile.log" 2>&1; then
+    ok "gtc compile examples/embedding_step.json"
+    "$php" -n -d extension="$ext" -d extension="$emb_so" "$root/examples/train_embedding.php" --device=cpu \
+        --min-accuracy=0.95 >"$tmp/emb.out" 2>&1
+    rc=$?
+    check "examples/train_embedding.php: EmbeddingStep trains to >= 95% test accuracy on the CPU backend" "$tmp/emb.out" \
+        bash -c "[ $rc -eq 0 ] && grep -qE '^test accuracy: [0-9.]+% \([0-9]+ of 2048\)\$' '$tmp/emb.out'"
+    check "examples/train_embedding.php: the loss falls" "$tmp/emb.out" \
+        "$php" -n -r 'preg_match_all("/loss ([0-9.]+)/", file_get_contents($argv[1]), $m);
+                      exit(count($m[1]) >= 2 && end($m[1]) < 0.2 * $m[1][0] ? 0 : 1);' "$tmp/emb.out"
+else
+    bad "gtc compile examples/embedding_step.json" "$tmp/compile.log"
 fi
 
 # ---- mistakes -----------------------------------------------------------------------------------
