@@ -525,11 +525,20 @@ final class FusionGraph
     /** Times each run()'s phases into getStats() (bindTimeNs, executeTimeNs, collectTimeNs, profiledExecutions); either switch restarts the counts; refused while runAsync() executions are pending. */
     public function setProfiling(bool $enabled): void {}
 
-    /** Saves the inputs it updates in place (its parameters and optimizer state), taken from $inputs (name => array, as run() is given them), to an .npz file. */
+    /** Saves the inputs it updates (its parameters, taken from $inputs: name => array, as run() is given them) and its optimizer state to an .npz file. */
     public function saveCheckpoint(string $path, array $inputs, bool $compress = false): void {}
 
-    /** Reads saveCheckpoint()'s file: name => Cuda\CudaArray for every input updated in place, checked against inputs(). */
+    /** Reads saveCheckpoint()'s file, checked against inputs(): restores the optimizer state it owns and returns the other inputs updated in place (name => Cuda\CudaArray). */
     public function loadCheckpoint(string $path): array {}
+
+    /** The optimizer state it owns (a compiled training step's; [] for a trace): name => Cuda\CudaArray, plus 'step' (AdamW updates done). */
+    public function optimizerState(): array {}
+
+    /** Replaces some or all of optimizerState()'s entries (copied; checked by name, dtype and shape; 'step' an int >= 0). */
+    public function setOptimizerState(array $state): void {}
+
+    /** Zero buffers and step 0 again, as a new object. */
+    public function resetOptimizerState(): void {}
 }
 
 /**

@@ -496,6 +496,14 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Cuda_FusionGraph_loadCheckpoint arginfo_class_Cuda_CudaArray_loadNpz
 
+#define arginfo_class_Cuda_FusionGraph_optimizerState arginfo_class_Cuda_CudaArray_getShape
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_FusionGraph_setOptimizerState, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, state, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_FusionGraph_resetOptimizerState arginfo_class_Cuda_Fusion_clearCache
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_FusionGraph_setProfiling, 0, 1, IS_VOID, 0)
 	ZEND_ARG_TYPE_INFO(0, enabled, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
@@ -649,6 +657,9 @@ ZEND_METHOD(Cuda_FusionGraph, outputs);
 ZEND_METHOD(Cuda_FusionGraph, setProfiling);
 ZEND_METHOD(Cuda_FusionGraph, saveCheckpoint);
 ZEND_METHOD(Cuda_FusionGraph, loadCheckpoint);
+ZEND_METHOD(Cuda_FusionGraph, optimizerState);
+ZEND_METHOD(Cuda_FusionGraph, setOptimizerState);
+ZEND_METHOD(Cuda_FusionGraph, resetOptimizerState);
 ZEND_METHOD(Cuda_FusionExecution, __construct);
 ZEND_METHOD(Cuda_FusionExecution, wait);
 ZEND_METHOD(Cuda_FusionExecution, isFinished);
@@ -836,6 +847,9 @@ static const zend_function_entry class_Cuda_FusionGraph_methods[] = {
 	ZEND_ME(Cuda_FusionGraph, setProfiling, arginfo_class_Cuda_FusionGraph_setProfiling, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_FusionGraph, saveCheckpoint, arginfo_class_Cuda_FusionGraph_saveCheckpoint, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_FusionGraph, loadCheckpoint, arginfo_class_Cuda_FusionGraph_loadCheckpoint, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_FusionGraph, optimizerState, arginfo_class_Cuda_FusionGraph_optimizerState, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_FusionGraph, setOptimizerState, arginfo_class_Cuda_FusionGraph_setOptimizerState, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_FusionGraph, resetOptimizerState, arginfo_class_Cuda_FusionGraph_resetOptimizerState, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 

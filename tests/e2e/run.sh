@@ -13,7 +13,9 @@
 # (determinism, warning-free generated C, no CUDA dependency), loading rules (gtc.so first; a
 # clear message otherwise), two models in one process, file names with shell metacharacters,
 # `make install PREFIX=...` and a build from the installed prefix, and the command-line error
-# cases in tests/e2e/cli/*.test. Runs on the CPU backend (GTC_DEVICE=cpu).
+# cases in tests/e2e/cli/*.test; and tests/e2e/optim_state.php, the optimizer state a compiled step
+# owns (AdamW and SGD momentum against the state passed by hand and a NumPy reference, checkpoints,
+# refusals). Runs on the CPU backend (GTC_DEVICE=cpu).
 # The last line is "N passed, N failed"; the status is 1 when any check failed.
 set -u
 
@@ -156,6 +158,28 @@ for pair in "digits_step DigitsTrainStep digits_auto DigitsAutoStep" "train_step
         "$hclass" "$aclass" >"$work/log" 2>&1
     tally "$auto" "$work/log" $?
 done
+
+# ---- optimizer state owned by the model ---------------------------------------------------------
+# tests/e2e/optim/linreg_{adamw,momentum}.json compiled; tests/e2e/optim_state.php: run() with data
+# and parameters only, against the state passed by hand (bit for bit) and a float64 NumPy AdamW /
+# momentum reference (tests/e2e/optim_ref.py), checkpoints that continue, refusals.
+
+optim_ok=1
+for g in linreg_adamw linreg_momentum; do
+    if log=$("$gtc" compile "$here/optim/$g.json" -o "$out/$g.so" "${nvcc_flags[@]}" 2>&1) && [ -f "$out/$g.so" ]; then
+        ok "gtc compile tests/e2e/optim/$g.json"
+    else
+        bad "gtc compile tests/e2e/optim/$g.json" "$log"
+        optim_ok=0
+    fi
+done
+if [ $optim_ok = 1 ]; then
+    work="$out/work-optim"
+    mkdir -p "$work"
+    "$php" -n -d "extension=$ext" -d "extension=$out/linreg_adamw.so" -d "extension=$out/linreg_momentum.so" \
+        "$here/optim_state.php" LinregAdamw LinregMomentum "$work" >"$work/log" 2>&1
+    tally "optim_state" "$work/log" $?
+fi
 
 # ---- --cpu-only with --emit-dir: sources kept, deterministic, warning-free, no CUDA -------------
 
