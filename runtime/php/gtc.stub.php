@@ -553,3 +553,38 @@ final class FusionExecution
 
     public function isFinished(): bool {}
 }
+
+/**
+ * The mini-batches of a training loop: arrays that share their first axis (features, labels...)
+ * cut into batches of $batchSize rows; foreach gives each batch as an array with $arrays' keys.
+ * In order, a batch is views of the rows (no copy); with $shuffle, the k-th foreach (k = 0, 1,
+ * ...: each rewind is an epoch) takes the rows in CudaArray::permutation($n, $seed + k)'s order,
+ * gathered on the arrays' device. The last batch has the rows left over (fewer than $batchSize)
+ * unless $dropLast, which leaves them out: a compiled step takes one batch size only.
+ *
+ * @strict-properties
+ * @not-serializable
+ */
+final class Batches implements \Iterator, \Countable
+{
+    public function __construct(array $arrays, int $batchSize, bool $shuffle = false, int $seed = 0, bool $dropLast = false) {}
+
+    /** The current batch: key => Cuda\CudaArray; null past the last. */
+    public function current(): ?array {}
+
+    /** The current batch's number from 0; null past the last. */
+    public function key(): ?int {}
+
+    public function next(): void {}
+
+    /** Starts the next epoch (a foreach does): batch 0, and with $shuffle a new order. */
+    public function rewind(): void {}
+
+    public function valid(): bool {}
+
+    /** Batches per epoch. */
+    public function count(): int {}
+
+    /** The epoch the iteration is in, from 0 (-1 before the first). */
+    public function epoch(): int {}
+}
