@@ -99,6 +99,17 @@ check "--plot writes the loss curve: well-formed SVG, one point per reporting ep
 train --dataset=digits --epochs=1 --device=cpu --plot= >"$tmp/plot2.out" 2>&1
 rc=$?
 check "--plot= without a name is refused" "$tmp/plot2.out" bash -c "[ $rc -eq 2 ] && grep -q 'plot needs a file name' '$tmp/plot2.out'"
+check "svg_line_plot escapes its texts and refuses empty, non-finite, non-numeric and (log scale) non-positive points" "$tmp/svgx.out" \
+    bash -c "\"$php\" -n -r '
+        require \$argv[1];
+        \$s = svg_line_plot([2 => 1.0, 1 => 2.5], title: \"<script>alert(1)</script> & \\\"q\\\"\", xLabel: \"]]>\", yLabel: \"a<b\");
+        file_put_contents(\$argv[2], \$s);
+        \$ok = !str_contains(\$s, \"<script>\") && str_contains(\$s, \"&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot;\");
+        foreach ([[], [1 => NAN], [1 => INF], [1 => \"x\"], [\"a\" => 1.0], [1 => -1.0]] as \$i => \$bad) {
+            try { svg_line_plot(\$bad, logY: \$i === 5); \$ok = false; echo \"accepted case \$i\\n\"; } catch (InvalidArgumentException) {}
+        }
+        exit(\$ok ? 0 : 1);' '$root/examples/svg_plot.php' '$tmp/x.svg' >'$tmp/svgx.out' 2>&1 &&
+    '${PYTHON:-/usr/bin/python3}' '$root/tests/e2e/svg_check.py' '$tmp/x.svg' 1,2 >>'$tmp/svgx.out'"
 # On a terminal (script(1) gives it one): one progress line redrawn, with the rate and the time left.
 if command -v script >/dev/null 2>&1; then
     script -qec "'$php' -n -d extension='$ext' '$root/examples/train_mlp.php' --dataset=digits --epochs=3 --device=cpu" \
