@@ -1,5 +1,6 @@
 /* runtime/php/plan_class.h: the one PHP class implementation behind every plan: the methods
- * run/getPlan/getStats/getSource/inputs/outputs of Cuda\FusionGraph (the JIT, fusion.c) and of
+ * run/getPlan/getStats/getSource/inputs/outputs (plan_class.c), the checkpoints and the optimizer
+ * state the object owns (plan_state.c) of Cuda\FusionGraph (the JIT, fusion.c) and of
  * every class a compiled model extension registers (templates/ext.c.in, through
  * php_gtc_plan_class_register). Argument binding, input checks, the executor's life cycle and
  * the plan's description to PHP are here once; a host (the JIT) adds to it through hooks. */
