@@ -44,6 +44,7 @@ PHP_EXT_SRCS += runtime/php/gtc_api.c
 # Cuda\Fusion (the JIT): tracing in gtc.so, planning with libgtc's passes (compiler/plan_build.c
 # builds the RtPlan in memory).
 PHP_EXT_SRCS += runtime/php/fusion.c runtime/php/fusion_trace.c runtime/php/plan_class.c \
+                runtime/php/plan_state.c runtime/php/batches.c \
                 runtime/php/device_functions.c
 # The backend table (runtime/backends.c): a row for CUDA only where its objects are linked.
 PHP_EXT_SRCS += runtime/backends.c

@@ -20,7 +20,9 @@ static void io_entry(Str *b, const RtPlanIO *io) {
     str_add(b, "\", DT_%s, %d, {", (unsigned)io->dtype < DT_COUNT ? ids[io->dtype] : "COUNT", io->rank);
     for (int i = 0; i < io->rank; i++) str_add(b, "%s%lld", i ? ", " : "", (long long)io->dims[i]);
     if (!io->rank) str_cat(b, "0");
-    str_add(b, "}, %d, %d},\n", io->scalar, io->donated_from);
+    static const char *const states[] = {"IR_STATE_NONE", "IR_STATE_ZEROS", "IR_STATE_STEP"};
+    str_add(b, "}, %d, %d, %s},\n", io->scalar, io->donated_from,
+            io->state >= 0 && io->state <= IR_STATE_STEP ? states[io->state] : "IR_STATE_NONE");
 }
 
 /* A whole text as a C string literal, one source line per literal line. */

@@ -1,7 +1,12 @@
 /* compiler/main.c: the gtc command line: subcommands as a literal table. */
+#include <errno.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "build.h"
 #include "emit.h"
@@ -26,7 +31,7 @@ static const struct {
 } commands[] = {
     {"check", NULL, "validate a graph; print its name, node count, ops, inputs and outputs", cmd_check},
     {"dump", "--after=", "print the verified, typed graph as text (--after=PASS: after a compiler pass)", cmd_dump},
-    {"plan", "--format=", "print the fusion plan: steps, buffers, reasons (--format=text|json|dot)", cmd_plan},
+    {"plan", "--format=", "print the fusion plan: steps, buffers, reasons (--format=text|json|dot|svg)", cmd_plan},
     {"grad", "--format=", "print the graph with its \"train\" section differentiated, simplified (--format=text|json)", cmd_grad},
     {"emit", "--emit-dir=", "write kernels.cu, kernels_cpu.c and plan.c into an existing DIR (--emit-dir DIR)", cmd_emit},
 };
@@ -109,23 +114,95 @@ static int cmd_dump(const char *file, const char *after) {
     return 0;
 }
 
+extern char **environ;
+
+/* --format=svg: the dot text through Graphviz's `dot -Tsvg`, found on PATH and started with
+ * posix_spawnp (no shell: nothing of the graph or its file name reaches a command line); dot
+ * reads the text from a pipe and writes the SVG to gtc's own stdout. 0, or 1 after a message. */
+static int dot_to_svg(const char *text, size_t n) {
+    int fds[2];
+    if (pipe(fds)) {
+        fprintf(stderr, "gtc plan: pipe: %s\n", strerror(errno));
+        return 1;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[0], STDIN_FILENO);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    posix_spawn_file_actions_addclose(&fa, fds[1]);
+    char *argv[] = {"dot", "-Tsvg", NULL};
+    pid_t pid;
+    fflush(stdout);
+    int rc = posix_spawnp(&pid, "dot", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[0]);
+    if (rc) {
+        close(fds[1]);
+        if (rc == ENOENT)
+            fprintf(stderr, "gtc plan: --format=svg needs Graphviz's dot, which is not on PATH (install graphviz, "
+                            "or use --format=dot and render it elsewhere)\n");
+        else
+            fprintf(stderr, "gtc plan: cannot start dot: %s\n", strerror(rc));
+        return 1;
+    }
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN); /* dot may stop reading: a write error, not death */
+    bool wrote = true;
+    for (size_t off = 0; off < n;) {
+        ssize_t w = write(fds[1], text + off, n - off);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            wrote = false;
+            break;
+        }
+        off += (size_t)w;
+    }
+    close(fds[1]);
+    signal(SIGPIPE, old);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            fprintf(stderr, "gtc plan: waiting for dot: %s\n", strerror(errno));
+            return 1;
+        }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !wrote) {
+        if (WIFEXITED(status))
+            fprintf(stderr, "gtc plan: dot -Tsvg failed (exit status %d)\n", WEXITSTATUS(status));
+        else
+            fprintf(stderr, "gtc plan: dot -Tsvg failed (signal %d)\n", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+        return 1;
+    }
+    return 0;
+}
+
 static int cmd_plan(const char *file, const char *format) {
     static const struct {
         const char *name;
         PlanFormat fmt;
-    } formats[] = {{"text", PLAN_TEXT}, {"json", PLAN_JSON}, {"dot", PLAN_DOT}};
+    } formats[] = {{"text", PLAN_TEXT}, {"json", PLAN_JSON}, {"dot", PLAN_DOT}, {"svg", PLAN_DOT}};
     int f = format ? -1 : 0;
     for (int i = 0; format && i < (int)(sizeof formats / sizeof *formats); i++)
         if (strcmp(format, formats[i].name) == 0) f = i;
     if (f < 0) {
-        fprintf(stderr, "gtc plan: unknown format '%s' (text, json or dot)\n", format);
+        fprintf(stderr, "gtc plan: unknown format '%s' (text, json, dot or svg)\n", format);
         return 2;
     }
     Graph *g = load_and_run(file, NULL);
     if (!g) return 1;
-    plan_print(g, stdout, formats[f].fmt);
+    int rc = 0;
+    if (strcmp(formats[f].name, "svg") == 0) { /* the dot text first: a bad graph fails before dot runs */
+        char *text = NULL;
+        size_t n = 0;
+        FILE *m = open_memstream(&text, &n);
+        if (!m) abort();
+        plan_print(g, m, PLAN_DOT);
+        fclose(m);
+        rc = dot_to_svg(text, n);
+        free(text);
+    } else {
+        plan_print(g, stdout, formats[f].fmt);
+    }
     graph_free(g);
-    return 0;
+    return rc;
 }
 
 static int cmd_emit(const char *file, const char *dir) {

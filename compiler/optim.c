@@ -1,7 +1,8 @@
 /* compiler/optim.c: the optimizer updates the autodiff pass appends (PyTorch's semantics):
  * SGD with a runtime or constant learning rate, momentum, weight decay and gradient clipping by
  * value and by global norm; AdamW. Optimizer state comes in as extra inputs and goes out as
- * extra outputs, updated in place. */
+ * extra outputs, updated in place; each input says what it is (OptInput.state) so that a compiled
+ * model can create and keep it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@ static void push(OptInput **v, int *n, const char *name, DType dt, int rank, con
     e->type.rank = rank;
     for (int i = 0; i < rank; i++) e->type.dims[i] = dims[i];
     e->param = param;
+    e->state = param >= 0 ? IR_STATE_ZEROS : IR_STATE_NONE; /* every buffer starts at zero */
 }
 
 int optim_inputs(const Graph *g, const Train *t, OptInput **out) {
@@ -39,7 +41,10 @@ int optim_inputs(const Graph *g, const Train *t, OptInput **out) {
             push(out, &n, name, p->type.dtype, p->type.rank, p->type.dims, t->params[i]);
         }
     }
-    if (t->opt == OPT_ADAMW) push(out, &n, "adamw_step", DT_FLOAT32, 0, NULL, -1);
+    if (t->opt == OPT_ADAMW) {
+        push(out, &n, "adamw_step", DT_FLOAT64, 0, NULL, -1); /* 1 - 0.999^t in float32 is 1e-5 off */
+        (*out)[n - 1].state = IR_STATE_STEP;
+    }
     return n;
 }
 
@@ -99,7 +104,7 @@ int optim_build(Builder *b, const Train *t, const NodeId *grads, const OptInput 
     }
     NodeId step = t->opt == OPT_ADAMW ? find_in(ins, in_ids, nins, "adamw_step") : -1;
     NodeId bc1 = -1, bc2s = -1;
-    if (t->opt == OPT_ADAMW) { /* bias corrections 1 - beta^t, t counting from 1 */
+    if (t->opt == OPT_ADAMW) { /* bias corrections 1 - beta^t, t counting from 1, in float64 */
         bc1 = ad_bin(b, "adamw_bc1", OP_SUB, ad_c(1), ad_v(ad_bin(b, "adamw_b1t", OP_POW, ad_c(t->beta1), ad_v(step))));
         NodeId bc2 = ad_bin(b, "adamw_bc2", OP_SUB, ad_c(1), ad_v(ad_bin(b, "adamw_b2t", OP_POW, ad_c(t->beta2), ad_v(step))));
         bc2s = ad_un(b, "adamw_bc2_sqrt", OP_SQRT, ad_v(bc2));
@@ -153,9 +158,10 @@ int optim_build(Builder *b, const Train *t, const NodeId *grads, const OptInput 
             }
             /* p1 - (lr / bc1) * m / (sqrt(v) / sqrt(bc2) + eps), as torch.optim.AdamW */
             snprintf(w, sizeof w, "%s_step", pname);
-            NodeId denom = ad_bin(b, w, OP_ADD, ad_v(ad_bin(b, w, OP_DIV, ad_v(ad_un(b, w, OP_SQRT, ad_v(v))), ad_v(bc2s))),
+            NodeId denom = ad_bin(b, w, OP_ADD, ad_v(ad_bin(b, w, OP_DIV, ad_v(ad_un(b, w, OP_SQRT, ad_v(v))),
+                                                             ad_v(ad_cast(b, w, bc2s, dt)))),
                                   ad_c(t->eps));
-            NodeId size = ad_bin(b, w, OP_DIV, lr, ad_v(bc1));
+            NodeId size = ad_bin(b, w, OP_DIV, lr, ad_v(ad_cast(b, w, bc1, dt)));
             NodeId s = ad_bin(b, w, OP_MUL, ad_v(ad_bin(b, w, OP_DIV, ad_v(m), ad_v(denom))), ad_v(size));
             snprintf(w, sizeof w, "%s_next", pname);
             next = ad_bin(b, w, OP_SUB, ad_v(p1), ad_v(s));

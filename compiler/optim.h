@@ -13,6 +13,8 @@ typedef struct {
     char name[IR_MAX_NAME + 8];
     TensorType type;
     NodeId param;      /* the parameter it belongs to, or -1 */
+    IrInputState state; /* what the model owns it as: IR_STATE_ZEROS for a parameter's buffers,
+                         * IR_STATE_STEP for AdamW's step, IR_STATE_NONE for the learning rate */
 } OptInput;
 /* Lists them into *out (malloc'd); returns the count. */
 int optim_inputs(const Graph *g, const Train *t, OptInput **out);

@@ -423,6 +423,7 @@ static void insert_inputs(Graph *g, const OptInput *ins, int nins, NodeId *ids) 
     for (int k = 0; k < nins; k++) {
         Node *nd = &g->nodes[pos + k];
         nd->type = ins[k].type;
+        nd->state = ins[k].state;
         snprintf(nd->loc, sizeof nd->loc, "train.optimizer");
         ids[k] = pos + k;
     }

@@ -34,13 +34,14 @@ static const char *dup(BuiltPlan *bp, const char *s) {
     return keep(bp, c);
 }
 
-static void io_fill(RtPlanIO *io, const char *name, const TensorType *t, int scalar, int donated) {
+static void io_fill(RtPlanIO *io, const char *name, const TensorType *t, int scalar, int donated, int state) {
     io->name = name;
     io->dtype = t->dtype;
     io->rank = t->rank;
     for (int i = 0; i < t->rank; i++) io->dims[i] = t->dims[i];
     io->scalar = scalar;
     io->donated_from = donated;
+    io->state = state;
 }
 
 static const char *names(BuiltPlan *bp, const Graph *g, const NodeId *ids, int n) {
@@ -72,12 +73,14 @@ RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src
         for (int i = 0; i < g->nnodes; i++) {
             const Node *nd = &g->nodes[i];
             if (nd->op != OP_INPUT || nd->input_index != pos) continue;
-            io_fill(&bp->inputs[ninputs++], dup(bp, nd->name), &nd->type, nd->type.rank ? -1 : nscalars, -1);
+            io_fill(&bp->inputs[ninputs++], dup(bp, nd->name), &nd->type, nd->type.rank ? -1 : nscalars, -1,
+                    nd->state);
             nscalars += nd->type.rank == 0;
         }
     for (int j = 0; j < g->noutputs; j++) {
         int alias = p->output_alias ? p->output_alias[j] : -1;
-        io_fill(&bp->outputs[j], dup(bp, g->outputs[j].name), &g->nodes[g->outputs[j].value].type, -1, alias);
+        io_fill(&bp->outputs[j], dup(bp, g->outputs[j].name), &g->nodes[g->outputs[j].value].type, -1, alias,
+                IR_STATE_NONE);
     }
     int stats[STEP_COPY + 1] = {0};
     for (int s = 0; s < p->nsteps; s++) {

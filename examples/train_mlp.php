@@ -35,7 +35,14 @@
  *   --save-init=DIR         write the initial w1 b1 w2 b2 as .npy before training (bench/train.sh
  *                           gives them to bench/train_torch.py, so PyTorch starts from the same point)
  *   --report-every=N        epochs between loss read-backs [about 20 reports per run]
+ *   --shuffle               a new order of the training rows each epoch (Cuda\Batches)
+ *   --plot=FILE.svg         draw the loss of the reporting epochs as an SVG line plot
+ *                           (examples/svg_plot.php: plain PHP, no library)
  *   --data-dir=DIR          [examples/data]
+ *
+ * On a terminal, progress is one line redrawn each epoch: a bar, the last loss read back, the
+ * rate in samples/s and the estimated time left; otherwise (a log, CI) one line per reporting
+ * epoch.
  *
  * The eager step is exactly the graph in examples/digits_step.json (forward, numerically stable
  * softmax cross-entropy, the hand-written backward, SGD with gradients clipped to ±5), so eager and
@@ -43,12 +50,16 @@
  * tensors (the compiled step needs contiguous inputs of the graph's batch size); when the batch
  * size does not divide the training set, the last batch is the final rows of the set, overlapping
  * the batch before it, so no row is left out. The rows are in a fixed shuffled order (make data
- * shuffles them), the same every epoch. The loss is read back only on reporting epochs (that epoch's last
+ * shuffles them), the same every epoch; --shuffle instead draws a new order each epoch on the
+ * device with Cuda\Batches (shuffle: true, seed: --seed, dropLast: true: a compiled step takes one
+ * batch size, and the rows left over come up in other epochs' batches). The loss is read back only on reporting epochs (that epoch's last
  * step's loss: summing every step's loss on the device would add an eager op, a kernel launch and a
  * PHP call, to each step of a reporting epoch), and those read-backs are the only
  * synchronisations: time per step is the median over reporting intervals of wall time / steps.
  */
 use Cuda\CudaArray;
+
+require_once __DIR__ . '/svg_plot.php';
 
 const DATASETS = [
     'digits' => [
@@ -79,6 +90,8 @@ function usage(): string {
       --save=DIR
       --save-init=DIR
       --report-every=N                  [about 20 reports per run]
+      --shuffle
+      --plot=FILE.svg
       --data-dir=DIR                    [examples/data]
 
     TXT;
@@ -87,11 +100,15 @@ function usage(): string {
 function parse_args(array $argv): array {
     $o = ['mode' => 'eager', 'dataset' => 'digits', 'seed' => '0', 'device' => 'auto'];
     $known = ['mode', 'dataset', 'epochs', 'batch-size', 'learning-rate', 'seed', 'device', 'save',
-              'save-init', 'report-every', 'data-dir'];
+              'save-init', 'report-every', 'data-dir', 'plot'];
     foreach (array_slice($argv, 1) as $a) {
         if ($a === '--help' || $a === '-h') {
             echo usage();
             exit(0);
+        }
+        if ($a === '--shuffle') {
+            $o['shuffle'] = true;
+            continue;
         }
         if (!preg_match('/^--([a-z-]+)=(.*)$/s', $a, $m) || !in_array($m[1], $known, true))
             fail("unknown argument '$a'\n" . usage());
@@ -113,6 +130,8 @@ function parse_args(array $argv): array {
         'mode' => $o['mode'], 'dataset' => $o['dataset'], 'ds' => $ds, 'epochs' => $epochs,
         'batch' => $int('batch-size', $ds['batch'], 1), 'lr' => (float)$lr, 'seed' => $int('seed', 0, 0),
         'device' => $o['device'], 'save' => $o['save'] ?? null, 'save-init' => $o['save-init'] ?? null,
+        'shuffle' => isset($o['shuffle']),
+        'plot' => isset($o['plot']) ? ($o['plot'] !== '' ? $o['plot'] : fail('--plot needs a file name')) : null,
         'every' => $int('report-every', max(1, intdiv($epochs + 19, 20)), 1),
         'data' => $o['data-dir'] ?? dirname(__DIR__) . '/examples/data',
     ];
@@ -240,6 +259,25 @@ function fmt_time(float $s): string {
     return sprintf('%.2f s', $s);
 }
 
+/* One terminal line, redrawn: epoch, bar, the last loss read back, samples/s and the time left
+ * (from the mean time per epoch so far; queued GPU work makes the first epochs' rate approximate). */
+function progress(int $epoch, int $epochs, ?float $loss, int $samples, float $elapsed): void {
+    $w = 24;
+    $fill = (int)round($w * $epoch / $epochs);
+    $eta = $epoch < $epochs ? 'ETA ' . fmt_duration($elapsed / $epoch * ($epochs - $epoch)) : 'done in ' . fmt_duration($elapsed);
+    printf("\r  epoch %*d/%d [%s%s] loss %s  %s samples/s  %s   ", strlen((string)$epochs), $epoch, $epochs,
+           str_repeat('#', $fill), str_repeat('.', $w - $fill), $loss === null ? '-' : sprintf('%.5f', $loss),
+           number_format($samples / max($elapsed, 1e-9)), $eta);
+    if ($epoch === $epochs) echo "\n";
+}
+
+/* 75 -> "1:15", 3725 -> "1:02:05" */
+function fmt_duration(float $s): string {
+    $s = (int)round($s);
+    return $s >= 3600 ? sprintf('%d:%02d:%02d', intdiv($s, 3600), intdiv($s % 3600, 60), $s % 60)
+                      : sprintf('%d:%02d', intdiv($s, 60), $s % 60);
+}
+
 // ---------------------------------------------------------------------------------------------
 
 $o = parse_args($argv);
@@ -286,12 +324,17 @@ try {
     $batches = [];
     // A last partial batch becomes the final $B rows (overlapping the one before), so every
     // row is trained on and every batch has the compiled graph's shape.
-    for ($b = 0; $b < $nb; $b++) {
+    for ($b = 0; $b < $nb && !$o['shuffle']; $b++) {
         $r0 = min($b * $B, $train['n'] - $B);
         $batches[] = [CudaArray::fromBuffer(substr($train['x'], $r0 * $d * 4, $B * $d * 4), [$B, $d]),
                       CudaArray::fromBuffer(substr($train['y'], $r0 * $k * 4, $B * $k * 4), [$B, $k])];
     }
     $xTrain = CudaArray::fromBuffer($train['x'], [$train['n'], $d]);
+    if ($o['shuffle']) {   // [$xb, $yb] batches of $B rows, a new order each epoch (each foreach)
+        $batches = new Cuda\Batches([$xTrain, CudaArray::fromBuffer($train['y'], [$train['n'], $k])], $B,
+                                    shuffle: true, seed: $o['seed'], dropLast: true);
+        $nb = count($batches);
+    }
     $xTest = CudaArray::fromBuffer($test['x'], [$test['n'], $d]);
     $device = $xTest->device();
 
@@ -313,9 +356,8 @@ try {
         // (every batch's) shapes and dtypes, lr a rank-0 float32 input (a kernel parameter, so
         // another learning rate would not recompile). The parameters are donated: run() returns
         // loss plus w1..b2, the very objects passed in, updated in place, as the aot class does.
-        $spec = [];
-        foreach (['x' => $batches[0][0], 'y' => $batches[0][1]] + $params as $name => $t)
-            $spec[$name] = [$t->getShape(), $t->dtype()];
+        $spec = ['x' => [[$B, $d], 'float32'], 'y' => [[$B, $k], 'float32']];
+        foreach ($params as $name => $t) $spec[$name] = [$t->getShape(), $t->dtype()];
         $spec['lr'] = 'float32';
         $name = str_replace('-', '_', $o['dataset']) . '_step';
         $class = "Cuda\\FusionGraph $name";
@@ -331,10 +373,12 @@ try {
     fail(get_class($e) . ": " . $e->getMessage(), 1);
 }
 
-$overlap = $nb * $B - $train['n'];
+$overlap = $o['shuffle'] ? 0 : $nb * $B - $train['n'];
+$left = $o['shuffle'] ? $train['n'] - $nb * $B : 0;
 printf("train_mlp: %s, %d-%d-%d MLP, %s mode on %s\n", $o['dataset'], $d, $h, $k, $o['mode'], $device);
 printf("  %d train rows (%d batches of %d%s), %d test rows; %d epochs, learning rate %g, seed %d\n",
-       $train['n'], $nb, $B, $overlap ? ", the last overlapping the one before by $overlap" : '', $test['n'], $o['epochs'], $o['lr'], $o['seed']);
+       $train['n'], $nb, $B, $overlap ? ", the last overlapping the one before by $overlap"
+                              : ($o['shuffle'] ? ', shuffled each epoch' . ($left ? ", $left rows left out of each" : '') : ''), $test['n'], $o['epochs'], $o['lr'], $o['seed']);
 if ($model) {
     $st = $model->getStats();
     printf("  compiled step %s: %d graph nodes in %d steps (%d fused kernels, %d GEMMs), backend %s\n",
@@ -350,6 +394,7 @@ $intervals = [];
 $steps = 0;
 $t0 = $tLast = microtime(true);
 $stepsLast = 0;
+$loss = null;
 try {
     for ($epoch = 1; $epoch <= $o['epochs']; $epoch++) {
         $report = $epoch === 1 || $epoch % $o['every'] === 0 || $epoch === $o['epochs'];
@@ -360,28 +405,22 @@ try {
             $params = ['w1' => $out['w1'], 'b1' => $out['b1'], 'w2' => $out['w2'], 'b2' => $out['b2']];
             $steps++;
         }
-        if (!$report) continue;
-        $loss = $out['loss']->item();   // the read-back waits for the queued steps
-        $now = microtime(true);
-        $dt = ($now - $tLast) / ($steps - $stepsLast);
-        $intervals[] = $dt;
-        [$tLast, $stepsLast] = [$now, $steps];
-        $losses[$epoch] = $loss;
-        if (!is_finite($loss)) {
-            if ($tty) echo "\n";
-            fail("epoch $epoch: the loss is $loss; try a smaller --learning-rate", 1);
+        if ($report) {
+            $loss = $out['loss']->item();   // the read-back waits for the queued steps
+            $now = microtime(true);
+            $dt = ($now - $tLast) / ($steps - $stepsLast);
+            $intervals[] = $dt;
+            [$tLast, $stepsLast] = [$now, $steps];
+            $losses[$epoch] = $loss;
+            if (!is_finite($loss)) {
+                if ($tty) echo "\n";
+                fail("epoch $epoch: the loss is $loss; try a smaller --learning-rate", 1);
+            }
+            if (!$tty)
+                printf("  epoch %*d/%d  loss %.6f  %s samples/s\n", strlen((string)$o['epochs']), $epoch,
+                       $o['epochs'], $loss, number_format($B / $dt));
         }
-        $rate = $B / $dt;
-        if ($tty) {
-            $w = 24;
-            $fill = (int)round($w * $epoch / $o['epochs']);
-            printf("\r  epoch %*d/%d [%s%s] loss %.5f  %s samples/s  ", strlen((string)$o['epochs']), $epoch,
-                   $o['epochs'], str_repeat('#', $fill), str_repeat('.', $w - $fill), $loss, number_format($rate));
-            if ($epoch === $o['epochs']) echo "\n";
-        } else {
-            printf("  epoch %*d/%d  loss %.6f  %s samples/s\n", strlen((string)$o['epochs']), $epoch,
-                   $o['epochs'], $loss, number_format($rate));
-        }
+        if ($tty) progress($epoch, $o['epochs'], $loss, $steps * $B, microtime(true) - $t0);
     }
     $trainTime = microtime(true) - $t0;
 
@@ -421,6 +460,14 @@ printf("%d steps in %s: %s per step (median over %d reporting intervals), %s sam
 $modelStats = $model ? $model->getStats() : null;
 if ($modelStats) printf("compiled step: backend %s, %d runs\n", $modelStats['backend'], $modelStats['replays']);
 if ($modelStats && $o['mode'] === 'jit') $modelStats['compile_seconds'] = $compileTime;
+
+if ($o['plot'] !== null) {
+    $positive = min($losses) > 0 && max($losses) / min($losses) > 20;   // a log scale when it helps
+    $svg = svg_line_plot($losses, title: "{$o['dataset']}, {$o['mode']} mode: training loss", xLabel: 'epoch',
+                         yLabel: 'loss', logY: $positive);
+    if (@file_put_contents($o['plot'], $svg) !== strlen($svg)) fail("cannot write {$o['plot']}", 1);
+    echo "loss curve (", count($losses), " points) written to {$o['plot']}\n";
+}
 
 if ($o['save'] !== null) {
     $dir = $o['save'];

@@ -169,6 +169,12 @@ typedef struct {
     double value;
 } Operand;
 
+/* What an input the autodiff pass adds for the optimizer is (compiler/optim.c), so that a
+ * compiled model can own it (RtPlanIO.state, runtime/php/plan_state.c): a buffer that starts at
+ * zero and is updated in place (momentum, AdamW's moments), or AdamW's step counter t (a rank-0
+ * input, 1 on the first update; the output of its name is t + 1). */
+typedef enum { IR_STATE_NONE, IR_STATE_ZEROS, IR_STATE_STEP } IrInputState;
+
 /* A node is its output tensor. Graph inputs are nodes of op OP_INPUT. */
 typedef struct {
     char *name;                     /* owned; an identifier */
@@ -178,6 +184,7 @@ typedef struct {
     Attrs attrs;
     TensorType type;                /* filled by ir_infer (inputs: from the file) */
     int input_index;                /* OP_INPUT: position among the graph's inputs */
+    int state;                      /* OP_INPUT: IR_STATE_* (optimizer state), else IR_STATE_NONE */
     char loc[48];                   /* where it came from: "nodes[3]" or "12:5" */
 } Node;
 

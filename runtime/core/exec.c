@@ -4,6 +4,7 @@
  * the CPU, one CUDA Graph on the GPU); it knows no backend by name.
  * The arena is allocated once per executor, so steady-state runs allocate only fresh outputs. */
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "exec.h"
@@ -146,6 +147,16 @@ int rt_exec_run(RtExec *e, RtTensor *const *in, const double *scalars, RtTensor 
         } else {
             ptr[i] = rt_data(in[i]);
         }
+    }
+    /* AdamW's bias correction divides by 1 - beta^t: t = 0 would fill the parameters with NaN
+     * (and a fraction or a huge t is no step count); refused before anything runs. */
+    for (int i = 0; i < p->ninputs; i++) {
+        const RtPlanIO *io = &p->inputs[i];
+        double t = io->scalar >= 0 ? sc[io->scalar] : 1;
+        if (io->state == IR_STATE_STEP && !(t >= 1 && t <= RT_PLAN_STEP_MAX && t == floor(t)))
+            return rt_error(RT_EINVAL, "input \"%s\" is AdamW's step counter t and must be a whole number from 1 "
+                            "(the first update) to 2^53, %.17g given; a compiled model keeps it itself when "
+                            "run() is not given it", io->name, t);
     }
     /* A donated input is overwritten: it must not share memory with any other input. */
     for (int j = 0; j < p->noutputs; j++) {

@@ -22,10 +22,13 @@
 
 #include "../../ir/ir.h" /* DType, IR_MAX_RANK */
 
-#define RT_PLAN_ABI 6 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
+#define RT_PLAN_ABI 7 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
                        * 5: .after holds only the edges no others imply (was: every conflict);
-                       * 6: RtPlan.checks and .check_off (the index-error word) */
+                       * 6: RtPlan.checks and .check_off (the index-error word);
+                       * 7: RtPlanIO.state (optimizer state a model owns) */
 #define RT_PLAN_MAX_ARGS_BYTES 4096 /* CUDA's kernel parameter space */
+#define RT_PLAN_STEP_MAX 9007199254740992.0 /* 2^53: the largest AdamW step t (a float64 input) the
+                                             * executor takes; it refuses t < 1 and fractions */
 
 /* The size of a plan's argument block (above); a plan whose block is larger than
  * RT_PLAN_MAX_ARGS_BYTES cannot run (the code generators refuse it). */
@@ -40,6 +43,9 @@ typedef struct {
     int64_t dims[IR_MAX_RANK];
     int scalar;       /* inputs: rank 0, passed by value as s[scalar]; -1 otherwise */
     int donated_from; /* outputs: the input whose buffer it reuses; -1 for fresh storage */
+    int state;        /* inputs: IrInputState (ir.h): optimizer state the model creates and keeps
+                       * when run() is not given it (zeros, or AdamW's step counter, which the
+                       * executor refuses below 1); IR_STATE_NONE otherwise */
 } RtPlanIO;
 
 typedef enum { RT_STEP_ELEMWISE, RT_STEP_REDUCE, RT_STEP_ROW, RT_STEP_GEMM, RT_STEP_COPY } RtStepKind;

@@ -360,6 +360,9 @@ ZEND_METHOD(Cuda_FusionGraph, outputs) { php_gtc_plan_method_outputs(INTERNAL_FU
 ZEND_METHOD(Cuda_FusionGraph, setProfiling) { php_gtc_plan_method_setProfiling(INTERNAL_FUNCTION_PARAM_PASSTHRU); }
 ZEND_METHOD(Cuda_FusionGraph, saveCheckpoint) { php_gtc_plan_method_saveCheckpoint(INTERNAL_FUNCTION_PARAM_PASSTHRU); }
 ZEND_METHOD(Cuda_FusionGraph, loadCheckpoint) { php_gtc_plan_method_loadCheckpoint(INTERNAL_FUNCTION_PARAM_PASSTHRU); }
+ZEND_METHOD(Cuda_FusionGraph, optimizerState) { php_gtc_plan_method_optimizerState(INTERNAL_FUNCTION_PARAM_PASSTHRU); }
+ZEND_METHOD(Cuda_FusionGraph, setOptimizerState) { php_gtc_plan_method_setOptimizerState(INTERNAL_FUNCTION_PARAM_PASSTHRU); }
+ZEND_METHOD(Cuda_FusionGraph, resetOptimizerState) { php_gtc_plan_method_resetOptimizerState(INTERNAL_FUNCTION_PARAM_PASSTHRU); }
 
 /* ---- Cuda\FusionExecution ---------------------------------------------------------------------- */
 

@@ -525,11 +525,20 @@ final class FusionGraph
     /** Times each run()'s phases into getStats() (bindTimeNs, executeTimeNs, collectTimeNs, profiledExecutions); either switch restarts the counts; refused while runAsync() executions are pending. */
     public function setProfiling(bool $enabled): void {}
 
-    /** Saves the inputs it updates in place (its parameters and optimizer state), taken from $inputs (name => array, as run() is given them), to an .npz file. */
+    /** Saves the inputs it updates (its parameters, taken from $inputs: name => array, as run() is given them) and its optimizer state to an .npz file. */
     public function saveCheckpoint(string $path, array $inputs, bool $compress = false): void {}
 
-    /** Reads saveCheckpoint()'s file: name => Cuda\CudaArray for every input updated in place, checked against inputs(). */
+    /** Reads saveCheckpoint()'s file, checked against inputs(): restores the optimizer state it owns and returns the other inputs updated in place (name => Cuda\CudaArray). */
     public function loadCheckpoint(string $path): array {}
+
+    /** The optimizer state it owns (a compiled training step's; [] for a trace): name => Cuda\CudaArray, plus 'step' (AdamW updates done). */
+    public function optimizerState(): array {}
+
+    /** Replaces some or all of optimizerState()'s entries (copied; checked by name, dtype and shape; 'step' an int >= 0). */
+    public function setOptimizerState(array $state): void {}
+
+    /** Zero buffers and step 0 again, as a new object. */
+    public function resetOptimizerState(): void {}
 }
 
 /**
@@ -543,4 +552,39 @@ final class FusionExecution
     public function wait(): CudaArray|array {}
 
     public function isFinished(): bool {}
+}
+
+/**
+ * The mini-batches of a training loop: arrays that share their first axis (features, labels...)
+ * cut into batches of $batchSize rows; foreach gives each batch as an array with $arrays' keys.
+ * In order, a batch is views of the rows (no copy); with $shuffle, the k-th foreach (k = 0, 1,
+ * ...: each rewind is an epoch) takes the rows in CudaArray::permutation($n, $seed + k)'s order,
+ * gathered on the arrays' device. The last batch has the rows left over (fewer than $batchSize)
+ * unless $dropLast, which leaves them out: a compiled step takes one batch size only.
+ *
+ * @strict-properties
+ * @not-serializable
+ */
+final class Batches implements \Iterator, \Countable
+{
+    public function __construct(array $arrays, int $batchSize, bool $shuffle = false, int $seed = 0, bool $dropLast = false) {}
+
+    /** The current batch: key => Cuda\CudaArray; null past the last. */
+    public function current(): ?array {}
+
+    /** The current batch's number from 0; null past the last. */
+    public function key(): ?int {}
+
+    public function next(): void {}
+
+    /** Starts the next epoch (a foreach does): batch 0, and with $shuffle a new order. */
+    public function rewind(): void {}
+
+    public function valid(): bool {}
+
+    /** Batches per epoch. */
+    public function count(): int {}
+
+    /** The epoch the iteration is in, from 0 (-1 before the first). */
+    public function epoch(): int {}
 }

@@ -496,6 +496,39 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Cuda_FusionGraph_loadCheckpoint arginfo_class_Cuda_CudaArray_loadNpz
 
+ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Cuda_Batches___construct, 0, 0, 2)
+	ZEND_ARG_TYPE_INFO(0, arrays, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, batchSize, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, shuffle, _IS_BOOL, 0, "false")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, seed, IS_LONG, 0, "0")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dropLast, _IS_BOOL, 0, "false")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_Batches_current, 0, 0, IS_ARRAY, 1)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_Batches_key, 0, 0, IS_LONG, 1)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_Batches_next arginfo_class_Cuda_Fusion_clearCache
+
+#define arginfo_class_Cuda_Batches_rewind arginfo_class_Cuda_Fusion_clearCache
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_Batches_valid, 0, 0, _IS_BOOL, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_Batches_count arginfo_class_Cuda_CudaArray_count
+
+#define arginfo_class_Cuda_Batches_epoch arginfo_class_Cuda_CudaArray_count
+
+#define arginfo_class_Cuda_FusionGraph_optimizerState arginfo_class_Cuda_CudaArray_getShape
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_FusionGraph_setOptimizerState, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, state, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_FusionGraph_resetOptimizerState arginfo_class_Cuda_Fusion_clearCache
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_FusionGraph_setProfiling, 0, 1, IS_VOID, 0)
 	ZEND_ARG_TYPE_INFO(0, enabled, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
@@ -649,6 +682,17 @@ ZEND_METHOD(Cuda_FusionGraph, outputs);
 ZEND_METHOD(Cuda_FusionGraph, setProfiling);
 ZEND_METHOD(Cuda_FusionGraph, saveCheckpoint);
 ZEND_METHOD(Cuda_FusionGraph, loadCheckpoint);
+ZEND_METHOD(Cuda_FusionGraph, optimizerState);
+ZEND_METHOD(Cuda_FusionGraph, setOptimizerState);
+ZEND_METHOD(Cuda_FusionGraph, resetOptimizerState);
+ZEND_METHOD(Cuda_Batches, __construct);
+ZEND_METHOD(Cuda_Batches, current);
+ZEND_METHOD(Cuda_Batches, key);
+ZEND_METHOD(Cuda_Batches, next);
+ZEND_METHOD(Cuda_Batches, rewind);
+ZEND_METHOD(Cuda_Batches, valid);
+ZEND_METHOD(Cuda_Batches, count);
+ZEND_METHOD(Cuda_Batches, epoch);
 ZEND_METHOD(Cuda_FusionExecution, __construct);
 ZEND_METHOD(Cuda_FusionExecution, wait);
 ZEND_METHOD(Cuda_FusionExecution, isFinished);
@@ -836,6 +880,21 @@ static const zend_function_entry class_Cuda_FusionGraph_methods[] = {
 	ZEND_ME(Cuda_FusionGraph, setProfiling, arginfo_class_Cuda_FusionGraph_setProfiling, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_FusionGraph, saveCheckpoint, arginfo_class_Cuda_FusionGraph_saveCheckpoint, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_FusionGraph, loadCheckpoint, arginfo_class_Cuda_FusionGraph_loadCheckpoint, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_FusionGraph, optimizerState, arginfo_class_Cuda_FusionGraph_optimizerState, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_FusionGraph, setOptimizerState, arginfo_class_Cuda_FusionGraph_setOptimizerState, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_FusionGraph, resetOptimizerState, arginfo_class_Cuda_FusionGraph_resetOptimizerState, ZEND_ACC_PUBLIC)
+	ZEND_FE_END
+};
+
+static const zend_function_entry class_Cuda_Batches_methods[] = {
+	ZEND_ME(Cuda_Batches, __construct, arginfo_class_Cuda_Batches___construct, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_Batches, current, arginfo_class_Cuda_Batches_current, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_Batches, key, arginfo_class_Cuda_Batches_key, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_Batches, next, arginfo_class_Cuda_Batches_next, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_Batches, rewind, arginfo_class_Cuda_Batches_rewind, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_Batches, valid, arginfo_class_Cuda_Batches_valid, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_Batches, count, arginfo_class_Cuda_Batches_count, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_Batches, epoch, arginfo_class_Cuda_Batches_epoch, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 
@@ -955,6 +1014,18 @@ static zend_class_entry *register_class_Cuda_FusionGraph(void)
 	INIT_NS_CLASS_ENTRY(ce, "Cuda", "FusionGraph", class_Cuda_FusionGraph_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
 	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Cuda_Batches(zend_class_entry *class_entry_Iterator, zend_class_entry *class_entry_Countable)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Cuda", "Batches", class_Cuda_Batches_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+	zend_class_implements(class_entry, 2, class_entry_Iterator, class_entry_Countable);
 
 	return class_entry;
 }

@@ -109,6 +109,9 @@ int php_gtc_select_device(int index, char *why, size_t n);
 
 /* ---- kernel_compiler.c: Cuda\Compiler (user kernels, the device backend's modules) ---- */
 void php_gtc_compiler_minit(zend_class_entry *ce);
+/* ---- batches.c ---- */
+extern zend_class_entry *php_gtc_ce_Batches;
+void php_gtc_batches_minit(zend_class_entry *ce);
 /* NVRTC's version as "major.minor" in buf, or NULL when NVRTC is not linked. */
 const char *php_gtc_nvrtc_version(char *buf, size_t n);
 

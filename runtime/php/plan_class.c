@@ -35,6 +35,7 @@ static void plan_free(zend_object *obj) {
     if (o->host && o->host->free) o->host->free(o);
     for (int i = 0; i < o->nhidden; i++) rt_release(o->hidden[i]);
     free(o->hidden);
+    php_gtc_plan_state_free(o);
     zval_ptr_dtor(&o->host_value);
     zend_object_std_dtor(obj);
 }
@@ -51,7 +52,7 @@ void php_gtc_plan_class_init(zend_class_entry *ce) {
     ce->create_object = plan_create;
 }
 
-static php_gtc_plan_obj *this_plan(zval *zv) {
+php_gtc_plan_obj *php_gtc_plan_this(zval *zv) {
     php_gtc_plan_obj *o = php_gtc_plan_from_obj(Z_OBJ_P(zv));
     if (!o->plan)
         zend_throw_error(NULL, "%s objects come from Cuda\\Fusion::compile()", ZSTR_VAL(Z_OBJCE_P(zv)->name));
@@ -65,14 +66,14 @@ static const char *value_type_name(zval *z) {
     return Z_TYPE_P(z) == IS_OBJECT ? ZSTR_VAL(Z_OBJCE_P(z)->name) : zend_get_type_by_const(Z_TYPE_P(z));
 }
 
-static int input_index(const RtPlan *p, int nvis, const char *name, size_t len) {
+/* (plan_class.h) */
+int php_gtc_plan_input_index(const RtPlan *p, int nvis, const char *name, size_t len) {
     for (int i = 0; i < nvis; i++)
         if (strlen(p->inputs[i].name) == len && !memcmp(p->inputs[i].name, name, len)) return i;
     return -1;
 }
 
-/* Whether some output is written into input i's buffer. */
-static bool input_donated(const RtPlan *p, int i) {
+bool php_gtc_plan_input_donated(const RtPlan *p, int i) {
     for (int j = 0; j < p->noutputs; j++)
         if (p->outputs[j].donated_from == i) return true;
     return false;
@@ -92,7 +93,7 @@ static zend_string *input_names(const RtPlan *p, int nvis) {
 
 /* Reads input i's value: a tensor into *t, or (rank-0 inputs) a PHP number into *scalar.
  * false after throwing Cuda\InvalidArgumentException naming the input. */
-static bool read_input(const RtPlan *p, int i, zval *z, RtTensor **t, double *scalar) {
+bool php_gtc_plan_read_input(const RtPlan *p, int i, zval *z, RtTensor **t, double *scalar) {
     const RtPlanIO *io = &p->inputs[i];
     ZVAL_DEREF(z);
     *t = NULL;
@@ -105,7 +106,7 @@ static bool read_input(const RtPlan *p, int i, zval *z, RtTensor **t, double *sc
         }
         return php_gtc_check_data(*t); /* not a placeholder of a trace */
     }
-    if (io->scalar >= 0 && input_donated(p, i)) {
+    if (io->scalar >= 0 && php_gtc_plan_input_donated(p, i)) {
         php_gtc_throw(RT_EINVAL, "input \"%s\" is updated in place and must be a Cuda\\CudaArray, %s given",
                       io->name, value_type_name(z));
         return false;
@@ -149,7 +150,7 @@ static bool bind_inputs(const RtPlan *p, int nvis, const char *cls, zval *args, 
         zval *val;
         ZEND_HASH_FOREACH_STR_KEY_VAL(named, key, val) {
             if (key && !php_gtc_no_nul(key, "input name")) return false;
-            int i = key ? input_index(p, nvis, ZSTR_VAL(key), ZSTR_LEN(key)) : -1;
+            int i = key ? php_gtc_plan_input_index(p, nvis, ZSTR_VAL(key), ZSTR_LEN(key)) : -1;
             if (i < 0) {
                 zend_string *names = input_names(p, nvis);
                 php_gtc_throw(RT_EINVAL, "unknown input \"%s\"; %s's inputs are %s", key ? ZSTR_VAL(key) : "",
@@ -165,7 +166,7 @@ static bool bind_inputs(const RtPlan *p, int nvis, const char *cls, zval *args, 
         } ZEND_HASH_FOREACH_END();
     }
     for (int i = 0; i < nvis; i++)
-        if (!given[i]) {
+        if (!given[i] && p->inputs[i].state == IR_STATE_NONE) { /* state: the object's own */
             php_gtc_throw(RT_EINVAL, "input \"%s\" is missing", p->inputs[i].name);
             return false;
         }
@@ -212,14 +213,18 @@ bool php_gtc_plan_run(php_gtc_plan_obj *o, zval *args, uint32_t argc, HashTable 
     zval *outs = NULL;
     bool ok = false, fallback;
     int nvis = nin - o->nhidden;
-    if (!bind_inputs(p, nvis, ZSTR_VAL(o->std.ce->name), args, argc, named, given)) goto done;
+    zval step;
+    ZVAL_UNDEF(&step);
+    if (!bind_inputs(p, nvis, ZSTR_VAL(o->std.ce->name), args, argc, named, given)
+        || !php_gtc_plan_state_bind(o, nvis, given, &step))
+        goto done;
     for (int i = 0; i < nvis; i++)
-        if (!read_input(p, i, given[i], &in[i], &scalars[i])) goto done;
+        if (!php_gtc_plan_read_input(p, i, given[i], &in[i], &scalars[i])) goto done;
     for (int i = nvis; i < nin; i++) in[i] = o->hidden[i - nvis];
     /* A strided view is read through a contiguous copy (the plan's kernels index inputs densely);
      * an input updated in place cannot be, and the executor says so. */
     for (int i = 0; i < nin; i++)
-        if (in[i] && p->inputs[i].scalar < 0 && !input_donated(p, i) && !rt_is_contiguous(in[i])) {
+        if (in[i] && p->inputs[i].scalar < 0 && !php_gtc_plan_input_donated(p, i) && !rt_is_contiguous(in[i])) {
             if (!(copies[i] = rt_contiguous(in[i]))) {
                 php_gtc_throw_rt();
                 goto done;
@@ -234,6 +239,7 @@ bool php_gtc_plan_run(php_gtc_plan_obj *o, zval *args, uint32_t argc, HashTable 
         php_gtc_throw_rt();
         goto done;
     }
+    php_gtc_plan_state_after_run(o, nvis, given, &step, out);
     if (o->profiling) t_collect = now_ns();
     if (!e) o->fallback_runs++;
     outs = safe_emalloc((size_t)nout + 1, sizeof(zval), 0);
@@ -287,7 +293,7 @@ void php_gtc_plan_method_run(INTERNAL_FUNCTION_PARAMETERS) {
     ZEND_PARSE_PARAMETERS_START(0, -1)
         Z_PARAM_VARIADIC_WITH_NAMED(args, argc, named)
     ZEND_PARSE_PARAMETERS_END();
-    php_gtc_plan_obj *o = this_plan(ZEND_THIS);
+    php_gtc_plan_obj *o = php_gtc_plan_this(ZEND_THIS);
     if (!o || !php_gtc_plan_run(o, args, argc, named, return_value)) RETURN_THROWS();
 }
 
@@ -324,7 +330,7 @@ static void launch_to_php(const unsigned v[3], zval *rv) {
  * writes), writes, reason, grid, block, smem. */
 void php_gtc_plan_method_getPlan(INTERNAL_FUNCTION_PARAMETERS) {
     ZEND_PARSE_PARAMETERS_NONE();
-    php_gtc_plan_obj *o = this_plan(ZEND_THIS);
+    php_gtc_plan_obj *o = php_gtc_plan_this(ZEND_THIS);
     if (!o) RETURN_THROWS();
     const RtPlan *p = o->plan;
     array_init_size(return_value, (uint32_t)p->nsteps);
@@ -355,7 +361,7 @@ void php_gtc_plan_method_getPlan(INTERNAL_FUNCTION_PARAMETERS) {
  * runs so far, where the kernels came from (null before the first run), and the host's keys. */
 void php_gtc_plan_method_getStats(INTERNAL_FUNCTION_PARAMETERS) {
     ZEND_PARSE_PARAMETERS_NONE();
-    php_gtc_plan_obj *o = this_plan(ZEND_THIS);
+    php_gtc_plan_obj *o = php_gtc_plan_this(ZEND_THIS);
     if (!o) RETURN_THROWS();
     const RtPlan *p = o->plan;
     const char *backend;
@@ -400,7 +406,7 @@ void php_gtc_plan_method_setProfiling(INTERNAL_FUNCTION_PARAMETERS) {
     ZEND_PARSE_PARAMETERS_START(1, 1)
         Z_PARAM_BOOL(enabled)
     ZEND_PARSE_PARAMETERS_END();
-    php_gtc_plan_obj *o = this_plan(ZEND_THIS);
+    php_gtc_plan_obj *o = php_gtc_plan_this(ZEND_THIS);
     if (!o) RETURN_THROWS();
     if (o->pending > 0) {
         php_gtc_throw(RT_ERUNTIME, "cannot change profiling while %ld runAsync() execution%s pending: wait() first",
@@ -422,7 +428,7 @@ void php_gtc_plan_method_getSource(INTERNAL_FUNCTION_PARAMETERS) {
         Z_PARAM_OPTIONAL
         Z_PARAM_STR_OR_NULL(part)
     ZEND_PARSE_PARAMETERS_END();
-    php_gtc_plan_obj *o = this_plan(ZEND_THIS);
+    php_gtc_plan_obj *o = php_gtc_plan_this(ZEND_THIS);
     if (!o) RETURN_THROWS();
     const char *src = NULL;
     if (!part) {
@@ -453,7 +459,7 @@ static void io_to_php(const RtPlan *p, const RtPlanIO *io, bool output, zval *rv
 /* inputs(): name => ['dtype' => ..., 'shape' => [...]], in run()'s positional order. */
 void php_gtc_plan_method_inputs(INTERNAL_FUNCTION_PARAMETERS) {
     ZEND_PARSE_PARAMETERS_NONE();
-    php_gtc_plan_obj *o = this_plan(ZEND_THIS);
+    php_gtc_plan_obj *o = php_gtc_plan_this(ZEND_THIS);
     if (!o) RETURN_THROWS();
     array_init_size(return_value, (uint32_t)(o->plan->ninputs - o->nhidden));
     for (int i = 0; i < o->plan->ninputs - o->nhidden; i++) {
@@ -466,126 +472,13 @@ void php_gtc_plan_method_inputs(INTERNAL_FUNCTION_PARAMETERS) {
 /* outputs(): name => ['dtype' => ..., 'shape' => [...], 'inPlaceOf' => input name or null]. */
 void php_gtc_plan_method_outputs(INTERNAL_FUNCTION_PARAMETERS) {
     ZEND_PARSE_PARAMETERS_NONE();
-    php_gtc_plan_obj *o = this_plan(ZEND_THIS);
+    php_gtc_plan_obj *o = php_gtc_plan_this(ZEND_THIS);
     if (!o) RETURN_THROWS();
     array_init_size(return_value, (uint32_t)o->plan->noutputs);
     for (int j = 0; j < o->plan->noutputs; j++) {
         zval v;
         io_to_php(o->plan, &o->plan->outputs[j], true, &v);
         add_assoc_zval(return_value, o->plan->outputs[j].name, &v);
-    }
-}
-
-/* ---- checkpoints: the inputs updated in place ---------------------------------------------------- */
-
-/* A plan's state is the inputs its outputs are written into (donated: the parameters and the
- * optimizer's moments of a training step); the object holds no tensor of its own, so a
- * checkpoint is those inputs taken from the same name => array map run() is given. */
-
-/* The donated visible inputs' indices into idx; their count. */
-static int donated_inputs(const php_gtc_plan_obj *o, int *idx) {
-    int n = 0;
-    for (int i = 0; i < o->plan->ninputs - o->nhidden; i++)
-        if (input_donated(o->plan, i)) idx[n++] = i;
-    return n;
-}
-
-/* Whether t has input io's dtype and shape; false after throwing (fn names the method). */
-static bool check_io(const char *fn, const RtPlanIO *io, const RtTensor *t) {
-    bool same = t->dtype == io->dtype && t->rank == io->rank;
-    for (int d = 0; same && d < t->rank; d++) same = t->shape[d] == io->dims[d];
-    if (same) return true;
-    TensorType want = {.rank = io->rank}, got = {.rank = t->rank};
-    memcpy(want.dims, io->dims, (size_t)io->rank * sizeof *io->dims);
-    memcpy(got.dims, t->shape, (size_t)t->rank * sizeof *t->shape);
-    char ws[256], gs[256];
-    php_gtc_throw(RT_EINVAL, "%s: input \"%s\" must be %s %s, got %s %s", fn, io->name, ir_dtype_name(io->dtype),
-                  ir_shape_str(&want, ws, sizeof ws), ir_dtype_name(t->dtype), ir_shape_str(&got, gs, sizeof gs));
-    return false;
-}
-
-/* saveCheckpoint($path, $inputs, $compress = false): the donated inputs found in $inputs (other
- * entries, such as the batch, are ignored) into one .npz, each checked as run() checks it. */
-void php_gtc_plan_method_saveCheckpoint(INTERNAL_FUNCTION_PARAMETERS) {
-    zend_string *path;
-    HashTable *inputs;
-    bool compress = false;
-    ZEND_PARSE_PARAMETERS_START(2, 3)
-        Z_PARAM_PATH_STR(path)
-        Z_PARAM_ARRAY_HT(inputs)
-        Z_PARAM_OPTIONAL
-        Z_PARAM_BOOL(compress)
-    ZEND_PARSE_PARAMETERS_END();
-    php_gtc_plan_obj *o = this_plan(ZEND_THIS);
-    if (!o) RETURN_THROWS();
-    int *idx = safe_emalloc((size_t)o->plan->ninputs + 1, sizeof *idx, 0), n = donated_inputs(o, idx);
-    zend_string **names = safe_emalloc((size_t)n + 1, sizeof *names, 0);
-    RtTensor **ts = safe_emalloc((size_t)n + 1, sizeof *ts, 0);
-    bool ok = n > 0;
-    if (!ok) php_gtc_throw(RT_EINVAL, "saveCheckpoint: %s updates no input in place: it has no state to save",
-                           ZSTR_VAL(Z_OBJCE_P(ZEND_THIS)->name));
-    int k = 0;
-    for (; ok && k < n; k++) {
-        const RtPlanIO *io = &o->plan->inputs[idx[k]];
-        zval *z = zend_hash_str_find(inputs, io->name, strlen(io->name));
-        double unused;
-        names[k] = zend_string_init(io->name, strlen(io->name), 0);
-        if (!z) {
-            php_gtc_throw(RT_EINVAL, "saveCheckpoint: input \"%s\" (updated in place) is missing from the array", io->name);
-            ok = false;
-        } else {
-            ok = read_input(o->plan, idx[k], z, &ts[k], &unused) && check_io("saveCheckpoint", io, ts[k]);
-        }
-    }
-    if (ok) ok = php_gtc_npz_save("saveCheckpoint", ZSTR_VAL(path), names, ts, (uint32_t)n, compress);
-    for (int i = 0; i < k; i++) zend_string_release(names[i]);
-    efree(idx);
-    efree(names);
-    efree(ts);
-    if (!ok) RETURN_THROWS();
-}
-
-/* loadCheckpoint($path): name => Cuda\CudaArray of every donated input, each checked against
- * the input's dtype and shape; a missing one or a member that is no such input is refused. */
-void php_gtc_plan_method_loadCheckpoint(INTERNAL_FUNCTION_PARAMETERS) {
-    zend_string *path;
-    ZEND_PARSE_PARAMETERS_START(1, 1)
-        Z_PARAM_PATH_STR(path)
-    ZEND_PARSE_PARAMETERS_END();
-    php_gtc_plan_obj *o = this_plan(ZEND_THIS);
-    if (!o) RETURN_THROWS();
-    zval all;
-    if (!php_gtc_npz_load("loadCheckpoint", ZSTR_VAL(path), &all)) RETURN_THROWS();
-    int *idx = safe_emalloc((size_t)o->plan->ninputs + 1, sizeof *idx, 0), n = donated_inputs(o, idx);
-    bool ok = true;
-    zend_string *key;
-    ZEND_HASH_FOREACH_STR_KEY(Z_ARRVAL(all), key) {
-        int i = key ? input_index(o->plan, o->plan->ninputs - o->nhidden, ZSTR_VAL(key), ZSTR_LEN(key)) : -1;
-        if (i < 0 || !input_donated(o->plan, i)) {
-            php_gtc_throw(RT_EINVAL, "loadCheckpoint: %s: \"%s\" is not an input %s updates in place", ZSTR_VAL(path),
-                          key ? ZSTR_VAL(key) : "", ZSTR_VAL(Z_OBJCE_P(ZEND_THIS)->name));
-            ok = false;
-            break;
-        }
-    } ZEND_HASH_FOREACH_END();
-    array_init_size(return_value, (uint32_t)n);
-    for (int k = 0; ok && k < n; k++) {
-        const RtPlanIO *io = &o->plan->inputs[idx[k]];
-        zval *z = zend_hash_str_find(Z_ARRVAL(all), io->name, strlen(io->name));
-        if (!z) {
-            php_gtc_throw(RT_EINVAL, "loadCheckpoint: %s has no \"%s\"", ZSTR_VAL(path), io->name);
-            ok = false;
-        } else if ((ok = check_io("loadCheckpoint", io, php_gtc_array_tensor(z)))) {
-            Z_ADDREF_P(z);
-            add_assoc_zval(return_value, io->name, z);
-        }
-    }
-    efree(idx);
-    zval_ptr_dtor(&all);
-    if (!ok) {
-        zval_ptr_dtor(return_value);
-        ZVAL_UNDEF(return_value);
-        RETURN_THROWS();
     }
 }
 
@@ -612,12 +505,20 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_plan_load_checkpoint, 0, 1, IS_A
     ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_plan_set_state, 0, 1, IS_VOID, 0)
+    ZEND_ARG_TYPE_INFO(0, state, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_plan_void, 0, 0, IS_VOID, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_plan_source, 0, 0, IS_STRING, 0)
     ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, part, IS_STRING, 1, "null")
 ZEND_END_ARG_INFO()
 
 /* final class <Model> { run(mixed ...$inputs): array; getPlan(), getStats(), getSource(),
- * inputs(), outputs(): array; saveCheckpoint(), loadCheckpoint() } */
+ * inputs(), outputs(): array; saveCheckpoint(), loadCheckpoint(); optimizerState(),
+ * setOptimizerState(), resetOptimizerState() } */
 static const zend_function_entry model_methods[] = {
     ZEND_RAW_FENTRY("run", php_gtc_plan_method_run, arginfo_plan_run, ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("getPlan", php_gtc_plan_method_getPlan, arginfo_plan_array, ZEND_ACC_PUBLIC)
@@ -628,6 +529,9 @@ static const zend_function_entry model_methods[] = {
     ZEND_RAW_FENTRY("setProfiling", php_gtc_plan_method_setProfiling, arginfo_plan_set_profiling, ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("saveCheckpoint", php_gtc_plan_method_saveCheckpoint, arginfo_plan_save_checkpoint, ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("loadCheckpoint", php_gtc_plan_method_loadCheckpoint, arginfo_plan_load_checkpoint, ZEND_ACC_PUBLIC)
+    ZEND_RAW_FENTRY("optimizerState", php_gtc_plan_method_optimizerState, arginfo_plan_array, ZEND_ACC_PUBLIC)
+    ZEND_RAW_FENTRY("setOptimizerState", php_gtc_plan_method_setOptimizerState, arginfo_plan_set_state, ZEND_ACC_PUBLIC)
+    ZEND_RAW_FENTRY("resetOptimizerState", php_gtc_plan_method_resetOptimizerState, arginfo_plan_void, ZEND_ACC_PUBLIC)
     ZEND_FE_END
 };
 

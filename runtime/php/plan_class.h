@@ -1,5 +1,6 @@
 /* runtime/php/plan_class.h: the one PHP class implementation behind every plan: the methods
- * run/getPlan/getStats/getSource/inputs/outputs of Cuda\FusionGraph (the JIT, fusion.c) and of
+ * run/getPlan/getStats/getSource/inputs/outputs (plan_class.c), the checkpoints and the optimizer
+ * state the object owns (plan_state.c) of Cuda\FusionGraph (the JIT, fusion.c) and of
  * every class a compiled model extension registers (templates/ext.c.in, through
  * php_gtc_plan_class_register). Argument binding, input checks, the executor's life cycle and
  * the plan's description to PHP are here once; a host (the JIT) adds to it through hooks. */
@@ -44,6 +45,9 @@ struct php_gtc_plan_obj {
     bool profiling;                 /* setProfiling(): run() times its three phases */
     long profiled;                  /* runs timed since profiling was switched on */
     uint64_t bind_ns, exec_ns, collect_ns;
+    zval *owned;                    /* the optimizer state it owns (plan_state.c), one per input
+                                     * (IS_UNDEF: not made yet, or no state); NULL until needed */
+    zend_long steps;                /* AdamW updates done with the owned step counter */
     zend_object std;
 };
 
@@ -67,6 +71,30 @@ void php_gtc_plan_method_outputs(INTERNAL_FUNCTION_PARAMETERS);
 void php_gtc_plan_method_setProfiling(INTERNAL_FUNCTION_PARAMETERS);
 void php_gtc_plan_method_saveCheckpoint(INTERNAL_FUNCTION_PARAMETERS);
 void php_gtc_plan_method_loadCheckpoint(INTERNAL_FUNCTION_PARAMETERS);
+void php_gtc_plan_method_optimizerState(INTERNAL_FUNCTION_PARAMETERS);
+void php_gtc_plan_method_setOptimizerState(INTERNAL_FUNCTION_PARAMETERS);
+void php_gtc_plan_method_resetOptimizerState(INTERNAL_FUNCTION_PARAMETERS);
+
+/* ---- shared by plan_class.c and plan_state.c ---- */
+/* $this's plan object; NULL after throwing (an object PHP made without a plan). */
+php_gtc_plan_obj *php_gtc_plan_this(zval *zv);
+/* The index of the visible input named name (len bytes), or -1. */
+int php_gtc_plan_input_index(const RtPlan *p, int nvis, const char *name, size_t len);
+/* Whether some output is written into input i's buffer. */
+bool php_gtc_plan_input_donated(const RtPlan *p, int i);
+/* Reads input i's value (run()'s rules): a tensor into *t, or a number into *scalar; false after
+ * throwing. */
+bool php_gtc_plan_read_input(const RtPlan *p, int i, zval *z, RtTensor **t, double *scalar);
+
+/* ---- the optimizer state an object owns (plan_state.c) ---- */
+/* Binds every state input run() was not given (given[i] NULL) to the owned state, made on first
+ * use (zeros on the backend the run takes); *step holds the owned step counter's value when it
+ * is bound. false after throwing. */
+bool php_gtc_plan_state_bind(php_gtc_plan_obj *o, int nvis, zval **given, zval *step);
+/* After a successful execution: counts the update when the owned step was used, and keeps the
+ * new value of owned rank-0 state (out: the executor's outputs in plan order, borrowed). */
+void php_gtc_plan_state_after_run(php_gtc_plan_obj *o, int nvis, zval **given, const zval *step, RtTensor **out);
+void php_gtc_plan_state_free(php_gtc_plan_obj *o);
 
 /* ---- for model extensions (php_gtc.h's API) ----
  * Registers the final class plan->class_name, whose objects run `plan` (a model's static plan

@@ -3,7 +3,7 @@
 # written to the files their first comment names ("// train.php: ..."), its ```sh blocks run in
 # order in one bash (GTC_HOME is the checkout, as the page's first block sets it), in a scratch
 # folder. Checks what the page promises: the model compiles, the loss falls, the parameters are
-# saved, and the reloaded model's test accuracy is above 90%.
+# saved with the AdamW state the step owns, and the reloaded model's test accuracy is above 90%.
 #   bash tests/e2e/getting_started.sh            (after make; make data is one of the page's steps)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -35,6 +35,7 @@ check() { if grep -qE "$2" "$log"; then echo "PASS $1"; else echo "FAIL $1"; fai
 check "gtc compiles digits_step.php into class DigitsStep" '^digits_step.so: class DigitsStep'
 check "training prints the loss each 100 epochs" '^epoch 300: loss 0\.0[0-9]+$'
 check "the parameters are saved" '^saved w1 b1 w2 b2$'
+check "the step keeps AdamW's state and saves it in the checkpoint" '^checkpoint.npz: AdamW after 600 steps$'
 acc=$(sed -nE 's/^test accuracy: ([0-9.]+)%$/\1/p' "$log")
 if [ -n "$acc" ] && awk -v a="$acc" 'BEGIN { exit !(a > 90) }'; then
     echo "PASS the reloaded model's test accuracy: $acc%"

@@ -13,7 +13,9 @@
 # (determinism, warning-free generated C, no CUDA dependency), loading rules (gtc.so first; a
 # clear message otherwise), two models in one process, file names with shell metacharacters,
 # `make install PREFIX=...` and a build from the installed prefix, and the command-line error
-# cases in tests/e2e/cli/*.test. Runs on the CPU backend (GTC_DEVICE=cpu).
+# cases in tests/e2e/cli/*.test; and tests/e2e/optim_state.php, the optimizer state a compiled step
+# owns (AdamW and SGD momentum against the state passed by hand and a NumPy reference, checkpoints,
+# refusals). Runs on the CPU backend (GTC_DEVICE=cpu).
 # The last line is "N passed, N failed"; the status is 1 when any check failed.
 set -u
 
@@ -157,6 +159,28 @@ for pair in "digits_step DigitsTrainStep digits_auto DigitsAutoStep" "train_step
     tally "$auto" "$work/log" $?
 done
 
+# ---- optimizer state owned by the model ---------------------------------------------------------
+# tests/e2e/optim/linreg_{adamw,momentum}.json compiled; tests/e2e/optim_state.php: run() with data
+# and parameters only, against the state passed by hand (bit for bit) and a float64 NumPy AdamW /
+# momentum reference (tests/e2e/optim_ref.py), checkpoints that continue, refusals.
+
+optim_ok=1
+for g in linreg_adamw linreg_momentum; do
+    if log=$("$gtc" compile "$here/optim/$g.json" -o "$out/$g.so" "${nvcc_flags[@]}" 2>&1) && [ -f "$out/$g.so" ]; then
+        ok "gtc compile tests/e2e/optim/$g.json"
+    else
+        bad "gtc compile tests/e2e/optim/$g.json" "$log"
+        optim_ok=0
+    fi
+done
+if [ $optim_ok = 1 ]; then
+    work="$out/work-optim"
+    mkdir -p "$work"
+    "$php" -n -d "extension=$ext" -d "extension=$out/linreg_adamw.so" -d "extension=$out/linreg_momentum.so" \
+        "$here/optim_state.php" LinregAdamw LinregMomentum "$work" >"$work/log" 2>&1
+    tally "optim_state" "$work/log" $?
+fi
+
 # ---- --cpu-only with --emit-dir: sources kept, deterministic, warning-free, no CUDA -------------
 
 graph="$root/examples/digits_step.json"
@@ -284,8 +308,9 @@ fi
 # ---- command-line errors: tests/e2e/cli/*.test --------------------------------------------------------
 # Sections: --TEST-- (title), --ENV-- (VAR=value lines; -VAR unsets), --ARGS-- (one argument per
 # line), --EXIT-- (status), --STDERR-- / --STDOUT-- (each line must appear in it), --ABSENT--
-# (paths that must not exist afterwards). @ROOT@, @EXAMPLES@, @OUT@ (a scratch directory) and
-# @FAKEBIN@ (a directory holding only cc, php-config and a failing compiler) are replaced.
+# (paths that must not exist afterwards). @ROOT@, @EXAMPLES@, @OUT@ (a scratch directory),
+# @FAKEBIN@ (a directory holding only cc, php-config and a failing compiler) and @FAKEDOT@
+# (ok/dot and failing/dot, stand-ins for Graphviz) are replaced.
 
 cli="$out/cli"
 fakebin="$out/fakebin"
@@ -295,8 +320,16 @@ for t in cc php-config; do
 done
 printf '#!/bin/sh\necho "failing-cc: cannot compile anything" >&2\nexit 3\n' >"$fakebin/failing-cc"
 chmod +x "$fakebin/failing-cc"
+# @FAKEDOT@: a `dot` that checks it is called as `dot -Tsvg` and wraps what it reads in <svg>,
+# and a `dot` that fails (gtc plan --format=svg)
+fakedot="$out/fakedot"
+mkdir -p "$fakedot/ok" "$fakedot/failing"
+printf '#!/bin/sh\n[ "$#" = 1 ] && [ "$1" = -Tsvg ] || { echo "fake dot: args $*" >&2; exit 9; }\necho "<svg><!--"\ncat\necho "--></svg>"\n' >"$fakedot/ok/dot"
+printf '#!/bin/sh\ncat >/dev/null\necho "Error: fake dot cannot lay this out" >&2\nexit 4\n' >"$fakedot/failing/dot"
+chmod +x "$fakedot/ok/dot" "$fakedot/failing/dot"
 section() { awk -v s="--$2--" '$0 == s {f = 1; next} /^--[A-Z]+--$/ {f = 0} f' "$1"; }
-subst() { sed -e "s|@ROOT@|$root|g" -e "s|@EXAMPLES@|$root/examples|g" -e "s|@OUT@|$cli|g" -e "s|@FAKEBIN@|$fakebin|g"; }
+subst() { sed -e "s|@ROOT@|$root|g" -e "s|@EXAMPLES@|$root/examples|g" -e "s|@OUT@|$cli|g" -e "s|@FAKEBIN@|$fakebin|g" \
+              -e "s|@FAKEDOT@|$fakedot|g"; }
 for t in "$here"/cli/*.test; do
     name="cli/$(basename "$t" .test): $(section "$t" TEST)"
     mapfile -t args < <(section "$t" ARGS | subst)
@@ -323,6 +356,22 @@ for t in "$here"/cli/*.test; do
     if [ -z "$why" ]; then ok "$name"; else bad "$name" "$why
 stderr: $(head -c 2000 "$cli/stderr")"; fi
 done
+
+# ---- gtc plan --format=svg with Graphviz itself, where it is installed --------------------------
+
+if command -v dot >/dev/null 2>&1; then
+    if "$gtc" plan --format=svg "$root/examples/train_step.json" >"$out/plan.svg" 2>"$out/plan.svg.err" &&
+        "${PYTHON:-/usr/bin/python3}" -c 'import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+sys.exit(0 if r.tag == "{http://www.w3.org/2000/svg}svg" and len(r.findall(".//{http://www.w3.org/2000/svg}g")) > 7 else 1)' \
+            "$out/plan.svg"; then
+        ok "gtc plan --format=svg with Graphviz: a well-formed SVG with the plan's nodes"
+    else
+        bad "gtc plan --format=svg with Graphviz" "$(cat "$out/plan.svg.err")"
+    fi
+else
+    echo "note: Graphviz's dot is not installed: gtc plan --format=svg checked with tests/e2e/cli's stand-ins only"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -3,7 +3,8 @@
 # Builds examples/data/ first if it is missing. Trains digits (64-64-10) for 5 epochs and checks
 # the loss is finite and falls every epoch, the test accuracy is above 80%, the report is complete,
 # --save writes the parameters and metrics, and a second run with the same seed gives the same
-# losses; one epoch of pcam-synthetic checks the binary path (ROC AUC); bad options and
+# losses; --plot writes a well-formed SVG loss curve (tests/e2e/svg_check.py), a terminal gets a
+# progress bar with the rate and ETA; one epoch of pcam-synthetic checks the binary path (ROC AUC); bad options and
 # --mode=aot without the model extension fail with a clear message. Takes a few seconds.
 #
 # usage: tests/e2e/train_eager.sh [GTC_EXT]   (default build/gtc.so; PHP= picks the php binary)
@@ -88,6 +89,37 @@ check "digits: a second run with the same seed gives the same losses and predict
              \"$php\" -n -r 'exit(json_decode(file_get_contents(\$argv[1]), true)[\"loss\"] ===
                                 json_decode(file_get_contents(\$argv[2]), true)[\"loss\"] ? 0 : 1);' \
                  '$tmp/run1/metrics.json' '$tmp/run2/metrics.json'"
+
+# --plot: the loss of the reporting epochs (1, 3, 6 and the last, 7) as an SVG line plot.
+train --dataset=digits --epochs=7 --device=cpu --report-every=3 --plot="$tmp/loss.svg" >"$tmp/plot.out" 2>&1
+rc=$?
+check "--plot writes the loss curve: well-formed SVG, one point per reporting epoch" "$tmp/plot.out" bash -c "
+    [ $rc -eq 0 ] && grep -q '^loss curve (4 points) written to $tmp/loss.svg\$' '$tmp/plot.out' &&
+    '${PYTHON:-/usr/bin/python3}' '$root/tests/e2e/svg_check.py' '$tmp/loss.svg' 1,3,6,7 >>'$tmp/plot.out'"
+train --dataset=digits --epochs=1 --device=cpu --plot= >"$tmp/plot2.out" 2>&1
+rc=$?
+check "--plot= without a name is refused" "$tmp/plot2.out" bash -c "[ $rc -eq 2 ] && grep -q 'plot needs a file name' '$tmp/plot2.out'"
+check "svg_line_plot escapes its texts and refuses empty, non-finite, non-numeric and (log scale) non-positive points" "$tmp/svgx.out" \
+    bash -c "\"$php\" -n -r '
+        require \$argv[1];
+        \$s = svg_line_plot([2 => 1.0, 1 => 2.5], title: \"<script>alert(1)</script> & \\\"q\\\"\", xLabel: \"]]>\", yLabel: \"a<b\");
+        file_put_contents(\$argv[2], \$s);
+        \$ok = !str_contains(\$s, \"<script>\") && str_contains(\$s, \"&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot;\");
+        foreach ([[], [1 => NAN], [1 => INF], [1 => \"x\"], [\"a\" => 1.0], [1 => -1.0]] as \$i => \$bad) {
+            try { svg_line_plot(\$bad, logY: \$i === 5); \$ok = false; echo \"accepted case \$i\\n\"; } catch (InvalidArgumentException) {}
+        }
+        exit(\$ok ? 0 : 1);' '$root/examples/svg_plot.php' '$tmp/x.svg' >'$tmp/svgx.out' 2>&1 &&
+    '${PYTHON:-/usr/bin/python3}' '$root/tests/e2e/svg_check.py' '$tmp/x.svg' 1,2 >>'$tmp/svgx.out'"
+# On a terminal (script(1) gives it one): one progress line redrawn, with the rate and the time left.
+if command -v script >/dev/null 2>&1; then
+    script -qec "'$php' -n -d extension='$ext' '$root/examples/train_mlp.php' --dataset=digits --epochs=3 --device=cpu" \
+        /dev/null >"$tmp/tty.out" 2>&1
+    check "a terminal gets a progress bar with loss, samples/s and ETA, redrawn in place" "$tmp/tty.out" \
+        "$php" -n -r '$s = file_get_contents($argv[1]);
+        exit(preg_match("/\r  epoch 1\/3 \[#{8}\.{16}\] loss [0-9.]+  [0-9,]+ samples\/s  ETA \d+:\d\d /", $s)
+             && preg_match("/\r  epoch 3\/3 \[#{24}\] loss [0-9.]+  [0-9,]+ samples\/s  done in \d+:\d\d /", $s)
+             && !preg_match("/^  epoch 1\/3  loss/m", $s) ? 0 : 1);' "$tmp/tty.out"
+fi
 
 # pcam-synthetic, one epoch: the binary report with ROC AUC.
 train --dataset=pcam-synthetic --epochs=1 --device=cpu --save="$tmp/pcam" >"$tmp/pcam.out" 2>&1

@@ -1,5 +1,5 @@
 --TEST--
-FusionGraph saveCheckpoint/loadCheckpoint: the inputs updated in place (parameters) to .npz and back, checked against inputs(); the plan class's one implementation
+FusionGraph saveCheckpoint/loadCheckpoint: the inputs updated in place (parameters) to .npz and back, checked against inputs(); the plan class's one implementation; a trace owns no optimizer state
 --FILE--
 <?php
 require __DIR__ . '/helpers.inc';
@@ -30,6 +30,12 @@ CudaArray::saveNpz($f, ['w' => $in['w'], 'b' => $in['b'], 'x' => $in['x']]);
 throws(fn() => $step->loadCheckpoint($f));
 CudaArray::saveNpz($f, ['w' => $in['w'], 'b' => CudaArray::zeros([2], 'float64')]);
 throws(fn() => $step->loadCheckpoint($f));
+var_dump($step->optimizerState());
+throws(fn() => $step->setOptimizerState(['w' => $in['w']]));
+throws(fn() => $step->setOptimizerState(['step' => 3]));
+$step->setOptimizerState([]);
+$step->resetOptimizerState();
+echo "empty set and reset: ok\n";
 $pure = Fusion::compile(fn($a) => $a + 1, ['a' => [[2], 'float32']]);
 throws(fn() => $pure->saveCheckpoint($f, []));
 @unlink($f);
@@ -45,4 +51,9 @@ Cuda\InvalidArgumentException: input "w" (float32) must be a Cuda\CudaArray, flo
 Cuda\InvalidArgumentException: loadCheckpoint: %s has no "b"
 Cuda\InvalidArgumentException: loadCheckpoint: %s: "x" is not an input Cuda\FusionGraph updates in place
 Cuda\InvalidArgumentException: loadCheckpoint: input "b" must be float32 [2], got float64 [2]
+array(0) {
+}
+Cuda\InvalidArgumentException: setOptimizerState: Cuda\FusionGraph has no optimizer state ("w" given)
+Cuda\InvalidArgumentException: setOptimizerState: Cuda\FusionGraph has no optimizer state ("step" given)
+empty set and reset: ok
 Cuda\InvalidArgumentException: saveCheckpoint: Cuda\FusionGraph updates no input in place: it has no state to save

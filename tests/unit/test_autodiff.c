@@ -484,17 +484,22 @@ TEST(adamw__two_steps__as_pytorch) {
     Graph *g = read_graph(LIN("{'type': 'adamw', 'lr': 'lr', 'beta1': 0.8, 'beta2': 0.99, 'eps': 1e-6, 'weight_decay': 0.1}"));
     double lr = 0.01, t = 2, V[3] = {0.5, 0.01, 2};
     const char *names[] = {"w", "r", "lr", "w_m", "w_v", "adamw_step"};
-    RtTensor *t64 = vec(&t, 0);
-    RtTensor *ts[] = {vec(W, 3), vec(R, 3), vec(&lr, 0), vec(M, 3), vec(V, 3), rt_cast(t64, DT_FLOAT32)};
-    rt_release(t64);
+    RtTensor *ts[] = {vec(W, 3), vec(R, 3), vec(&lr, 0), vec(M, 3), vec(V, 3), vec(&t, 0)};
     RtTensor **v = run_step(g, names, ts, 6);
+    /* what a compiled model owns (RtPlanIO.state): the moments, made as zeros, and the step */
+    assert_int_equal(g->nodes[graph_find(g, "w_m")].state, IR_STATE_ZEROS);
+    assert_int_equal(g->nodes[graph_find(g, "w_v")].state, IR_STATE_ZEROS);
+    assert_int_equal(g->nodes[graph_find(g, "adamw_step")].state, IR_STATE_STEP);
+    assert_int_equal(g->nodes[graph_find(g, "adamw_step")].type.dtype, DT_FLOAT64);
+    assert_int_equal(g->nodes[graph_find(g, "lr")].state, IR_STATE_NONE);
+    assert_int_equal(g->nodes[graph_find(g, "w")].state, IR_STATE_NONE);
     for (int k = 0; k < 3; k++) {
         double m = 0.8 * M[k] + 0.2 * R[k], vv = 0.99 * V[k] + 0.01 * R[k] * R[k];
         double bc1 = 1 - pow(0.8, t), bc2 = 1 - pow(0.99, t);
         double p = W[k] * (1 - lr * 0.1) - lr / bc1 * m / (sqrt(vv) / sqrt(bc2) + 1e-6);
         assert_float_equal(out_elem(g, v, "w_m", k), m, 1e-12);
         assert_float_equal(out_elem(g, v, "w_v", k), vv, 1e-12);
-        assert_float_equal(out_elem(g, v, "w", k), p, 1e-6); /* the step count is float32 */
+        assert_float_equal(out_elem(g, v, "w", k), p, 1e-12); /* the step count is float64 too */
     }
     assert_float_equal(out_elem(g, v, "adamw_step", 0), 3, 0);
     assert_true(donated(g, "w_v", "w_v"));

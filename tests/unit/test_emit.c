@@ -147,8 +147,8 @@ TEST(emit_all__train_step__seven_kernels_three_gemms) {
     assert_non_null(strstr(p, ".gemms = 3,"));
     assert_non_null(strstr(p, ".reductions = 4,"));
     assert_non_null(strstr(p, ".class_name = \"MlpTrainStep\","));
-    assert_non_null(strstr(p, "{\"w1\", DT_FLOAT32, 2, {480, 256}, -1, 2},"));
-    assert_non_null(strstr(p, "{\"lr\", DT_FLOAT32, 0, {0}, 0, -1},"));
+    assert_non_null(strstr(p, "{\"w1\", DT_FLOAT32, 2, {480, 256}, -1, 2, IR_STATE_NONE},"));
+    assert_non_null(strstr(p, "{\"lr\", DT_FLOAT32, 0, {0}, 0, -1, IR_STATE_NONE},"));
     if (have_nvcc()) nvcc_compile(dir);
     free(cu), free(c), free(p);
     rmdir_all(dir);

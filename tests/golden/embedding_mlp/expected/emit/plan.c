@@ -13,22 +13,22 @@ extern const void *const gtc_cuda_kernels[];
 #endif
 
 static const RtPlanIO gtc_inputs[] = {
-    {"ids", DT_INT32, 2, {32, 2}, -1, -1},
-    {"y", DT_FLOAT32, 2, {32, 4}, -1, -1},
-    {"emb", DT_FLOAT32, 2, {50, 8}, -1, -1},
-    {"w1", DT_FLOAT32, 2, {16, 16}, -1, -1},
-    {"b1", DT_FLOAT32, 1, {16}, -1, -1},
-    {"w2", DT_FLOAT32, 2, {16, 4}, -1, -1},
-    {"b2", DT_FLOAT32, 1, {4}, -1, -1},
-    {"lr", DT_FLOAT32, 0, {0}, 0, -1},
+    {"ids", DT_INT32, 2, {32, 2}, -1, -1, IR_STATE_NONE},
+    {"y", DT_FLOAT32, 2, {32, 4}, -1, -1, IR_STATE_NONE},
+    {"emb", DT_FLOAT32, 2, {50, 8}, -1, -1, IR_STATE_NONE},
+    {"w1", DT_FLOAT32, 2, {16, 16}, -1, -1, IR_STATE_NONE},
+    {"b1", DT_FLOAT32, 1, {16}, -1, -1, IR_STATE_NONE},
+    {"w2", DT_FLOAT32, 2, {16, 4}, -1, -1, IR_STATE_NONE},
+    {"b2", DT_FLOAT32, 1, {4}, -1, -1, IR_STATE_NONE},
+    {"lr", DT_FLOAT32, 0, {0}, 0, -1, IR_STATE_NONE},
 };
 static const RtPlanIO gtc_outputs[] = {
-    {"loss", DT_FLOAT32, 0, {0}, -1, -1},
-    {"emb", DT_FLOAT32, 2, {50, 8}, -1, 2},
-    {"w1", DT_FLOAT32, 2, {16, 16}, -1, 3},
-    {"b1", DT_FLOAT32, 1, {16}, -1, 4},
-    {"w2", DT_FLOAT32, 2, {16, 4}, -1, 5},
-    {"b2", DT_FLOAT32, 1, {4}, -1, 6},
+    {"loss", DT_FLOAT32, 0, {0}, -1, -1, IR_STATE_NONE},
+    {"emb", DT_FLOAT32, 2, {50, 8}, -1, 2, IR_STATE_NONE},
+    {"w1", DT_FLOAT32, 2, {16, 16}, -1, 3, IR_STATE_NONE},
+    {"b1", DT_FLOAT32, 1, {16}, -1, 4, IR_STATE_NONE},
+    {"w2", DT_FLOAT32, 2, {16, 4}, -1, 5, IR_STATE_NONE},
+    {"b2", DT_FLOAT32, 1, {4}, -1, 6, IR_STATE_NONE},
 };
 static const RtPlanStep gtc_steps[] = {
     {RT_STEP_ELEMWISE, "gtc_k0", "gather,reshape",

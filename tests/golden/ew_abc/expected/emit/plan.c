@@ -12,12 +12,12 @@ extern const void *const gtc_cuda_kernels[];
 #endif
 
 static const RtPlanIO gtc_inputs[] = {
-    {"a", DT_FLOAT32, 1, {1024}, -1, -1},
-    {"b", DT_FLOAT32, 1, {1024}, -1, -1},
-    {"c", DT_FLOAT32, 1, {1024}, -1, -1},
+    {"a", DT_FLOAT32, 1, {1024}, -1, -1, IR_STATE_NONE},
+    {"b", DT_FLOAT32, 1, {1024}, -1, -1, IR_STATE_NONE},
+    {"c", DT_FLOAT32, 1, {1024}, -1, -1, IR_STATE_NONE},
 };
 static const RtPlanIO gtc_outputs[] = {
-    {"out", DT_FLOAT32, 1, {1024}, -1, -1},
+    {"out", DT_FLOAT32, 1, {1024}, -1, -1, IR_STATE_NONE},
 };
 static const RtPlanStep gtc_steps[] = {
     {RT_STEP_ELEMWISE, "gtc_k0", "mul,add",

@@ -13,20 +13,20 @@ extern const void *const gtc_cuda_kernels[];
 #endif
 
 static const RtPlanIO gtc_inputs[] = {
-    {"x", DT_FLOAT32, 2, {512, 480}, -1, -1},
-    {"y", DT_FLOAT32, 2, {512, 2}, -1, -1},
-    {"w1", DT_FLOAT32, 2, {480, 256}, -1, -1},
-    {"b1", DT_FLOAT32, 1, {256}, -1, -1},
-    {"w2", DT_FLOAT32, 2, {256, 2}, -1, -1},
-    {"b2", DT_FLOAT32, 1, {2}, -1, -1},
-    {"lr", DT_FLOAT32, 0, {0}, 0, -1},
+    {"x", DT_FLOAT32, 2, {512, 480}, -1, -1, IR_STATE_NONE},
+    {"y", DT_FLOAT32, 2, {512, 2}, -1, -1, IR_STATE_NONE},
+    {"w1", DT_FLOAT32, 2, {480, 256}, -1, -1, IR_STATE_NONE},
+    {"b1", DT_FLOAT32, 1, {256}, -1, -1, IR_STATE_NONE},
+    {"w2", DT_FLOAT32, 2, {256, 2}, -1, -1, IR_STATE_NONE},
+    {"b2", DT_FLOAT32, 1, {2}, -1, -1, IR_STATE_NONE},
+    {"lr", DT_FLOAT32, 0, {0}, 0, -1, IR_STATE_NONE},
 };
 static const RtPlanIO gtc_outputs[] = {
-    {"loss", DT_FLOAT32, 0, {0}, -1, -1},
-    {"w1", DT_FLOAT32, 2, {480, 256}, -1, 2},
-    {"b1", DT_FLOAT32, 1, {256}, -1, 3},
-    {"w2", DT_FLOAT32, 2, {256, 2}, -1, 4},
-    {"b2", DT_FLOAT32, 1, {2}, -1, 5},
+    {"loss", DT_FLOAT32, 0, {0}, -1, -1, IR_STATE_NONE},
+    {"w1", DT_FLOAT32, 2, {480, 256}, -1, 2, IR_STATE_NONE},
+    {"b1", DT_FLOAT32, 1, {256}, -1, 3, IR_STATE_NONE},
+    {"w2", DT_FLOAT32, 2, {256, 2}, -1, 4, IR_STATE_NONE},
+    {"b2", DT_FLOAT32, 1, {2}, -1, 5, IR_STATE_NONE},
 };
 static const RtPlanStep gtc_steps[] = {
     {RT_STEP_GEMM, "gtc_k0", "matmul,add,relu",
