@@ -14,7 +14,8 @@
  * composite with an int32 target). The compiled step (class EmbeddingStep) does forward,
  * gradients (a scatter_add per table: gather's gradient) and SGD with momentum 0.9 in one call:
  * $model->run(user:, item:, label:, emb_user:, ..., lr:) returns the loss and the batch's
- * predictions and updates the parameters and their momentum buffers in place.
+ * predictions and updates the parameters in place; the model owns the momentum buffers
+ * (optimizerState() reads them, saveCheckpoint() saves them with the parameters).
  *
  * Options: --epochs=N [40]  --learning-rate=F [0.1]  --seed=N [7]  --device=auto|cpu|cuda
  *          --min-accuracy=F  exit 1 when the test accuracy is below F (the e2e test uses it)
@@ -74,8 +75,6 @@ $p = [
     'w2' => CudaArray::randn([HIDDEN, CLASSES], $seed + 4) * sqrt(2 / HIDDEN),
     'b2' => CudaArray::zeros([CLASSES]),
 ];
-$momentum = [];
-foreach ($p as $name => $t) $momentum[$name . '_m'] = CudaArray::zeros($t->getShape());
 
 $ids = fn(array $v) => CudaArray::fromFlatArray($v, [count($v)], 'int32');
 $batches = [];
@@ -92,7 +91,7 @@ $t0 = hrtime(true);
 $steps = 0;
 for ($e = 1; $e <= $epochs; $e++) {
     foreach ($batches as $b) {
-        $out = $model->run(...$b, ...$p, ...$momentum, lr: $lr);
+        $out = $model->run(...$b, ...$p, lr: $lr);
         $steps++;
     }
     if ($e === 1 || $e % 10 === 0 || $e === $epochs) {
