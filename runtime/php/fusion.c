@@ -505,6 +505,9 @@ ZEND_METHOD(Cuda_Fusion, run) {
         zend_argument_type_error(2, "must be of type array|bool, %s given", zend_zval_type_name(second));
         RETURN_THROWS();
     }
+    /* Results must keep gradient history (autograd.c records eager ops only): while a live
+     * tensor has some, the closure runs eagerly, its ops recorded on the tape. */
+    if (enabled && !php_gtc_tracing() && php_gtc_autograd_active()) enabled = false;
     if (!enabled) { /* eager: the closure on the inputs, positionally */
         zval *args = NULL, ret;
         ZVAL_UNDEF(&ret);
