@@ -71,6 +71,15 @@ $cap = Fusion::compile(function ($x) use ($cw) {
 }, [CudaArray::ones([2])]);
 echo $j($cap->run(CudaArray::fromFlatArray([4, 5], [2]))), ' ', $j($cw->grad()), "\n";
 
+// a training step by hand: backward(), then SGD on the donated weight (updated in place)
+$wd = CudaArray::fromFlatArray([1, -2], [2])->requiresGrad();
+$sgd = Fusion::compile(function ($w, $x) {
+    ($w * $x)->sum()->backward();
+    return ['w' => $w - $w->grad() * 0.5];
+}, ['w' => $wd, 'x' => CudaArray::ones([2])], 'sgd', ['w' => 'w']);
+$r = $sgd->run($wd, CudaArray::fromFlatArray([2, 4], [2]));
+echo $j($r['w']), ' ', var_export($r['w'] === $wd, true), ' ', $j($wd), "\n";
+
 // Fusion::run: the result keeps its history, so backward() reaches the captured leaf
 $leaf = CudaArray::fromFlatArray([2, 3], [2])->requiresGrad();
 $out = Fusion::run(fn() => $leaf * $leaf);
@@ -97,6 +106,7 @@ NULL
 [2,4] [5,7] [1,1] null
 bool(true)
 [4,5] null
+[0,-4] true [0,-4]
 [4,6]
 Cuda\RuntimeException: backward(): no input of the traced function requires gradients (call requiresGrad() on the tensor given for it)
 Cuda\InvalidArgumentException: requiresGrad(): while tracing, only an input of the traced function can require gradients
