@@ -407,6 +407,10 @@ ZEND_METHOD(Cuda_CudaArray, backward) {
                       "from requires gradients (call requiresGrad() on the leaves first)");
         RETURN_THROWS();
     }
+    /* A loop's previous step is garbage by now (its variables were overwritten by this step's
+     * forward pass): forgetting it here bounds the memory a training loop holds to about one
+     * step's tensors, not the collection threshold's worth. */
+    if (!traced && g_ag.init && g_ag.tape->nnodes > 0) collect();
     /* the loss as one rank-0 value: sum(y * gradient), recorded like any op (tape or trace) */
     RtTensor *loss = rt_retain(y), *prod = NULL;
     static const Attrs all; /* a reduction over every axis */
