@@ -1,12 +1,16 @@
 --TEST--
-Eager autograd: central finite differences in float64 against backward() for every differentiable op the eager path records (elementwise, unary, reductions with ties, matmul with batches, views, gather/concat/pad, where/clamp, composites)
+Autograd: central finite differences in float64 against backward() for every differentiable op the eager path records (elementwise, unary, reductions with ties, matmul with batches, views, gather/concat/pad, where/clamp, composites), eager and compiled by Cuda\Fusion
 --FILE--
 <?php
 use Cuda\CudaArray;
+use Cuda\Fusion;
+$cache = sys_get_temp_dir() . '/gtc-autograd-gradcheck-' . getmypid();
+putenv("GTC_CACHE_DIR=$cache");
 
 /* The one harness: $f maps fresh float64 leaves to a tensor; the loss is sum(f(...) * $w) with a
- * fixed random weight $w (so every output element matters). Each element of each leaf is moved
- * by +-h and the central difference is compared with the gradient backward() accumulated. */
+ * fixed weight $w (so every output element matters). Each element of each leaf is moved by +-h
+ * and the central difference is compared with the gradient backward() accumulated eagerly; the
+ * same closure compiled by Cuda\Fusion (backward() in the trace) must give that gradient too. */
 function gradcheck(string $name, callable $f, array $inputs, float $h = 1e-6, float $tol = 1e-6): void
 {
     $leaves = array_map(fn($x) => CudaArray::fromFlatArray($x[0], $x[1], 'float64')->requiresGrad(), $inputs);
@@ -29,6 +33,15 @@ function gradcheck(string $name, callable $f, array $inputs, float $h = 1e-6, fl
             $fd = ($loss($plus) - $loss($minus)) / (2 * $h);
             $worst = max($worst, abs($fd - $gv[$i]) / max(1.0, abs($fd)));
         }
+    }
+    /* the same gradient compiled: backward() inside Fusion::compile, one plan, the same inputs */
+    $compiled = Fusion::compile(function (...$xs) use ($f, $w) {
+        ($f(...$xs) * $w)->sum()->backward();
+        return array_map(fn($x) => $x->grad(), $xs);
+    }, $leaves);
+    foreach ($compiled->run(...$leaves) as $k => $c) {
+        $e = $leaves[$k]->grad();
+        $worst = max($worst, ($c - $e)->abs()->max()->item() / max(1.0, $e->abs()->max()->item()));
     }
     echo $name, ': ', $worst < $tol ? 'ok' : sprintf('MISMATCH %.3g', $worst), "\n";
 }
@@ -102,6 +115,7 @@ $m = CudaArray::fromFlatArray([1, 2], [2], 'float64')->requiresGrad();
 $n = CudaArray::fromFlatArray([1, 0], [2], 'float64')->requiresGrad();
 $m->maximum($n)->sum()->backward();
 echo json_encode($m->grad()->toArray()), ' ', json_encode($n->grad()->toArray()), "\n";
+exec('rm -rf ' . escapeshellarg($cache));
 ?>
 --EXPECT--
 add broadcast: ok
