@@ -154,6 +154,18 @@ static void collect(void) {
 
 /* ---- recording (php_gtc_apply's eager path) ---------------------------------------------------- */
 
+/* A new RtTensor for t's view of the same data: autograd keys its records by RtTensor, so a value
+ * that must have a record of its own (or none: detach) gets a distinct one. */
+static RtTensor *new_view(const RtTensor *t) {
+    RtTensor *v = malloc(sizeof *v);
+    if (!v) abort();
+    *v = *t;
+    v->refcount = 1;
+    v->storage->refcount++;
+    return v;
+}
+
+/* Cheap when nothing requires gradients: no registry, no lookup. */
 bool php_gtc_autograd_wants(const RtOperand *in, int nin) {
     if (!g_ag.init) return false;
     for (int i = 0; i < nin; i++) {
@@ -163,16 +175,14 @@ bool php_gtc_autograd_wants(const RtOperand *in, int nin) {
     return false;
 }
 
+/* The op's node, typed as ir_infer_op types it (the IR the rules read), its operands' nodes
+ * made first; the result's record holds the value. */
 RtTensor *php_gtc_autograd_record(Op op, const RtOperand *in, int nin, const Attrs *a, RtTensor *r) {
     static const Attrs none;
     if (!a) a = &none;
     if (g_ag.tape->nnodes >= g_ag.gc_at) collect();
     if (lookup(r)) { /* the op returned a tensor that already has a node: record a view of its own */
-        RtTensor *v = malloc(sizeof *v);
-        if (!v) abort();
-        *v = *r;
-        v->refcount = 1;
-        v->storage->refcount++;
+        RtTensor *v = new_view(r);
         rt_release(r);
         r = v;
     }
@@ -476,12 +486,7 @@ ZEND_METHOD(Cuda_CudaArray, detach) {
         RtOperand in = {.t = t};
         RETURN_TENSOR(php_gtc_apply(OP_STOP_GRADIENT, &in, 1, NULL));
     }
-    RtTensor *v = malloc(sizeof *v);
-    if (!v) abort();
-    *v = *t;
-    v->refcount = 1;
-    v->storage->refcount++;
-    RETURN_TENSOR(v);
+    RETURN_TENSOR(new_view(t));
 }
 
 /* Drops the tape and every record (a fatal error can leave a request's tensors behind). */
