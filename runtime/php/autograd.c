@@ -84,7 +84,9 @@ static NodeId tape_add(Op op, AgEntry *e) {
     char name[48];
     snprintf(name, sizeof name, "%s_%u", op == OP_INPUT ? "leaf" : ir_ops[op].name, g_ag.counter++);
     NodeId id = graph_add(g_ag.tape, name, op);
-    if (id < 0) return rt_error(RT_EINVAL, "the autograd tape has too many nodes (%d)", IR_MAX_NODES), -1;
+    if (id < 0)
+        return rt_error(RT_ERUNTIME, "the autograd tape is full (%d ops): the histories of live tensors are that "
+                        "long; detach() a tensor (or drop it) to let the tape forget its history", IR_MAX_NODES), -1;
     Node *nd = &g_ag.tape->nodes[id];
     snprintf(nd->loc, sizeof nd->loc, "tape");
     nd->type = rt_type(e->t);
@@ -150,6 +152,7 @@ static void collect(void) {
     free(keep), free(map);
     zend_hash_apply(&g_ag.reg, drop_dead);
     g_ag.gc_at = 2 * m > GC_MIN ? 2 * m : GC_MIN;
+    if (g_ag.gc_at > IR_MAX_NODES) g_ag.gc_at = IR_MAX_NODES; /* a full tape collects before refusing */
 }
 
 /* ---- recording (php_gtc_apply's eager path) ---------------------------------------------------- */
@@ -206,9 +209,9 @@ RtTensor *php_gtc_autograd_record(Op op, const RtOperand *in, int nin, const Att
     char err[256];
     have.weak = false;
     if (ir_infer_op(op, tin, nin, a, &out, err, sizeof err) || out.dtype != have.dtype || !ir_type_equal(&out, &have))
-        return tape_node(e) < 0 ? NULL : r;
+        return tape_node(e) < 0 ? (rt_release(r), NULL) : r;
     NodeId id = tape_add(op, e);
-    if (id < 0) return NULL; /* r stays in the registry until collected */
+    if (id < 0) return rt_release(r), NULL; /* its record stays until collected */
     Node *nd = &g_ag.tape->nodes[id];
     nd->ninputs = nin;
     memcpy(nd->in, ops, (size_t)nin * sizeof *ops);
@@ -314,6 +317,21 @@ static bool tape_backward(NodeId loss) {
     RtTensor **vals = calloc((size_t)g->nnodes + 1, sizeof *vals);
     if (!vals) abort();
     for (NodeId i = 0; i < mark; i++) vals[i] = g_ag.ent[i]->t; /* borrowed */
+    /* The gradient nodes the reached leaves need, computed in order (they were appended in
+     * topological order, after every forward value): no recursion however deep the history. */
+    bool *need = calloc((size_t)g->nnodes + 1, sizeof *need);
+    if (!need) abort();
+    for (int i = 0; i < np && ok; i++)
+        if (!unreached[i]) need[grads[i]] = true;
+    for (NodeId i = g->nnodes - 1; i >= mark && ok; i--)
+        for (int k = 0; need[i] && k < g->nodes[i].ninputs; k++)
+            if (g->nodes[i].in[k].id >= mark) need[g->nodes[i].in[k].id] = true;
+    for (NodeId i = mark; i < g->nnodes && ok; i++)
+        if (need[i] && !vals[i] && !php_gtc_graph_value(g, vals, i)) {
+            php_gtc_throw_rt();
+            ok = false;
+        }
+    free(need);
     RtTensor **sum = calloc((size_t)np + 1, sizeof *sum);
     if (!sum) abort();
     for (int i = 0; i < np && ok; i++) {

@@ -34,6 +34,18 @@ var_dump($x->grad());
 // the error names the op with no gradient
 $k = CudaArray::fromFlatArray([0.5, 1.5], [2])->requiresGrad();
 show(fn() => ($k * 2)->floor()->astype('int64', 'unsafe')->astype('float32')->sum()->backward());
+// a history 60,000 ops deep: backward() evaluates it without recursion; a tape full of live
+// history refuses the next op with advice, and forgets it once the tensors are dropped
+$deep = CudaArray::fromFlatArray([1, 2], [2])->requiresGrad();
+$y = $deep;
+for ($i = 0; $i < 30000; $i++) $y = $y * 1.0 + 0.0;
+$y->sum()->backward();
+echo json_encode($deep->grad()->toArray()), "\n";
+show(function () use (&$y) { for ($i = 0; $i < 60000; $i++) $y = $y + 0.0; });
+unset($y);
+$deep->zeroGrad();
+($deep * 3)->sum()->backward();
+echo json_encode($deep->grad()->toArray()), "\n";
 ?>
 --EXPECT--
 Cuda\InvalidArgumentException: backward(): the tensor has shape [2,2], not a single value: pass the gradient of the loss with respect to it (a tensor of shape [2,2])
@@ -52,3 +64,6 @@ no exception
 Cuda\RuntimeException: backward(): tape "slice_13" (slice): lies on a path from a parameter to the loss "sum_14", but the gradient of a slice with steps other than 1 is not supported (it would be a strided pad); slice with step 1, or list the slice in "stop_gradient"
 NULL
 Cuda\RuntimeException: backward(): tape "cast_18" (cast): lies on a path from a parameter to the loss "sum_20", but its result is not a float, so it has no gradient
+[1,1]
+Cuda\RuntimeException: the autograd tape is full (100000 ops): the histories of live tensors are that long; detach() a tensor (or drop it) to let the tape forget its history
+[3,3]
