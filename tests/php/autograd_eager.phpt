@@ -83,6 +83,17 @@ $z = CudaArray::fromFlatArray([0.5, -0.5], [2], 'float64')->requiresGrad();
 $l = (1 - $z) ** 2;
 $l->mean()->backward();
 echo $j($z->grad()), "\n";
+
+// promotion: a float32 leaf with a float64 or int64 tensor gets a float32 gradient; a [1] leaf broadcast
+$f = CudaArray::fromFlatArray([1, 2], [2])->requiresGrad();
+($f * CudaArray::fromFlatArray([3, 4], [2], 'float64'))->sum()->backward();
+echo $f->grad()->dtype(), ' ', $j($f->grad()), "\n";
+$c = CudaArray::fromFlatArray([0.5, 1.5], [2])->requiresGrad();
+(($c * CudaArray::fromFlatArray([1, 2], [2], 'int64')) ** 2)->sum()->backward();
+echo $c->grad()->dtype(), ' ', $j($c->grad()), "\n";
+$one = CudaArray::fromFlatArray([2.0], [1])->requiresGrad();
+(CudaArray::fromFlatArray([1, 2, 3], [3]) * $one)->sum()->backward();
+echo $j($one->grad()), "\n";
 ?>
 --EXPECT--
 bool(true)
@@ -104,3 +115,6 @@ bool(true)
 [[4,6,8],[10,12,14]]
 [1]
 [-0.5,-1.5]
+float32 [3,4]
+float32 [1,12]
+[6]
