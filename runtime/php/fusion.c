@@ -165,7 +165,7 @@ static Compiled *compile_graph(Graph *g, const Target *t, char *json, uint64_t h
 /* ---- Cuda\FusionGraph: a plan class (plan_class.h) with the JIT's hooks ------------------------ */
 
 /* The fallback when the backend cannot build kernels (no C compiler): the traced graph node by
- * node with rt_apply (php_gtc_graph_value, from the outputs back). */
+ * node with rt_apply (php_gtc_graph_value). */
 static int run_eager(php_gtc_plan_obj *o, RtTensor *const *in, const double *scalars, RtTensor **out) {
     const Graph *g = ((Compiled *)o->host_data)->eager;
     const RtBackend *b = o->backend;
@@ -179,8 +179,8 @@ static int run_eager(php_gtc_plan_obj *o, RtTensor *const *in, const double *sca
         v[i] = t ? rt_retain(t) : rt_full(b, nd->type.dtype, 0, NULL, scalars[nd->input_index]);
         if (!v[i]) rc = -1;
     }
-    for (int j = 0; j < g->noutputs && !rc; j++)
-        if (!php_gtc_graph_value(g, v, g->outputs[j].value)) rc = -1;
+    for (int i = 0; i < g->nnodes && !rc; i++) /* in order: each operand is there, no recursion */
+        if (!php_gtc_graph_value(g, v, i)) rc = -1;
     for (int j = 0; j < g->noutputs && !rc; j++) {
         RtTensor *t = v[g->outputs[j].value];
         int d = o->plan->outputs[j].donated_from;
