@@ -46,6 +46,8 @@ PHP_EXT_SRCS += runtime/php/gtc_api.c
 PHP_EXT_SRCS += runtime/php/fusion.c runtime/php/fusion_trace.c runtime/php/plan_class.c \
                 runtime/php/plan_state.c runtime/php/batches.c \
                 runtime/php/device_functions.c
+# Eager autograd: the tape is an IR graph differentiated by compiler/pass_autodiff.c's rules.
+PHP_EXT_SRCS += runtime/php/autograd.c
 # The backend table (runtime/backends.c): a row for CUDA only where its objects are linked.
 PHP_EXT_SRCS += runtime/backends.c
 COMPILER_SRCS += compiler/plan_build.c

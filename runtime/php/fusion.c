@@ -165,7 +165,7 @@ static Compiled *compile_graph(Graph *g, const Target *t, char *json, uint64_t h
 /* ---- Cuda\FusionGraph: a plan class (plan_class.h) with the JIT's hooks ------------------------ */
 
 /* The fallback when the backend cannot build kernels (no C compiler): the traced graph node by
- * node with rt_apply. */
+ * node with rt_apply (php_gtc_graph_value). */
 static int run_eager(php_gtc_plan_obj *o, RtTensor *const *in, const double *scalars, RtTensor **out) {
     const Graph *g = ((Compiled *)o->host_data)->eager;
     const RtBackend *b = o->backend;
@@ -174,19 +174,13 @@ static int run_eager(php_gtc_plan_obj *o, RtTensor *const *in, const double *sca
     if (!v) return rt_error(RT_EOOM, "out of host memory");
     for (int i = 0; i < g->nnodes && !rc; i++) {
         const Node *nd = &g->nodes[i];
-        if (nd->op == OP_INPUT) {
-            RtTensor *t = in[nd->input_index];
-            v[i] = t ? rt_retain(t) : rt_full(b, nd->type.dtype, 0, NULL, scalars[nd->input_index]);
-        } else {
-            RtOperand ops[IR_MAX_INPUTS] = {{0}};
-            for (int k = 0; k < nd->ninputs; k++) {
-                if (nd->in[k].id >= 0) ops[k].t = v[nd->in[k].id];
-                else ops[k].value = nd->in[k].value;
-            }
-            v[i] = rt_apply(nd->op, ops, nd->ninputs, &nd->attrs);
-        }
+        if (nd->op != OP_INPUT) continue;
+        RtTensor *t = in[nd->input_index];
+        v[i] = t ? rt_retain(t) : rt_full(b, nd->type.dtype, 0, NULL, scalars[nd->input_index]);
         if (!v[i]) rc = -1;
     }
+    for (int i = 0; i < g->nnodes && !rc; i++) /* in order: each operand is there, no recursion */
+        if (!php_gtc_graph_value(g, v, i)) rc = -1;
     for (int j = 0; j < g->noutputs && !rc; j++) {
         RtTensor *t = v[g->outputs[j].value];
         int d = o->plan->outputs[j].donated_from;
@@ -508,6 +502,9 @@ ZEND_METHOD(Cuda_Fusion, run) {
         zend_argument_type_error(2, "must be of type array|bool, %s given", zend_zval_type_name(second));
         RETURN_THROWS();
     }
+    /* Results must keep gradient history (autograd.c records eager ops only): while a live
+     * tensor has some, the closure runs eagerly, its ops recorded on the tape. */
+    if (enabled && !php_gtc_tracing() && php_gtc_autograd_active()) enabled = false;
     if (!enabled) { /* eager: the closure on the inputs, positionally */
         zval *args = NULL, ret;
         ZVAL_UNDEF(&ret);

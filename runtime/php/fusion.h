@@ -17,6 +17,10 @@ int fusion_trace_begin(const char *name, const RtBackend *b);
 RtTensor *fusion_trace_input(const char *name, const TensorType *t);
 /* The node a placeholder stands for in the active trace, or -1. */
 NodeId fusion_trace_node(const RtTensor *t);
+/* A new placeholder (a new reference) for node id of the active trace (autograd's grad()). */
+RtTensor *fusion_trace_placeholder(NodeId id);
+/* The input a real tensor the closure used became (capture), or -1; adds none. */
+NodeId fusion_trace_captured(const RtTensor *t);
 /* The graph being recorded (borrowed), NULL when no trace is active. */
 Graph *fusion_trace_graph(void);
 /* Ends the trace: returns the graph (the caller owns it) or NULL; releases the placeholders the
@@ -35,4 +39,18 @@ Graph *fusion_trace_end(void);
 Graph *fusion_trace_closure(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable *inputs, const char *name,
                             HashTable *donate, const RtBackend *b, bool reads, zval *shape, RtTensor ***captured,
                             int *ncaptured);
+
+/* ---- autograd.c: eager autograd's hooks (docs/autograd.md) ---- */
+/* Whether an operand has gradient history (then php_gtc_apply records the op on the tape). */
+bool php_gtc_autograd_wants(const RtOperand *in, int nin);
+/* Records op (result r, taken over) on the tape; returns the tensor to hand out (r, or a view of
+ * it), or NULL after rt_error. */
+RtTensor *php_gtc_autograd_record(Op op, const RtOperand *in, int nin, const Attrs *a, RtTensor *r);
+/* A trace begins: forgets the previous trace's marks. */
+void php_gtc_autograd_trace_begin(void);
+/* Trace input id stands for real tensor `real`: it requires gradients in the trace if real does. */
+void php_gtc_autograd_trace_input(const RtTensor *real, NodeId id);
+/* Whether a live tensor requires gradients or has gradient history (Fusion::run then runs its
+ * closure eagerly, so its results keep that history). */
+bool php_gtc_autograd_active(void);
 #endif

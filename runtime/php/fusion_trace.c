@@ -41,15 +41,13 @@ static void vals_grow(void) {
     g_trace.nvals = cap;
 }
 
-/* A traced node's value, computed eagerly (rt_apply) from the trace's inputs, the same way
- * the JIT's op-by-op fallback runs a graph; kept in vals[] until the trace ends. This is what a
- * closure sees when it reads data while traced (a debugging toArray(), a branch on a value),
- * as php-gpu-tensors' materialization boundary gives it: the plan itself still fuses the whole
- * closure. NULL after rt_error: an input given as a shape or dtype has no data. */
-static RtTensor *trace_value(NodeId id) {
-    vals_grow();
-    if (g_trace.vals[id]) return g_trace.vals[id];
-    const Node *nd = &g_trace.g->nodes[id];
+/* A graph node's value computed eagerly (rt_apply), its missing operands first: vals[] holds
+ * one per node (NULL: not computed yet) and receives a new reference for each node computed.
+ * The one graph evaluator of the PHP layer: tracing reads values with it (trace_value) and
+ * autograd runs the gradient nodes of its tape with it (autograd.c). NULL after rt_error. */
+RtTensor *php_gtc_graph_value(const Graph *g, RtTensor **vals, NodeId id) {
+    if (vals[id]) return vals[id];
+    const Node *nd = &g->nodes[id];
     if (nd->op == OP_INPUT) {
         rt_error(RT_ERUNTIME, "traced value has no data: input \"%s\" was given as a shape or dtype, not a "
                  "Cuda\\CudaArray", nd->name);
@@ -59,11 +57,21 @@ static RtTensor *trace_value(NodeId id) {
     for (int k = 0; k < nd->ninputs; k++) {
         if (nd->in[k].id < 0) {
             ops[k].value = nd->in[k].value;
-        } else if (!(ops[k].t = trace_value(nd->in[k].id))) {
+        } else if (!(ops[k].t = php_gtc_graph_value(g, vals, nd->in[k].id))) {
             return NULL;
         }
     }
-    return g_trace.vals[id] = rt_apply(nd->op, ops, nd->ninputs, &nd->attrs);
+    return vals[id] = rt_apply(nd->op, ops, nd->ninputs, &nd->attrs);
+}
+
+/* A traced node's value, computed eagerly from the trace's inputs, the same way the JIT's
+ * op-by-op fallback runs a graph; kept in vals[] until the trace ends. This is what a
+ * closure sees when it reads data while traced (a debugging toArray(), a branch on a value),
+ * as php-gpu-tensors' materialization boundary gives it: the plan itself still fuses the whole
+ * closure. NULL after rt_error: an input given as a shape or dtype has no data. */
+static RtTensor *trace_value(NodeId id) {
+    vals_grow();
+    return php_gtc_graph_value(g_trace.g, g_trace.vals, id);
 }
 
 RtTensor *php_gtc_data(RtTensor *t) {
@@ -105,6 +113,7 @@ int fusion_trace_begin(const char *name, const RtBackend *b) {
     g_trace.g = graph_new(name);
     g_trace.active = true;
     g_placeholder.backend = b;
+    php_gtc_autograd_trace_begin();
     return 0;
 }
 
@@ -114,6 +123,20 @@ NodeId fusion_trace_node(const RtTensor *t) {
     if (!g_trace.active) return -1;
     for (int i = g_trace.n - 1; i >= 0; i--)
         if (g_trace.held[i] == t) return g_trace.ids[i];
+    return -1;
+}
+
+static RtTensor *placeholder(const TensorType *t, NodeId id);
+
+RtTensor *fusion_trace_placeholder(NodeId id) {
+    if (!g_trace.active || id < 0 || id >= g_trace.g->nnodes) return rt_error(RT_ERUNTIME, "no such traced value"), NULL;
+    return placeholder(&g_trace.g->nodes[id].type, id);
+}
+
+NodeId fusion_trace_captured(const RtTensor *t) {
+    if (!g_trace.active) return -1;
+    for (int i = 0; i < g_trace.ncaptured; i++)
+        if (g_trace.captured[i] == t) return g_trace.captured_ids[i];
     return -1;
 }
 
@@ -203,6 +226,7 @@ static NodeId capture(RtTensor *t) {
     g_trace.captured_ids[g_trace.ncaptured++] = id;
     vals_grow();
     g_trace.vals[id] = rt_retain(t);
+    php_gtc_autograd_trace_input(t, id); /* a captured tensor that requires gradients */
     return id;
 }
 
@@ -278,7 +302,11 @@ RtTensor *php_gtc_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
         return rt_apply_composite(op, in, nin, a, php_gtc_apply);
     for (int i = 0; i < nin; i++) traced |= php_gtc_is_placeholder(in[i].t), tensors |= in[i].t != NULL;
     if (g_trace.active && tensors) return record(op, in, nin, a);
-    if (!traced) return rt_apply(op, in, nin, a);
+    if (!traced) {
+        RtTensor *r = rt_apply(op, in, nin, a);
+        /* on a tensor with gradient history, also a node of autograd's tape (autograd.c) */
+        return r && php_gtc_autograd_wants(in, nin) ? php_gtc_autograd_record(op, in, nin, a, r) : r;
+    }
     if (!g_trace.active) {
         rt_error(RT_ERUNTIME, "placeholder tensors have no data outside tracing");
         return NULL;
@@ -544,6 +572,7 @@ Graph *fusion_trace_closure(zend_fcall_info *fci, zend_fcall_info_cache *fcc, Ha
         if (Z_TYPE_P(spec) == IS_OBJECT && instanceof_function(Z_OBJCE_P(spec), php_gtc_ce_CudaArray)) {
             vals_grow(); /* its data, for values read while tracing (trace_value) */
             g_trace.vals[fusion_trace_node(ph)] = rt_retain(php_gtc_array_tensor(spec));
+            php_gtc_autograd_trace_input(php_gtc_array_tensor(spec), fusion_trace_node(ph));
         }
     } ZEND_HASH_FOREACH_END();
     if (ok) {

@@ -330,6 +330,30 @@ final class CudaArray implements \ArrayAccess, \Countable, \Stringable
 
     public function toHost(): HostArray {}
 
+    /**
+     * Eager autograd (docs/autograd.md). Marks this tensor (a float leaf) as one whose gradient
+     * backward() accumulates; false stops that. Returns $this. While Cuda\Fusion traces, marks
+     * an input of the traced function.
+     */
+    public function requiresGrad(bool $requiresGrad = true): CudaArray {}
+
+    /**
+     * Accumulates the gradient of sum($this * $gradient) into grad() of every leaf this tensor is
+     * computed from that requires gradients; without $gradient the tensor must hold one value.
+     * The recorded history stays, so backward() may run again. Inside Fusion::compile it appends
+     * the gradient to the traced graph.
+     */
+    public function backward(?CudaArray $gradient = null): void {}
+
+    /** The gradient backward() accumulated for this leaf, or null (none yet, zeroGrad(), not a leaf). */
+    public function grad(): ?CudaArray {}
+
+    /** Forgets the accumulated gradient: grad() is null until the next backward(). */
+    public function zeroGrad(): void {}
+
+    /** The same values (sharing the data) with no gradient history. */
+    public function detach(): CudaArray {}
+
     public function __debugInfo(): array {}
 
     /** NumPy's repr with shape, dtype and device: "CudaArray([[1., 2.], [3., 4.]], shape=[2,2], dtype=float32, device=cpu)" on lines of their own per row; more than 1000 elements are elided to the first and last three along each long axis (only those are read). */

@@ -340,6 +340,22 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_toHost, 0, 0, Cuda\\HostArray, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_requiresGrad, 0, 0, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, requiresGrad, _IS_BOOL, 0, "true")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_backward, 0, 0, IS_VOID, 0)
+	ZEND_ARG_OBJ_INFO_WITH_DEFAULT_VALUE(0, gradient, Cuda\\CudaArray, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_grad, 0, 0, Cuda\\CudaArray, 1)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray_zeroGrad, 0, 0, IS_VOID, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_CudaArray_detach arginfo_class_Cuda_CudaArray_neg
+
 #define arginfo_class_Cuda_CudaArray___debugInfo arginfo_class_Cuda_CudaArray_getShape
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_CudaArray___toString, 0, 0, IS_STRING, 0)
@@ -636,6 +652,11 @@ ZEND_METHOD(Cuda_CudaArray, getSize);
 ZEND_METHOD(Cuda_CudaArray, device);
 ZEND_METHOD(Cuda_CudaArray, memoryInfo);
 ZEND_METHOD(Cuda_CudaArray, toHost);
+ZEND_METHOD(Cuda_CudaArray, requiresGrad);
+ZEND_METHOD(Cuda_CudaArray, backward);
+ZEND_METHOD(Cuda_CudaArray, grad);
+ZEND_METHOD(Cuda_CudaArray, zeroGrad);
+ZEND_METHOD(Cuda_CudaArray, detach);
 ZEND_METHOD(Cuda_CudaArray, __debugInfo);
 ZEND_METHOD(Cuda_CudaArray, __toString);
 ZEND_METHOD(Cuda_CudaArray, count);
@@ -818,6 +839,11 @@ static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, device, arginfo_class_Cuda_CudaArray_device, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, memoryInfo, arginfo_class_Cuda_CudaArray_memoryInfo, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Cuda_CudaArray, toHost, arginfo_class_Cuda_CudaArray_toHost, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, requiresGrad, arginfo_class_Cuda_CudaArray_requiresGrad, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, backward, arginfo_class_Cuda_CudaArray_backward, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, grad, arginfo_class_Cuda_CudaArray_grad, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, zeroGrad, arginfo_class_Cuda_CudaArray_zeroGrad, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, detach, arginfo_class_Cuda_CudaArray_detach, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, __debugInfo, arginfo_class_Cuda_CudaArray___debugInfo, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, __toString, arginfo_class_Cuda_CudaArray___toString, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, count, arginfo_class_Cuda_CudaArray_count, ZEND_ACC_PUBLIC)

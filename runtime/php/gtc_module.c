@@ -233,6 +233,7 @@ static PHP_RINIT_FUNCTION(gtc) {
 #endif
     rt_clear_error();
     php_gtc_fusion_rinit();
+    php_gtc_autograd_rinit();
     GTC_G(last_matmul) = NULL;
     return SUCCESS;
 }

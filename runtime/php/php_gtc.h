@@ -193,10 +193,14 @@ bool php_gtc_check_data(const RtTensor *t);
  * value computed eagerly from the trace's inputs (borrowed: the trace keeps it until it ends).
  * NULL after throwing (a placeholder of a failed trace, an input given only as a shape). */
 RtTensor *php_gtc_data(RtTensor *t);
+/* A graph node's value computed eagerly from vals[] (one per node, NULL: not yet; new
+ * references stored for what it computes): the PHP layer's one graph evaluator. NULL after rt_error. */
+RtTensor *php_gtc_graph_value(const Graph *g, RtTensor **vals, NodeId id);
 /* Throws Cuda\RuntimeException naming `what` while a trace is active; false then. */
 bool php_gtc_trace_forbid(const char *what);
 void php_gtc_fusion_minit(void);
 void php_gtc_fusion_rinit(void); /* drops a trace a fatal error cut short */
+void php_gtc_autograd_rinit(void); /* autograd.c: drops the tape an earlier request left */
 void php_gtc_fusion_mshutdown(void);
 #define GTC_THIS_DATA_TENSOR(var)                                \
     RtTensor *var = php_gtc_tensor(Z_OBJ_P(ZEND_THIS));          \

@@ -181,6 +181,18 @@ if [ $optim_ok = 1 ]; then
     tally "optim_state" "$work/log" $?
 fi
 
+# ---- eager autograd and a Fusion closure calling backward() against the compiled train graph ----
+# (tests/e2e/autograd_closure.php: examples/train_auto.json's step written with backward() and a
+# hand-written clipped SGD update, fused with donation and eager, <= 1e-5 relative over 20 steps)
+
+if [ -f "$out/train_auto.so" ]; then
+    work="$out/work-autograd"
+    mkdir -p "$work"
+    "$php" -n -d "extension=$ext" -d "extension=$out/train_auto.so" "$here/autograd_closure.php" MlpAutoStep \
+        >"$work/log" 2>&1
+    tally autograd_closure "$work/log" $?
+fi
+
 # ---- --cpu-only with --emit-dir: sources kept, deterministic, warning-free, no CUDA -------------
 
 graph="$root/examples/digits_step.json"
