@@ -513,7 +513,7 @@ static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *o
         break;
     case M_SLICE: break; /* slice_call */
     case M_SQUEEZE: case M_UNSQUEEZE: case M_FLATTEN:
-        if (view_shape(p, fname, m->kind, s[0], self, &at_)) return -1;
+        if (view_shape(p, fname, m->kind, m->kind == M_FLATTEN ? NULL : s[0], self, &at_)) return -1; /* flatten: no slot */
         break;
     case S_WHERE: {
         if (arg_tensor(p, fname, "condition", s[0], &in[0]) || arg_operand(p, fname, "x", s[1], &in[1]) ||

@@ -217,6 +217,33 @@ TEST(inline__depth_and_blowup__bounded) {
     free(src);
 }
 
+/* Every truncation and a byte flip every 5 bytes of files with helper functions: a diagnostic
+ * or a graph, never a crash or a leak (ASan). */
+TEST(inline__every_truncation_and_byte_flip__survives) {
+    static const char *const files[] = {"examples/digits_step.php", "tests/golden/php_inline/graph.php"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        FILE *in = fopen(files[f], "rb");
+        assert_non_null(in);
+        static char src[16384];
+        size_t len = fread(src, 1, sizeof src, in);
+        fclose(in);
+        assert_true(len > 0 && len < sizeof src);
+        for (size_t n = 0; n <= len; n++) {
+            diag_init(&d, "t.php");
+            Graph *g = frontend_php_read(src, n, f == 0 ? NULL : "model", &d);
+            if (g) graph_free(g);
+            else assert_true(d.nerrors > 0);
+        }
+        for (size_t i = 0; i < len; i += 5) {
+            src[i] ^= 0x5a;
+            diag_init(&d, "t.php");
+            Graph *g = frontend_php_read(src, len, f == 0 ? NULL : "model", &d);
+            if (g) graph_free(g);
+            src[i] ^= 0x5a;
+        }
+    }
+}
+
 /* ---- group use -------------------------------------------------------------------------------- */
 
 TEST(group_use__imports_and_aliases) {
@@ -365,6 +392,7 @@ int main(void) {
         cmocka_unit_test(inline__namespaces__resolved_as_php),
         cmocka_unit_test(inline__errors__file_line_column),
         cmocka_unit_test(inline__depth_and_blowup__bounded),
+        cmocka_unit_test(inline__every_truncation_and_byte_flip__survives),
         cmocka_unit_test(group_use__imports_and_aliases),
         cmocka_unit_test(math__functions_and_constants__folded_as_php),
         cmocka_unit_test(math__errors__file_line_column),
