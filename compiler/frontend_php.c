@@ -390,6 +390,7 @@ static int add_use(P *p) {
  * function calls it, php_inline.c). */
 static int top_level(P *p) {
     const PhpTok *t = php_cur(p);
+    const char *ns = NULL; /* p->ns's copy for the functions declared in it */
     if (t->kind == PT_ERROR) return php_perr(p, t, "%s", t->text);
     if (t->kind != PT_OPEN_TAG)
         return php_perr(p, t, "text before <?php is printed when PHP runs the file; start the file with <?php");
@@ -449,12 +450,18 @@ static int top_level(P *p) {
             if (skip_balanced(p, "{", "}")) return -1;
             bool graph = false;
             for (int i = 0; i < nattrs; i++) graph |= php_is_cls(attrs[i].cls, "Gtc\\Graph");
-            for (int i = 0; i < p->nfns; i++)
-                if (strcasecmp(p->fns[i].name->text, name->text) == 0 && strcasecmp(p->fns[i].ns, p->ns) == 0)
-                    return php_perr(p, name, "function %.64s() is declared twice (first at %d:%d); PHP refuses to "
-                                             "declare it again", name->text, p->fns[i].name->line, p->fns[i].name->col);
-            p->fns = php_regrow(p, p->fns, ((size_t)p->nfns + 1) * sizeof *p->fns);
-            p->fns[p->nfns++] = (Fn){name, attrs, nattrs, lparen, p->pos, php_dupstr(p, p->ns), graph};
+            char key[800];
+            NodeId twice = namemap_get(&p->fnmap, php_fn_key(key, sizeof key, p->ns, strlen(p->ns), name->text));
+            if (twice >= 0)
+                return php_perr(p, name, "function %.64s() is declared twice (first at %d:%d); PHP refuses to "
+                                         "declare it again", name->text, p->fns[twice].name->line, p->fns[twice].name->col);
+            namemap_put(&p->fnmap, php_dupstr(p, key), p->nfns);
+            if (p->nfns == p->capfns) { /* doubling: php_regrow searches the arena */
+                p->capfns = p->capfns ? 2 * p->capfns : 16;
+                p->fns = php_regrow(p, p->fns, (size_t)p->capfns * sizeof *p->fns);
+            }
+            if (!ns || strcmp(ns, p->ns) != 0) ns = php_dupstr(p, p->ns);
+            p->fns[p->nfns++] = (Fn){name, attrs, nattrs, lparen, p->pos, ns, graph};
         } else {
             char b[96];
             return php_perr(p, t, "unexpected %s at the top level: a graph file holds declare, namespace, use, "
@@ -548,6 +555,7 @@ Graph *frontend_php_read(const char *text, size_t len, const char *function, Dia
     namemap_init(&p.vars);
     namemap_init(&p.reserved);
     namemap_init(&p.nodenames);
+    namemap_init(&p.fnmap);
     Graph *g = NULL;
     Fn *fns = NULL;
     int nfns = 0;
@@ -557,11 +565,9 @@ Graph *frontend_php_read(const char *text, size_t len, const char *function, Dia
     }
     php_lex(text, len, &p.tk);
     if (top_level(&p)) goto done;
-    for (int i = 0; i < p.nfns; i++) /* the graph functions */
-        if (p.fns[i].graph) {
-            fns = php_regrow(&p, fns, ((size_t)nfns + 1) * sizeof *fns);
-            fns[nfns++] = p.fns[i];
-        }
+    fns = php_alloc(&p, (size_t)p.nfns * sizeof *fns); /* the graph functions */
+    for (int i = 0; i < p.nfns; i++)
+        if (p.fns[i].graph) fns[nfns++] = p.fns[i];
     const Fn *fn = NULL;
     for (int i = 0; i < nfns && function; i++)
         if (strcasecmp(fns[i].name->text, function) == 0) fn = &fns[i];
@@ -600,6 +606,7 @@ done:
     namemap_free(&p.vars);
     namemap_free(&p.reserved);
     namemap_free(&p.nodenames);
+    namemap_free(&p.fnmap);
     php_toks_free(&p.tk);
     return g;
 }

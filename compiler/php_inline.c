@@ -6,6 +6,7 @@
  * final `return expression;`); arguments are CudaArrays and numbers, defaults numbers. Recursion,
  * calls nested more than PHP_MAX_INLINE deep and bodies that multiply past
  * PHP_MAX_INLINE_TOKENS are refused. docs/php-graphs.md describes it. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -28,12 +29,16 @@ void php_call_context(P *p, char *buf, size_t n) {
     if (p->ncalls && k < n) snprintf(buf + k, n - k, ")");
 }
 
+const char *php_fn_key(char *buf, size_t n, const char *ns, size_t nslen, const char *name) {
+    snprintf(buf, n, "%.*s\\%s", (int)nslen, ns, name);
+    for (char *c = buf; *c; c++) *c = (char)tolower((unsigned char)*c);
+    return buf;
+}
+
 static const Fn *lookup(P *p, const char *ns, size_t nslen, const char *name) {
-    for (int i = 0; i < p->nfns; i++)
-        if (strlen(p->fns[i].ns) == nslen && strncasecmp(p->fns[i].ns, ns, nslen) == 0 &&
-            strcasecmp(p->fns[i].name->text, name) == 0)
-            return &p->fns[i];
-    return NULL;
+    char key[800];
+    NodeId i = namemap_get(&p->fnmap, php_fn_key(key, sizeof key, ns, nslen, name));
+    return i < 0 ? NULL : &p->fns[i];
 }
 
 /* The function `raw` names, as PHP resolves a call: an unqualified name in the current namespace,

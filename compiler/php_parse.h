@@ -75,7 +75,8 @@ typedef struct {
     const char *target; /* the variable being assigned: temporaries are named after it */
     NodeId ntyped;      /* nodes 0..ntyped-1 have their types (php_node_type) */
     Fn *fns;            /* every function of the file, in order */
-    int nfns;
+    int nfns, capfns;
+    NameMap fnmap;      /* php_fn_key(namespace, name) → index into fns */
     /* the parameters of the function being read end at vals[params_end]; in an inlined body
      * (php_inline.c), node names take `prefix`_ first */
     int params_end;
@@ -153,6 +154,9 @@ int php_statement(P *p);                           /* `$name = expression;` (or 
 
 /* ---- php_inline.c: calls of the file's plain functions, inlined ---- */
 
+/* The key of function `name` in namespace ns[0..nslen) in p->fnmap, lower-cased as PHP compares
+ * function names, written into buf (n bytes). */
+const char *php_fn_key(char *buf, size_t n, const char *ns, size_t nslen, const char *name);
 /* Whether `raw` (a function name as written) names a function of the file. */
 bool php_user_function(P *p, const char *raw);
 /* A call at the cursor's '(' of function `raw` (named at token at): a function of the file,
