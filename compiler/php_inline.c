@@ -106,6 +106,17 @@ static int params(P *p, const char *fname, const char **names, const PhpTok **to
     return 0;
 }
 
+/* Types every node made so far (php_node_type), a message naming the calls being inlined: done
+ * before a body and after it, so that a shape error in a body names the call it came through
+ * and one made before the call does not. */
+static int type_nodes(P *p) {
+    TensorType t;
+    if (!p->g->nnodes || !php_node_type(p, p->g->nnodes - 1, &t)) return 0;
+    size_t k = strlen(p->d->msg);
+    php_call_context(p, p->d->msg + k, sizeof p->d->msg - k);
+    return -1;
+}
+
 /* The callee's body at its parameter list, with the call's arguments: its return value in *out. */
 static int body(P *p, const PhpTok *at, const Fn *fn, const char *fname, Arg *args, int nargs, Val *out) {
     const char *names[MAX_ARGS + 1];
@@ -115,7 +126,8 @@ static int body(P *p, const PhpTok *at, const Fn *fn, const char *fname, Arg *ar
     Arg *slots[MAX_ARGS];
     int nreq;
     p->pos = fn->lparen;
-    if (params(p, fname, names, toks, defs, has, &nreq) || php_bind(p, at, fname, names, nreq, args, nargs, slots))
+    if (params(p, fname, names, toks, defs, has, &nreq) || php_bind(p, at, fname, names, nreq, args, nargs, slots) ||
+        type_nodes(p))
         return -1;
     p->calls[p->ncalls].fn = fn, p->calls[p->ncalls++].at = at;
     for (int i = 0; names[i]; i++) php_set_var(p, toks[i], names[i], slots[i] ? slots[i]->v : defs[i]);
@@ -139,13 +151,7 @@ static int body(P *p, const PhpTok *at, const Fn *fn, const char *fname, Arg *ar
     php_take(p);
     if (!php_tok_is(php_cur(p), "}"))
         return php_perr(p, php_cur(p), "code after return never runs; return must be the function's last statement");
-    /* the body's nodes typed now, so that a shape error names the call it came through */
-    TensorType t;
-    if (p->g->nnodes && php_node_type(p, p->g->nnodes - 1, &t)) {
-        size_t k = strlen(p->d->msg);
-        php_call_context(p, p->d->msg + k, sizeof p->d->msg - k);
-        return -1;
-    }
+    if (type_nodes(p)) return -1;
     p->ncalls--;
     return 0;
 }

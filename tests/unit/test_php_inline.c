@@ -139,6 +139,8 @@ TEST(inline__errors__file_line_column) {
          "g.php:6:24: dense(): argument 3 must be a CudaArray or a number, got a string: the parameters of a function a "
          "graph calls are values"},
         {DENSE, "    $y = $x->matmul($x);\n", "g.php:6:14: \"y\" (matmul): inner dimensions differ: [4,3] x [4,3]"},
+        {DENSE, "    $q = $x->matmul($x);\n    $y = dense($q, $w);\n", /* made before the call: no call named */
+         "g.php:6:14: \"q\" (matmul): inner dimensions differ: [4,3] x [4,3]"},
         {DENSE, "    $y = dense($x, $x);\n",
          "g.php:3:43: \"y_z\" (matmul): inner dimensions differ: [4,3] x [4,3] (in dense() called at 6:10)"},
         {"function f($a) { return g2($a); } function g2($a) { $q = $a->foo(); return $q; }\n", "    $y = f($x);\n",
