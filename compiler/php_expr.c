@@ -60,6 +60,8 @@ int php_bad_continuation(P *p, const char *expected) {
     return php_unexpected(p, expected);
 }
 
+/* Arguments in parentheses: constants as literals, anything else as an expression (method calls,
+ * the file's functions, PHP's math functions). */
 int php_parse_args(P *p, Arg *args, int *nargs) {
     if (php_expect(p, "(", "'('")) return -1;
     *nargs = 0;
@@ -156,7 +158,9 @@ int php_arg_dtype(P *p, const char *fname, const char *param, const Arg *a, DTyp
 
 /* Methods and static methods: the CudaArray API (runtime/php/gtc.stub.php) that has graph ops. */
 typedef enum { M_BIN, M_UNARY, M_CLAMP, M_CAST, M_REDUCE, M_ARG, M_MATMUL, M_SHAPE, M_TRANSPOSE, M_SLICE,
-               M_GATHER, M_SCATTER, M_PAD, M_DROPOUT, M_COMPOSITE, M_ONE_HOT, M_SQUEEZE, M_UNSQUEEZE, M_FLATTEN, S_WHERE, S_FULL, S_ZEROS, S_ONES } MKind;
+               M_GATHER, M_SCATTER, M_PAD, M_DROPOUT, M_COMPOSITE, M_ONE_HOT,
+               M_SQUEEZE, M_UNSQUEEZE, M_FLATTEN, /* reshapes (view_shape) */
+               S_WHERE, S_FULL, S_ZEROS, S_ONES } MKind;
 typedef struct {
     const char *name;
     Op op;

@@ -58,8 +58,8 @@ static const Fn *find_user(P *p, const char *raw) {
 bool php_user_function(P *p, const char *raw) { return find_user(p, raw) != NULL; }
 
 /* The callee's parameter list at the cursor: names (NULL-terminated), where each is declared,
- * and defaults (numbers; has[i] says whether parameter i has one). */
-static int params(P *p, const char *fname, const char **names, const PhpTok **toks, Val *defs, bool *has, int *nreq) {
+ * and defaults (numbers; the parameters from *nreq on have one). */
+static int params(P *p, const char *fname, const char **names, const PhpTok **toks, Val *defs, int *nreq) {
     int n = 0;
     *nreq = 0;
     if (php_expect(p, "(", "'('")) return -1;
@@ -85,7 +85,6 @@ static int params(P *p, const char *fname, const char **names, const PhpTok **to
         for (int i = 0; i < n; i++)
             if (strcmp(names[i], v->text) == 0) return php_perr(p, v, "parameter $%s is declared twice", v->text);
         if (n == MAX_ARGS) return php_perr(p, v, "%s has more than %d parameters", fname, MAX_ARGS);
-        has[n] = false;
         if (php_tok_is(php_cur(p), "=")) {
             php_take(p);
             const PhpTok *d = php_cur(p);
@@ -93,7 +92,6 @@ static int params(P *p, const char *fname, const char **names, const PhpTok **to
                 php_tok_kw(d, "false") || php_tok_kw(d, "null") || php_expr(p, &defs[n]) || defs[n].is_node)
                 return php_perr(p, d, "the default value of $%s must be a number: the parameters of %s, a function a "
                                       "graph calls, are CudaArrays and numbers", v->text, fname);
-            has[n] = true;
         } else {
             *nreq = n + 1; /* as PHP: a parameter with a default before a required one is required */
         }
@@ -122,11 +120,10 @@ static int body(P *p, const PhpTok *at, const Fn *fn, const char *fname, Arg *ar
     const char *names[MAX_ARGS + 1];
     const PhpTok *toks[MAX_ARGS];
     Val defs[MAX_ARGS];
-    bool has[MAX_ARGS];
     Arg *slots[MAX_ARGS];
     int nreq;
     p->pos = fn->lparen;
-    if (params(p, fname, names, toks, defs, has, &nreq) || php_bind(p, at, fname, names, nreq, args, nargs, slots) ||
+    if (params(p, fname, names, toks, defs, &nreq) || php_bind(p, at, fname, names, nreq, args, nargs, slots) ||
         type_nodes(p))
         return -1;
     p->calls[p->ncalls].fn = fn, p->calls[p->ncalls++].at = at;
