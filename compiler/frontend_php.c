@@ -323,8 +323,9 @@ static int skip_balanced(P *p, const char *open, const char *close) {
     }
 }
 
-/* One imported class name (raw, as written; with a group use's prefix before it) and its alias. */
-static int add_import(P *p, const char *prefix, char *raw) {
+/* One imported class or (fn) function name (raw, as written; with a group use's prefix before
+ * it) and its alias. */
+static int add_import(P *p, const char *prefix, char *raw, bool fn) {
     char *full = raw[0] == '\\' ? raw + 1 : raw;
     if (prefix) {
         char buf[800];
@@ -339,15 +340,20 @@ static int add_import(P *p, const char *prefix, char *raw) {
     }
     p->aliases = php_regrow(p, p->aliases, ((size_t)p->nuses + 1) * sizeof *p->aliases);
     p->fulls = php_regrow(p, p->fulls, ((size_t)p->nuses + 1) * sizeof *p->fulls);
+    p->isfn = php_regrow(p, p->isfn, ((size_t)p->nuses + 1) * sizeof *p->isfn);
+    p->isfn[p->nuses] = fn;
     p->aliases[p->nuses] = (char *)alias, p->fulls[p->nuses++] = full;
     return 0;
 }
 
-/* `use A\B;`, `use A\B as C, D\E;` and the group form `use Gtc\{Graph, Input as In};`
- * (imports of functions and constants are skipped: a graph resolves class names only). */
+/* `use A\B;`, `use A\B as C, D\E;`, the group form `use Gtc\{Graph, Input as In};` and the
+ * same with functions (`use function App\dense;`, `use App\{function dense}`: the file's
+ * functions a graph calls); imports of constants are skipped. */
 static int add_use(P *p) {
     php_take(p); /* use */
-    if (php_tok_kw(php_cur(p), "function") || php_tok_kw(php_cur(p), "const")) {
+    bool fn = php_tok_kw(php_cur(p), "function");
+    if (fn) php_take(p);
+    if (php_tok_kw(php_cur(p), "const")) {
         while (!php_tok_is(php_cur(p), ";") && php_cur(p)->kind != PT_EOF && php_cur(p)->kind != PT_ERROR) php_take(p);
         return php_expect(p, ";", "';'");
     }
@@ -359,15 +365,17 @@ static int add_use(P *p) {
             php_take(p), php_take(p);
             if (full[0] == '\\') full++;
             while (!php_tok_is(php_cur(p), "}")) {
-                if (php_tok_kw(php_cur(p), "function") || php_tok_kw(php_cur(p), "const")) { /* skipped */
+                if (php_tok_kw(php_cur(p), "const")) { /* skipped */
                     php_take(p);
                     if (!php_qname(p)) return php_unexpected(p, "a name");
                     if (php_tok_kw(php_cur(p), "as")) php_take(p), php_take(p);
                 } else {
-                    if (php_cur(p)->kind != PT_IDENT) return php_unexpected(p, "a class name");
+                    bool f = fn || php_tok_kw(php_cur(p), "function");
+                    if (f && !fn) php_take(p);
+                    if (php_cur(p)->kind != PT_IDENT) return php_unexpected(p, f ? "a function name" : "a class name");
                     char *raw = php_qname(p);
                     if (!raw) return php_unexpected(p, "a class name");
-                    if (add_import(p, full, raw)) return -1;
+                    if (add_import(p, full, raw, f)) return -1;
                 }
                 if (php_tok_is(php_cur(p), ",")) php_take(p);
                 else if (!php_tok_is(php_cur(p), "}")) return php_unexpected(p, "',' or '}'");
@@ -377,7 +385,7 @@ static int add_use(P *p) {
             php_take(p);
             return php_expect(p, ";", "';' after a group use");
         }
-        if (add_import(p, NULL, full)) return -1;
+        if (add_import(p, NULL, full, fn)) return -1;
         if (php_tok_is(php_cur(p), ",")) {
             php_take(p);
             continue;

@@ -41,9 +41,15 @@ static const Fn *lookup(P *p, const char *ns, size_t nslen, const char *name) {
     return i < 0 ? NULL : &p->fns[i];
 }
 
-/* The function `raw` names, as PHP resolves a call: an unqualified name in the current namespace,
- * then the global one; a qualified name relative to the current namespace; \A\f as written. */
+/* The function `raw` names, as PHP resolves a call: an unqualified name through `use function`,
+ * else in the current namespace, then the global one; a qualified name relative to the current
+ * namespace; \A\f as written. */
 static const Fn *find_user(P *p, const char *raw) {
+    for (int i = 0; i < p->nuses && !strchr(raw, '\\'); i++) /* `use function A\f as g;` */
+        if (p->isfn[i] && strcasecmp(p->aliases[i], raw) == 0) {
+            const char *name = strrchr(p->fulls[i], '\\');
+            return name ? lookup(p, p->fulls[i], (size_t)(name - p->fulls[i]), name + 1) : lookup(p, "", 0, p->fulls[i]);
+        }
     if (!strchr(raw, '\\')) {
         const Fn *f = lookup(p, p->ns, strlen(p->ns), raw);
         return f ? f : lookup(p, "", 0, raw);

@@ -121,7 +121,7 @@ const char *php_resolve(P *p, const char *raw) {
     if (raw[0] == '\\') return raw + 1;
     size_t first = strcspn(raw, "\\");
     for (int i = 0; i < p->nuses; i++)
-        if (strlen(p->aliases[i]) == first && strncasecmp(p->aliases[i], raw, first) == 0) {
+        if (!p->isfn[i] && strlen(p->aliases[i]) == first && strncasecmp(p->aliases[i], raw, first) == 0) {
             char buf[800];
             snprintf(buf, sizeof buf, "%s%s", p->fulls[i], raw + first);
             return php_dupstr(p, buf);

@@ -61,7 +61,8 @@ typedef struct {
     PhpToks tk;
     int pos, depth;
     char ns[256];
-    char **aliases, **fulls;
+    char **aliases, **fulls; /* `use` imports: alias → full name */
+    bool *isfn;              /* a `use function` import (else a class or namespace) */
     int nuses;
     void **arena;
     int narena, caparena;

@@ -105,6 +105,7 @@ TEST(inline__nested_named_default_arguments__readable_unique_names) {
     graph_free(g);
 }
 
+/* PHP's rules, and `php -l` accepts each source (checked when the cases were written). */
 TEST(inline__namespaces__resolved_as_php) {
     static const char *const ok[] = {
         "<?php\nnamespace App;\nuse Cuda\\CudaArray;\nfunction act($a) { return $a->relu(); }\n"
@@ -113,6 +114,12 @@ TEST(inline__namespaces__resolved_as_php) {
         "#[\\Gtc\\Graph]\nfunction g(#[\\Gtc\\Input('float32', [2])] $x) { $y = \\App\\act($x); return $y; }\n",
         "<?php\nfunction act($a) { return $a->relu(); }\nnamespace Main;\n" /* falls back to the global one */
         "#[\\Gtc\\Graph]\nfunction g(#[\\Gtc\\Input('float32', [2])] $x) { $y = ACT($x); return $y; }\n",
+        "<?php\nnamespace App;\nfunction act($a) { return $a->relu(); }\nnamespace Main;\nuse function App\\act;\n"
+        "#[\\Gtc\\Graph]\nfunction g(#[\\Gtc\\Input('float32', [2])] $x) { $y = act($x); return $y; }\n",
+        "<?php\nnamespace App;\nfunction act($a) { return $a->relu(); }\nnamespace Main;\nuse App\\{function act as a2};\n"
+        "#[\\Gtc\\Graph]\nfunction g(#[\\Gtc\\Input('float32', [2])] $x) { $y = a2($x); return $y; }\n",
+        "<?php\nnamespace App;\nfunction act($a) { return $a->relu(); }\nnamespace Main;\nuse function App\\{act as a3};\n"
+        "#[\\Gtc\\Graph]\nfunction g(#[\\Gtc\\Input('float32', [2])] $x) { $y = a3($x); return $y; }\n",
     };
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
         Graph *g = read_php(ok[i]);
