@@ -23,7 +23,8 @@ COMPILER_SRCS := compiler/frontend.c compiler/pass_simplify.c compiler/pipeline.
                  compiler/pass_schedule.c compiler/pass_memplan.c compiler/pass_lower.c compiler/target.c compiler/plan.c \
                  compiler/emit_str.c compiler/emit_expr.c compiler/emit_step.c compiler/emit_cpu.c compiler/emit_cuda.c \
                  compiler/emit_plan.c compiler/emit_text.c
-COMPILER_SRCS += compiler/frontend_php.c compiler/php_parse.c compiler/php_expr.c compiler/php_lexer.c
+COMPILER_SRCS += compiler/frontend_php.c compiler/php_parse.c compiler/php_expr.c compiler/php_lexer.c \
+                 compiler/php_inline.c compiler/php_math.c
 COMPILER_SRCS += compiler/pass_autodiff.c compiler/ad_build.c compiler/optim.c
 RT_CORE_SRCS := runtime/core/error.c runtime/core/tensor.c runtime/core/ops.c runtime/core/npy.c \
                 runtime/core/exec.c runtime/core/kcache.c
@@ -39,7 +40,7 @@ RT_UNIT_TESTS := test_tensor test_cpu_ops test_kcache
 # gtc compile: the build driver and the extension glue generator; gtc.so's API for models.
 COMPILER_SRCS += compiler/emit_ext.c compiler/names.c compiler/build.c
 UNIT_TESTS += test_emit_ext
-UNIT_TESTS += test_php_frontend
+UNIT_TESTS += test_php_frontend test_php_inline
 PHP_EXT_SRCS += runtime/php/gtc_api.c
 # Cuda\Fusion (the JIT): tracing in gtc.so, planning with libgtc's passes (compiler/plan_build.c
 # builds the RtPlan in memory).

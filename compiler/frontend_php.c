@@ -18,7 +18,7 @@
 
 /* ---- the function ----------------------------------------------------------------------------- */
 
-static int set_var(P *p, const PhpTok *at, const char *name, Val v) {
+int php_set_var(P *p, const PhpTok *at, const char *name, Val v) {
     if (p->nvals == p->capvals) {
         p->capvals = p->capvals ? p->capvals * 2 : 64;
         p->vals = realloc(p->vals, (size_t)p->capvals * sizeof *p->vals);
@@ -27,11 +27,10 @@ static int set_var(P *p, const PhpTok *at, const char *name, Val v) {
     }
     p->vals[p->nvals] = v, p->vtok[p->nvals] = at;
     namemap_put(&p->vars, name, p->nvals++);
-    (void)at;
     return 0;
 }
 
-static int check_name(P *p, const PhpTok *t) {
+int php_check_name(P *p, const PhpTok *t) {
     if (!ir_is_identifier(t->text))
         return php_perr(p, t, "$%.64s cannot name a graph value: names are [A-Za-z_][A-Za-z0-9_]*, at most %d characters",
                     t->text, IR_MAX_NAME);
@@ -41,9 +40,9 @@ static int check_name(P *p, const PhpTok *t) {
 static int reassigned(P *p, const PhpTok *t) {
     NodeId k = namemap_get(&p->vars, t->text);
     const PhpTok *first = p->vtok[k];
-    if (p->vals[k].is_node && p->g->nodes[p->vals[k].id].op == OP_INPUT)
-        return php_perr(p, t, "$%.64s is a parameter (an input of the graph): each variable is assigned once, since it "
-                              "names the graph value; use a new name", t->text);
+    if (k < p->params_end)
+        return php_perr(p, t, "$%.64s is a parameter%s: each variable is assigned once, since it names the graph "
+                              "value; use a new name", t->text, p->ncalls ? "" : " (an input of the graph)");
     return php_perr(p, t, "$%.64s is already assigned (at %d:%d): each variable is assigned once, since it names "
                           "the graph value; use a new name", t->text, first->line, first->col);
 }
@@ -65,7 +64,7 @@ static int parse_params(P *p) {
         const PhpTok *v = php_cur(p);
         if (v->kind != PT_VAR) return php_unexpected(p, "a parameter ($name)");
         php_take(p);
-        if (check_name(p, v)) return -1;
+        if (php_check_name(p, v)) return -1;
         if (namemap_get(&p->vars, v->text) >= 0) return php_perr(p, v, "parameter $%s is declared twice", v->text);
         if (php_tok_is(php_cur(p), "="))
             return php_perr(p, php_cur(p), "default values are not supported: every input is given when the graph runs");
@@ -97,7 +96,7 @@ static int parse_params(P *p) {
             return -1;
         memcpy(n->type.dims, dims, sizeof dims);
         php_node_named(p, n->name);
-        set_var(p, v, v->text, (Val){1, 0, id});
+        php_set_var(p, v, v->text, (Val){1, 0, id});
         if (php_tok_is(php_cur(p), ",")) php_take(p);
         else if (!php_tok_is(php_cur(p), ")")) return php_unexpected(p, "',' or ')'");
     }
@@ -118,11 +117,13 @@ static int add_output(P *p, const PhpTok *at, const char *name, Val v) {
     return 0;
 }
 
-/* An expression that names a value: a node this statement made gets the name when it is free. */
+/* An expression that names a value: a node this statement made gets the name when it is free
+ * (in an inlined function, when no variable of the graph function has it either). */
 static int named_expr(P *p, const char *name, Val *v) {
     int before = p->g->nnodes;
     if (php_expr(p, v)) return -1;
-    if (v->is_node && v->id >= before && namemap_get(&p->nodenames, name) < 0) php_rename_node(p, v->id, name);
+    if (v->is_node && v->id >= before && namemap_get(p->prefix ? &p->reserved : &p->nodenames, name) < 0)
+        php_rename_node(p, v->id, name);
     return 0;
 }
 
@@ -166,21 +167,27 @@ static int parse_return(P *p) {
     return 0;
 }
 
-static int statement(P *p) {
+int php_statement(P *p) {
     const PhpTok *t = php_cur(p);
     if (t->kind == PT_VAR) {
         const PhpTok *op = php_ahead(p, 1);
         if (php_tok_is(op, "=")) {
-            if (check_name(p, t)) return -1;
+            if (php_check_name(p, t)) return -1;
             if (namemap_get(&p->vars, t->text) >= 0) return reassigned(p, t);
             php_take(p), php_take(p);
-            p->target = t->text;
+            const char *name = t->text;
+            if (p->prefix) { /* in an inlined function: the call's name first, cut to leave room for _N */
+                char buf[101];
+                snprintf(buf, sizeof buf, "%s_%s", p->prefix, t->text);
+                name = php_dupstr(p, buf);
+            }
+            p->target = name;
             Val v;
-            if (named_expr(p, t->text, &v)) return -1;
+            if (named_expr(p, name, &v)) return -1;
             if (!php_tok_is(php_cur(p), ";")) return php_bad_continuation(p, "';'");
             php_take(p);
             if (namemap_get(&p->vars, t->text) >= 0) return reassigned(p, t); /* $a = ($a = ...) */
-            return set_var(p, t, t->text, v);
+            return php_set_var(p, t, t->text, v);
         }
         if (op->kind == PT_PUNCT && (php_tok_is(op, "++") || php_tok_is(op, "--") ||
                                      (op->len >= 2 && op->text[op->len - 1] == '=' && op->text[0] != '=' &&
@@ -198,7 +205,13 @@ static int statement(P *p) {
         php_take(p);
         return 0;
     }
+    if (t->kind == PT_IDENT && php_tok_is(php_ahead(p, 1), "(") && (php_user_function(p, t->text) || php_math_known(t->text)))
+        return php_perr(p, t, "a call as a statement does nothing in a graph: functions here have no side effects; "
+                              "assign the result: `$name = %.64s(...);`", t->text);
     if (t->kind == PT_IDENT && php_tok_is(php_ahead(p, 1), "(")) return php_unknown_function(p, t, t->text);
+    if (php_tok_kw(t, "global") || php_tok_kw(t, "static"))
+        return php_perr(p, t, "%s variables are not supported: a function in a graph sees only its parameters and "
+                              "its own assignments", t->text);
     if (php_tok_kw(t, "echo") || php_tok_kw(t, "print"))
         return php_perr(p, t, "output is not supported in a graph function; return the values instead");
     if (t->kind == PT_ERROR) return php_perr(p, t, "%s", t->text);
@@ -248,9 +261,11 @@ static int build(P *p, const Fn *fn) {
     free(p->g->name);
     p->g->name = strdup(name);
     if (!p->g->name) abort();
+    snprintf(p->ns, sizeof p->ns, "%s", fn->ns); /* the function's namespace resolves its calls */
     p->pos = fn->lparen;
     reserve_vars(p);
     if (parse_params(p)) return -1;
+    p->params_end = p->nvals;
     if (php_tok_is(php_cur(p), ":")) /* the return type */
         while (!php_tok_is(php_cur(p), "{") && php_cur(p)->kind != PT_EOF && php_cur(p)->kind != PT_ERROR && !php_tok_is(php_cur(p), ";"))
             php_take(p);
@@ -262,7 +277,7 @@ static int build(P *p, const Fn *fn) {
         }
         if (php_tok_is(php_cur(p), "}"))
             return php_perr(p, php_cur(p), "a graph function must end with `return $y;` or `return ['name' => $y, ...];`");
-        if (statement(p)) return -1;
+        if (php_statement(p)) return -1;
     }
     /* donations: #[Gtc\Donate('w1')] (output w1 reuses input w1), #[Gtc\Donate(out: 'w1')] */
     Graph *g = p->g;
@@ -308,26 +323,69 @@ static int skip_balanced(P *p, const char *open, const char *close) {
     }
 }
 
+/* One imported class or (fn) function name (raw, as written; with a group use's prefix before
+ * it) and its alias. */
+static int add_import(P *p, const char *prefix, char *raw, bool fn) {
+    char *full = raw[0] == '\\' ? raw + 1 : raw;
+    if (prefix) {
+        char buf[800];
+        snprintf(buf, sizeof buf, "%s\\%s", prefix, raw);
+        full = php_dupstr(p, buf);
+    }
+    const char *alias = strrchr(full, '\\') ? strrchr(full, '\\') + 1 : full;
+    if (php_tok_kw(php_cur(p), "as")) {
+        php_take(p);
+        if (php_cur(p)->kind != PT_IDENT) return php_unexpected(p, "an alias");
+        alias = php_take(p)->text;
+    }
+    p->aliases = php_regrow(p, p->aliases, ((size_t)p->nuses + 1) * sizeof *p->aliases);
+    p->fulls = php_regrow(p, p->fulls, ((size_t)p->nuses + 1) * sizeof *p->fulls);
+    p->isfn = php_regrow(p, p->isfn, ((size_t)p->nuses + 1) * sizeof *p->isfn);
+    p->isfn[p->nuses] = fn;
+    p->aliases[p->nuses] = (char *)alias, p->fulls[p->nuses++] = full;
+    return 0;
+}
+
+/* `use A\B;`, `use A\B as C, D\E;`, the group form `use Gtc\{Graph, Input as In};` and the
+ * same with functions (`use function App\dense;`, `use App\{function dense}`: the file's
+ * functions a graph calls); imports of constants are skipped. */
 static int add_use(P *p) {
     php_take(p); /* use */
-    if (php_tok_kw(php_cur(p), "function") || php_tok_kw(php_cur(p), "const")) {
+    bool fn = php_tok_kw(php_cur(p), "function");
+    if (fn) php_take(p);
+    if (php_tok_kw(php_cur(p), "const")) {
         while (!php_tok_is(php_cur(p), ";") && php_cur(p)->kind != PT_EOF && php_cur(p)->kind != PT_ERROR) php_take(p);
         return php_expect(p, ";", "';'");
     }
     for (;;) {
         char *full = php_qname(p);
         if (!full) return php_unexpected(p, "a class name");
-        if (php_tok_is(php_cur(p), "{")) return php_perr(p, php_cur(p), "group use is not supported; write one use per class");
-        if (full[0] == '\\') full++;
-        const char *alias = strrchr(full, '\\') ? strrchr(full, '\\') + 1 : full;
-        if (php_tok_kw(php_cur(p), "as")) {
+        if (php_tok_is(php_cur(p), "\\") && php_tok_is(php_ahead(p, 1), "{")) {
+            const PhpTok *open = php_ahead(p, 1);
+            php_take(p), php_take(p);
+            if (full[0] == '\\') full++;
+            while (!php_tok_is(php_cur(p), "}")) {
+                if (php_tok_kw(php_cur(p), "const")) { /* skipped */
+                    php_take(p);
+                    if (!php_qname(p)) return php_unexpected(p, "a name");
+                    if (php_tok_kw(php_cur(p), "as")) php_take(p), php_take(p);
+                } else {
+                    bool f = fn || php_tok_kw(php_cur(p), "function");
+                    if (f && !fn) php_take(p);
+                    if (php_cur(p)->kind != PT_IDENT) return php_unexpected(p, f ? "a function name" : "a class name");
+                    char *raw = php_qname(p);
+                    if (!raw) return php_unexpected(p, "a class name");
+                    if (add_import(p, full, raw, f)) return -1;
+                }
+                if (php_tok_is(php_cur(p), ",")) php_take(p);
+                else if (!php_tok_is(php_cur(p), "}")) return php_unexpected(p, "',' or '}'");
+            }
+            if (php_tok_is(php_ahead(p, -1), "{"))
+                return php_perr(p, open, "an empty group use imports nothing; name the classes: use %.64s\\{Graph, Input};", full);
             php_take(p);
-            if (php_cur(p)->kind != PT_IDENT) return php_unexpected(p, "an alias");
-            alias = php_take(p)->text;
+            return php_expect(p, ";", "';' after a group use");
         }
-        p->aliases = php_regrow(p, p->aliases, ((size_t)p->nuses + 1) * sizeof *p->aliases);
-        p->fulls = php_regrow(p, p->fulls, ((size_t)p->nuses + 1) * sizeof *p->fulls);
-        p->aliases[p->nuses] = (char *)alias, p->fulls[p->nuses++] = full;
+        if (add_import(p, NULL, full, fn)) return -1;
         if (php_tok_is(php_cur(p), ",")) {
             php_take(p);
             continue;
@@ -336,8 +394,11 @@ static int add_use(P *p) {
     }
 }
 
-static int top_level(P *p, Fn **fns, int *nfns) {
+/* The top level: imports, and every function's place (a plain one is read only where a graph
+ * function calls it, php_inline.c). */
+static int top_level(P *p) {
     const PhpTok *t = php_cur(p);
+    const char *ns = NULL; /* p->ns's copy for the functions declared in it */
     if (t->kind == PT_ERROR) return php_perr(p, t, "%s", t->text);
     if (t->kind != PT_OPEN_TAG)
         return php_perr(p, t, "text before <?php is printed when PHP runs the file; start the file with <?php");
@@ -395,11 +456,20 @@ static int top_level(P *p, Fn **fns, int *nfns) {
                 php_take(p);
             }
             if (skip_balanced(p, "{", "}")) return -1;
-            int graph = 0;
+            bool graph = false;
             for (int i = 0; i < nattrs; i++) graph |= php_is_cls(attrs[i].cls, "Gtc\\Graph");
-            if (!graph) continue; /* a plain function: not a graph, not read */
-            *fns = php_regrow(p, *fns, ((size_t)*nfns + 1) * sizeof **fns);
-            (*fns)[(*nfns)++] = (Fn){name, attrs, nattrs, lparen};
+            char key[800];
+            NodeId twice = namemap_get(&p->fnmap, php_fn_key(key, sizeof key, p->ns, strlen(p->ns), name->text));
+            if (twice >= 0)
+                return php_perr(p, name, "function %.64s() is declared twice (first at %d:%d); PHP refuses to "
+                                         "declare it again", name->text, p->fns[twice].name->line, p->fns[twice].name->col);
+            namemap_put(&p->fnmap, php_dupstr(p, key), p->nfns);
+            if (p->nfns == p->capfns) { /* doubling: php_regrow searches the arena */
+                p->capfns = p->capfns ? 2 * p->capfns : 16;
+                p->fns = php_regrow(p, p->fns, (size_t)p->capfns * sizeof *p->fns);
+            }
+            if (!ns || strcmp(ns, p->ns) != 0) ns = php_dupstr(p, p->ns);
+            p->fns[p->nfns++] = (Fn){name, attrs, nattrs, lparen, p->pos, ns, graph};
         } else {
             char b[96];
             return php_perr(p, t, "unexpected %s at the top level: a graph file holds declare, namespace, use, "
@@ -493,6 +563,7 @@ Graph *frontend_php_read(const char *text, size_t len, const char *function, Dia
     namemap_init(&p.vars);
     namemap_init(&p.reserved);
     namemap_init(&p.nodenames);
+    namemap_init(&p.fnmap);
     Graph *g = NULL;
     Fn *fns = NULL;
     int nfns = 0;
@@ -501,7 +572,10 @@ Graph *frontend_php_read(const char *text, size_t len, const char *function, Dia
         goto done;
     }
     php_lex(text, len, &p.tk);
-    if (top_level(&p, &fns, &nfns)) goto done;
+    if (top_level(&p)) goto done;
+    fns = php_alloc(&p, (size_t)p.nfns * sizeof *fns); /* the graph functions */
+    for (int i = 0; i < p.nfns; i++)
+        if (p.fns[i].graph) fns[nfns++] = p.fns[i];
     const Fn *fn = NULL;
     for (int i = 0; i < nfns && function; i++)
         if (strcasecmp(fns[i].name->text, function) == 0) fn = &fns[i];
@@ -540,6 +614,7 @@ done:
     namemap_free(&p.vars);
     namemap_free(&p.reserved);
     namemap_free(&p.nodenames);
+    namemap_free(&p.fnmap);
     php_toks_free(&p.tk);
     return g;
 }

@@ -60,8 +60,9 @@ int php_bad_continuation(P *p, const char *expected) {
     return php_unexpected(p, expected);
 }
 
-/* Arguments in parentheses: constants as literals, anything else as an expression. */
-static int parse_args(P *p, Arg *args, int *nargs) {
+/* Arguments in parentheses: constants as literals, anything else as an expression (method calls,
+ * the file's functions, PHP's math functions). */
+int php_parse_args(P *p, Arg *args, int *nargs) {
     if (php_expect(p, "(", "'('")) return -1;
     *nargs = 0;
     while (!php_tok_is(php_cur(p), ")")) {
@@ -157,7 +158,9 @@ int php_arg_dtype(P *p, const char *fname, const char *param, const Arg *a, DTyp
 
 /* Methods and static methods: the CudaArray API (runtime/php/gtc.stub.php) that has graph ops. */
 typedef enum { M_BIN, M_UNARY, M_CLAMP, M_CAST, M_REDUCE, M_ARG, M_MATMUL, M_SHAPE, M_TRANSPOSE, M_SLICE,
-               M_GATHER, M_SCATTER, M_PAD, M_DROPOUT, M_COMPOSITE, M_ONE_HOT, S_WHERE, S_FULL, S_ZEROS, S_ONES } MKind;
+               M_GATHER, M_SCATTER, M_PAD, M_DROPOUT, M_COMPOSITE, M_ONE_HOT,
+               M_SQUEEZE, M_UNSQUEEZE, M_FLATTEN, /* reshapes (view_shape) */
+               S_WHERE, S_FULL, S_ZEROS, S_ONES } MKind;
 typedef struct {
     const char *name;
     Op op;
@@ -197,6 +200,8 @@ static const Method methods[] = {
     {"gelu", OP_GELU, M_COMPOSITE, 0, {"approximate"}},
     {"crossEntropy", OP_CROSS_ENTROPY, M_COMPOSITE, 1, {"target", "axis"}},
     {"reshape", OP_RESHAPE, M_SHAPE, 1, {"shape"}}, {"broadcastTo", OP_BROADCAST_TO, M_SHAPE, 1, {"shape"}},
+    {"squeeze", OP_RESHAPE, M_SQUEEZE, 0, {"axis"}}, {"unsqueeze", OP_RESHAPE, M_UNSQUEEZE, 1, {"axis"}},
+    {"flatten", OP_RESHAPE, M_FLATTEN, 0, {0}},
     {"transpose", OP_TRANSPOSE, M_TRANSPOSE, 0, {"perm"}},
     {"slice", OP_SLICE, M_SLICE, 0, {0}},
     {NULL, 0, 0, 0, {0}}};
@@ -388,13 +393,32 @@ static int composite_call(P *p, const PhpTok *at, const char *fname, Op op, cons
     return 0;
 }
 
+/* ->squeeze($axis), ->unsqueeze($axis), ->flatten(): reshapes to the shape the runtime's
+ * methods compute (ir_squeeze_shape, ir_unsqueeze_shape), with their messages. */
+static int view_shape(P *p, const char *fname, MKind k, const Arg *axis, const Val *self, Attrs *a) {
+    const int64_t big = (int64_t)1 << 53;
+    int64_t axes[IR_MAX_RANK];
+    int n = 0, rank = 1;
+    TensorType t;
+    char err[160];
+    bool all = !axis || (axis->lit && axis->lit->k == L_NULL);
+    if (php_node_type(p, self->id, &t) || (!all && php_arg_ints(p, fname, "axis", axis, 1, -big, big, axes, &n))) return -1;
+    if (k == M_UNSQUEEZE && n != 1) return php_perr(p, axis->at, "%s: $axis must be one integer", fname);
+    if (k == M_UNSQUEEZE) rank = ir_unsqueeze_shape(t.rank, t.dims, axes[0], a->shape, err, sizeof err);
+    else if (k == M_SQUEEZE) rank = ir_squeeze_shape(t.rank, t.dims, all ? NULL : axes, n, a->shape, err, sizeof err);
+    else a->shape[0] = ir_numel(&t);
+    if (rank < 0) return php_perr(p, axis->at, "%s: %s", fname, err);
+    a->nshape = rank;
+    return 0;
+}
+
 /* A method call self->m(args) (self NULL for a static call). */
 static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *out) {
     Arg args[MAX_ARGS], *s[5];
     int nargs;
     char fname[80];
     snprintf(fname, sizeof fname, "%s%s()", self ? "->" : "CudaArray::", m->name);
-    if (parse_args(p, args, &nargs)) return -1;
+    if (php_parse_args(p, args, &nargs)) return -1;
     if (m->kind == M_SLICE) return slice_call(p, at, fname, args, nargs, self, out);
     if (php_bind(p, at, fname, m->params, m->nreq, args, nargs, s)) return -1;
     Val in[3] = {{0, 0, -1}, {0, 0, -1}, {0, 0, -1}};
@@ -492,6 +516,9 @@ static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *o
         }
         break;
     case M_SLICE: break; /* slice_call */
+    case M_SQUEEZE: case M_UNSQUEEZE: case M_FLATTEN:
+        if (view_shape(p, fname, m->kind, m->kind == M_FLATTEN ? NULL : s[0], self, &at_)) return -1; /* flatten: no slot */
+        break;
     case S_WHERE: {
         if (arg_tensor(p, fname, "condition", s[0], &in[0]) || arg_operand(p, fname, "x", s[1], &in[1]) ||
             arg_operand(p, fname, "y", s[2], &in[2]))
@@ -580,7 +607,9 @@ static int call_concat(P *p, const PhpTok *at, const Val *self, Val *out) {
 
 int php_unknown_function(P *p, const PhpTok *at, const char *name) {
     return php_perr(p, at, "call to unknown function %.64s(): a graph function calls CudaArray methods "
-                           "($x->exp()), CudaArray::where/full/zeros/ones and the operators + - * / **", name);
+                           "($x->exp()), CudaArray::where/full/zeros/ones, the operators + - * / **, functions "
+                           "defined in the file (inlined) and PHP's math functions on numbers (sqrt, exp, log, pow, "
+                           "abs, min, max, ...)", name);
 }
 
 static int primary(P *p, Val *out) {
@@ -637,11 +666,14 @@ static int primary(P *p, Val *out) {
                                        "are where, full, zeros and ones", mt->text);
             rc = call(p, mt, m, NULL, out);
         } else if (php_tok_is(php_cur(p), "(")) {
-            rc = php_unknown_function(p, t, raw);
+            rc = php_function_call(p, t, raw, out);
         } else if (php_tok_kw(t, "true") || php_tok_kw(t, "false") || php_tok_kw(t, "null")) {
             rc = php_perr(p, t, "%s is not a tensor or a number here; booleans appear only as arguments (keepdims)", t->text);
-        } else {
-            rc = php_perr(p, t, "constants are not supported; write the number");
+        } else if ((rc = php_math_const(p, t, raw, &out->num)) == 1) {
+            out->is_node = 0, rc = 0;
+        } else if (rc == 0) {
+            rc = php_perr(p, t, "unknown constant %.64s: a graph knows PHP's math constants (M_PI, M_E, M_SQRT2, ..., "
+                                "PHP_FLOAT_EPSILON); write other numbers", raw);
         }
     } else if (php_tok_is(t, "$")) {
         rc = php_perr(p, t, "variable variables are not supported; name each value");

@@ -39,7 +39,7 @@ void *php_regrow(P *p, void *old, size_t n) {
 
 char *php_dupstr(P *p, const char *s) { return php_keep(p, strdup(s)); }
 
-/* "FILE:LINE:COLUMN: message" (the first error only). */
+/* "FILE:LINE:COLUMN: message" (the first error only), with the inlined calls it is in. */
 int php_perr(P *p, const PhpTok *t, const char *fmt, ...) {
     if (p->d->nerrors) return -1;
     char msg[900], where[512];
@@ -47,6 +47,8 @@ int php_perr(P *p, const PhpTok *t, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    size_t k = strlen(msg);
+    php_call_context(p, msg + k, sizeof msg - k);
     snprintf(where, sizeof where, "%s:%d:%d", p->path, t->line, t->col);
     const char *saved = p->d->file;
     p->d->file = where;
@@ -119,7 +121,7 @@ const char *php_resolve(P *p, const char *raw) {
     if (raw[0] == '\\') return raw + 1;
     size_t first = strcspn(raw, "\\");
     for (int i = 0; i < p->nuses; i++)
-        if (strlen(p->aliases[i]) == first && strncasecmp(p->aliases[i], raw, first) == 0) {
+        if (!p->isfn[i] && strlen(p->aliases[i]) == first && strncasecmp(p->aliases[i], raw, first) == 0) {
             char buf[800];
             snprintf(buf, sizeof buf, "%s%s", p->fulls[i], raw + first);
             return php_dupstr(p, buf);

@@ -1,5 +1,5 @@
 /* compiler/php_parse.h: internal to the PHP front-end (frontend_php.c, php_parse.c,
- * php_expr.c): the parser's state, the values it builds, and the helpers the files share.
+ * php_expr.c, php_inline.c, php_math.c): the parser's state, the values it builds, and the helpers the files share.
  * Everything the parser allocates while reading (literals, attribute lists, names) lives in the
  * parser's arena and is freed with it; the Graph under construction is owned by the caller. */
 #ifndef GTC_PHP_PARSE_H
@@ -10,6 +10,8 @@
 
 #define MAX_DEPTH 200 /* expression nesting */
 #define MAX_ARGS 16
+#define PHP_MAX_INLINE 32              /* functions inlined into each other */
+#define PHP_MAX_INLINE_TOKENS (1 << 22) /* function body tokens read by all inlined calls together */
 
 typedef struct {
     int is_node;
@@ -48,6 +50,9 @@ typedef struct {
     Attr *attrs;
     int nattrs;
     int lparen;         /* token index of the parameter list's '(' */
+    int end;            /* token index after the body's closing '}' */
+    const char *ns;     /* the namespace it is declared in ("" for the global one) */
+    bool graph;         /* marked #[Gtc\Graph]; else a plain function, inlined where a graph calls it */
 } Fn;
 
 typedef struct {
@@ -56,7 +61,8 @@ typedef struct {
     PhpToks tk;
     int pos, depth;
     char ns[256];
-    char **aliases, **fulls;
+    char **aliases, **fulls; /* `use` imports: alias → full name */
+    bool *isfn;              /* a `use function` import (else a class or namespace) */
     int nuses;
     void **arena;
     int narena, caparena;
@@ -69,6 +75,19 @@ typedef struct {
     NameMap nodenames;  /* every node name */
     const char *target; /* the variable being assigned: temporaries are named after it */
     NodeId ntyped;      /* nodes 0..ntyped-1 have their types (php_node_type) */
+    Fn *fns;            /* every function of the file, in order */
+    int nfns, capfns;
+    NameMap fnmap;      /* php_fn_key(namespace, name) → index into fns */
+    /* the parameters of the function being read end at vals[params_end]; in an inlined body
+     * (php_inline.c), node names take `prefix`_ first */
+    int params_end;
+    const char *prefix;
+    struct {
+        const Fn *fn;
+        const PhpTok *at;
+    } calls[PHP_MAX_INLINE]; /* the calls being inlined, outermost first */
+    int ncalls;
+    long inlined_tokens;
 } PhpParser;
 
 typedef PhpParser P;
@@ -124,6 +143,35 @@ const char *php_lit_kind(const Lit *l);
 int php_arg_ints(P *p, const char *fname, const char *param, const Arg *a, int scalar_ok, int64_t lo,
                  int64_t hi, int64_t *out, int *n);
 int php_arg_dtype(P *p, const char *fname, const char *param, const Arg *a, DType *out);
+/* Call arguments in parentheses: constants as literals, anything else as an expression. */
+int php_parse_args(P *p, Arg *args, int *nargs);
 int php_expr(P *p, Val *out);
+
+/* ---- frontend_php.c: statements, shared by graph functions and inlined ones ---- */
+
+int php_check_name(P *p, const PhpTok *t);         /* a variable's name can name a node */
+int php_set_var(P *p, const PhpTok *at, const char *name, Val v);
+int php_statement(P *p);                           /* `$name = expression;` (or an error) */
+
+/* ---- php_inline.c: calls of the file's plain functions, inlined ---- */
+
+/* The key of function `name` in namespace ns[0..nslen) in p->fnmap, lower-cased as PHP compares
+ * function names, written into buf (n bytes). */
+const char *php_fn_key(char *buf, size_t n, const char *ns, size_t nslen, const char *name);
+/* Whether `raw` (a function name as written) names a function of the file. */
+bool php_user_function(P *p, const char *raw);
+/* A call at the cursor's '(' of function `raw` (named at token at): a function of the file,
+ * inlined, or PHP's math function on numbers (php_math.c), else the unknown-function error. */
+int php_function_call(P *p, const PhpTok *at, const char *raw, Val *out);
+/* " (in f() called at LINE:COL, ...)" for a message from inside inlined calls ("" outside). */
+void php_call_context(P *p, char *buf, size_t n);
+
+/* ---- php_math.c: PHP's math functions and constants on numbers, folded ---- */
+
+bool php_math_known(const char *name);
+/* 1 with the value of constant `name` (M_PI, ...), 0 for an unknown one, -1 after reporting a
+ * constant that is not finite (INF, NAN). */
+int php_math_const(P *p, const PhpTok *at, const char *name, double *out);
+int php_math_call(P *p, const PhpTok *at, const char *name, Val *out); /* the cursor at its '(' */
 
 #endif

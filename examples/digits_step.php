@@ -1,18 +1,30 @@
 <?php
 /* examples/digits_step.php: the same training step as examples/digits_step.json, written once as PHP.
  * Run it eagerly (with gtc.so loaded, call digits_train_step() with CudaArray arguments), or compile it ahead
- * of time: `gtc compile examples/digits_step.php -o model.so` (docs/php-graphs.md). The variable
- * names are the graph's node names, so `gtc dump` and `gtc plan` print what they print for
- * the JSON graph. Softmax cross-entropy over a two-layer ReLU network, the gradients written
- * out, and an SGD update with gradients clipped to [-5, 5]. */
+ * of time: `gtc compile examples/digits_step.php -o model.so` (docs/php-graphs.md). Softmax
+ * cross-entropy over a two-layer ReLU network, the gradients written out, and an SGD update with
+ * gradients clipped to [-5, 5]. The layers and the update are plain PHP functions, which gtc
+ * inlines where the graph calls them: the plan is the JSON graph's, with node names taken from
+ * the calls (h1_1 for the first layer's matmul, w1_next_step for its scaled gradient, ...). */
 declare(strict_types=1);
 
 use Cuda\CudaArray;
-use Gtc\Donate;
-use Gtc\Graph;
-use Gtc\Input;
+use Gtc\{Donate, Graph, Input};
 
 require_once __DIR__ . '/gtc_attributes.php';
+
+/** A fully connected layer, $x @ $w + $b. */
+function dense(CudaArray $x, CudaArray $w, CudaArray $b): CudaArray
+{
+    return $x->matmul($w) + $b;
+}
+
+/** One SGD step for parameter $p with its gradient $g clipped to [-5, 5]. */
+function sgd_clipped(CudaArray $p, CudaArray $g, CudaArray|float $lr): CudaArray
+{
+    $step = $g->clamp(-5, 5) * $lr;
+    return $p - $step;
+}
 
 #[Graph(name: 'digits_train_step')]
 #[Donate('w1', 'b1', 'w2', 'b2')]
@@ -26,11 +38,9 @@ function digits_train_step(
     #[Input('float32', [])] CudaArray|float $lr,
 ): array {
     // forward
-    $z1 = $x->matmul($w1);
-    $h1 = $z1 + $b1;
+    $h1 = dense($x, $w1, $b1);
     $a1 = $h1->relu();
-    $z2 = $a1->matmul($w2);
-    $logits = $z2 + $b2;
+    $logits = dense($a1, $w2, $b2);
     // log-softmax and the mean cross-entropy
     $m = $logits->max(axis: 1, keepdims: true);
     $sh = $logits - $m;
@@ -57,17 +67,9 @@ function digits_train_step(
     $dw1 = $x_t->matmul($dh1);
     $db1 = $dh1->sum(axis: 0);
     // SGD with clipped gradients
-    $g_w1 = $dw1->clamp(-5, 5);
-    $step_w1 = $g_w1 * $lr;
-    $w1_next = $w1 - $step_w1;
-    $g_b1 = $db1->clamp(-5, 5);
-    $step_b1 = $g_b1 * $lr;
-    $b1_next = $b1 - $step_b1;
-    $g_w2 = $dw2->clamp(-5, 5);
-    $step_w2 = $g_w2 * $lr;
-    $w2_next = $w2 - $step_w2;
-    $g_b2 = $db2->clamp(-5, 5);
-    $step_b2 = $g_b2 * $lr;
-    $b2_next = $b2 - $step_b2;
+    $w1_next = sgd_clipped($w1, $dw1, $lr);
+    $b1_next = sgd_clipped($b1, $db1, $lr);
+    $w2_next = sgd_clipped($w2, $dw2, $lr);
+    $b2_next = sgd_clipped($b2, $db2, $lr);
     return ['loss' => $loss, 'w1' => $w1_next, 'b1' => $b1_next, 'w2' => $w2_next, 'b2' => $b2_next];
 }

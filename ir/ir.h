@@ -308,6 +308,14 @@ int ir_select_range(Attrs *a, int ax, const int64_t *start, const int64_t *end, 
 int ir_select_text(const char *spec, size_t len, int axis, const TensorType *t, Attrs *a, unsigned *drop, char *err,
                    size_t errn);
 
+/* squeeze's and unsqueeze's result shapes (ir/select.c; NumPy's np.squeeze and np.expand_dims):
+ * squeeze drops the listed axes (negative from the end), each of size 1, or with axes NULL
+ * every axis of size 1; unsqueeze inserts a size-1 axis at `axis` (from -rank-1 to rank). Each
+ * returns the new rank, or -1 with the message in err. */
+int ir_squeeze_shape(int rank, const int64_t *dims, const int64_t *axes, int naxes, int64_t *out, char *err,
+                     size_t errn);
+int ir_unsqueeze_shape(int rank, const int64_t *dims, int64_t axis, int64_t *out, char *err, size_t errn);
+
 /* NumPy's casting rules (np.can_cast) for astype: no and equiv allow only the same dtype, safe
  * keeps every value, same_kind also allows narrowing within a kind (bool < int < float), unsafe
  * allows anything. */

@@ -1,6 +1,6 @@
 /* ir/select.c: per-axis selections (php-gpu-tensors' slice() selectors and Python-style slice
- * text) into ONNX-style slice attributes plus the axes an index drops, and NumPy's casting rules
- * for astype. Shared by the runtime (runtime/php/cudaarray_index.c, cudaarray_ops.c) and the PHP
+ * text) into ONNX-style slice attributes plus the axes an index drops, squeeze's and unsqueeze's
+ * result shapes, and NumPy's casting rules for astype. Shared by the runtime (runtime/php/cudaarray_index.c, cudaarray_ops.c) and the PHP
  * graph front-end (compiler/php_expr.c), so both read a call the same way. */
 #include <errno.h>
 #include <stdarg.h>
@@ -170,6 +170,41 @@ int ir_casting_from_name(const char *s, IrCasting *out) {
 }
 
 const char *ir_casting_name(IrCasting c) { return (unsigned)c <= IR_CAST_UNSAFE ? castings[c] : "?"; }
+
+/* ---- squeeze and unsqueeze ----------------------------------------------------------------- */
+
+/* Both are reshapes; the runtime's methods and the PHP front-end compute the target shape here
+ * so that a graph and an eager call accept and refuse the same axes with the same words. */
+int ir_squeeze_shape(int rank, const int64_t *dims, const int64_t *axes, int naxes, int64_t *out, char *err,
+                     size_t errn) {
+    unsigned drop = 0;
+    for (int i = 0; i < naxes; i++) {
+        int64_t ax = axes[i];
+        if (ax < -rank || ax >= rank) return fail(err, errn, "axis %lld is out of range for rank %d", (long long)ax, rank);
+        if (ax < 0) ax += rank;
+        if (dims[ax] != 1)
+            return fail(err, errn, "axis %lld has size %lld, not 1", (long long)ax, (long long)dims[ax]);
+        drop |= 1u << ax;
+    }
+    if (!axes)
+        for (int i = 0; i < rank; i++)
+            if (dims[i] == 1) drop |= 1u << i;
+    int n = 0;
+    for (int i = 0; i < rank; i++)
+        if (!(drop & (1u << i))) out[n++] = dims[i];
+    return n;
+}
+
+int ir_unsqueeze_shape(int rank, const int64_t *dims, int64_t axis, int64_t *out, char *err, size_t errn) {
+    if (axis < -(int64_t)rank - 1 || axis > rank)
+        return fail(err, errn, "axis %lld is out of range for rank %d", (long long)axis, rank);
+    if (rank == IR_MAX_RANK) return fail(err, errn, "rank %d exceeds the limit of %d", rank + 1, IR_MAX_RANK);
+    if (axis < 0) axis += rank + 1;
+    for (int i = 0, j = 0; i <= rank; i++) out[i] = i == axis ? 1 : dims[j++];
+    return rank + 1;
+}
+
+/* ---- casting ------------------------------------------------------------------------------- */
 
 /* NumPy's kind order (b < u < i < f) decides same_kind: a safe cast, or one to a kind not
  * below (uint8 to int8 is same_kind, int8 to uint8 is not). */

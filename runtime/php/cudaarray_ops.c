@@ -622,6 +622,8 @@ ZEND_METHOD(Cuda_CudaArray, transpose) {
     apply(INTERNAL_FUNCTION_PARAM_PASSTHRU, OP_TRANSPOSE, &in, 1, &a);
 }
 
+/* squeeze and unsqueeze: reshapes to the shape ir_squeeze_shape / ir_unsqueeze_shape compute
+ * (ir/select.c), as a PHP graph reads ->squeeze() and ->unsqueeze(). */
 ZEND_METHOD(Cuda_CudaArray, squeeze) {
     HashTable *axes_ht = NULL;
     zend_long axis = 0;
@@ -631,36 +633,19 @@ ZEND_METHOD(Cuda_CudaArray, squeeze) {
         Z_PARAM_ARRAY_HT_OR_LONG_OR_NULL(axes_ht, axis, axis_null)
     ZEND_PARSE_PARAMETERS_END();
     GTC_THIS_TENSOR(t);
-    int64_t axes[IR_MAX_RANK];
+    int64_t axes[IR_MAX_RANK], shape[IR_MAX_RANK];
     int n = 0;
-    unsigned drop = 0;
     if (axes_ht) {
         if ((n = php_gtc_parse_int_list(axes_ht, 1, axes)) < 0) RETURN_THROWS();
     } else if (!axis_null) {
         axes[n++] = axis;
     }
-    for (int i = 0; i < n; i++) {
-        int64_t ax = axes[i];
-        if (ax < -t->rank || ax >= t->rank) {
-            php_gtc_throw(RT_EINVAL, "squeeze: axis %lld is out of range for rank %d",
-                          (long long)ax, t->rank);
-            RETURN_THROWS();
-        }
-        if (ax < 0) ax += t->rank;
-        if (t->shape[ax] != 1) {
-            php_gtc_throw(RT_EINVAL, "squeeze: axis %lld has size %lld, not 1", (long long)ax,
-                          (long long)t->shape[ax]);
-            RETURN_THROWS();
-        }
-        drop |= 1u << ax;
+    char err[160];
+    int rank = ir_squeeze_shape(t->rank, t->shape, axes_ht || !axis_null ? axes : NULL, n, shape, err, sizeof err);
+    if (rank < 0) {
+        php_gtc_throw(RT_EINVAL, "squeeze: %s", err);
+        RETURN_THROWS();
     }
-    if (axes_ht == NULL && axis_null)
-        for (int i = 0; i < t->rank; i++)
-            if (t->shape[i] == 1) drop |= 1u << i;
-    int64_t shape[IR_MAX_RANK];
-    int rank = 0;
-    for (int i = 0; i < t->rank; i++)
-        if (!(drop & (1u << i))) shape[rank++] = t->shape[i];
     RETURN_TENSOR(php_gtc_reshape_to(t, rank, shape));
 }
 
@@ -670,18 +655,12 @@ ZEND_METHOD(Cuda_CudaArray, unsqueeze) {
         Z_PARAM_LONG(axis)
     ZEND_PARSE_PARAMETERS_END();
     GTC_THIS_TENSOR(t);
-    if (axis < -(zend_long)t->rank - 1 || axis > t->rank) {
-        php_gtc_throw(RT_EINVAL, "unsqueeze: axis " ZEND_LONG_FMT " is out of range for rank %d",
-                      axis, t->rank);
-        RETURN_THROWS();
-    }
-    if (t->rank == IR_MAX_RANK) {
-        php_gtc_throw(RT_EINVAL, "unsqueeze: rank %d exceeds the limit of %d", t->rank + 1,
-                      IR_MAX_RANK);
-        RETURN_THROWS();
-    }
-    if (axis < 0) axis += t->rank + 1;
     int64_t shape[IR_MAX_RANK];
-    for (int i = 0, j = 0; i <= t->rank; i++) shape[i] = i == axis ? 1 : t->shape[j++];
-    RETURN_TENSOR(php_gtc_reshape_to(t, t->rank + 1, shape));
+    char err[160];
+    int rank = ir_unsqueeze_shape(t->rank, t->shape, axis, shape, err, sizeof err);
+    if (rank < 0) {
+        php_gtc_throw(RT_EINVAL, "unsqueeze: %s", err);
+        RETURN_THROWS();
+    }
+    RETURN_TENSOR(php_gtc_reshape_to(t, rank, shape));
 }

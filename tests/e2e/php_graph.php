@@ -6,7 +6,7 @@
  *   php -n -d extension=gtc.so -d extension=MODEL.so php_graph.php STEP.php FUNCTION CLASS
  *
  * Inputs are random (fixed seeds) with the shapes of the function's #[Gtc\Input] attributes;
- * several steps feed the updated parameters back. Prints "ok - ..." / "not ok - ..." lines,
+ * several steps feed the updated parameters back, and the loss must fall. Prints "ok - ..." / "not ok - ..." lines,
  * then "N passed, N failed". */
 declare(strict_types=1);
 
@@ -32,6 +32,7 @@ if (isset($inputs['y'])) { /* one-hot targets */
 }
 
 $model = new $class();
+$losses = [];
 $eager = $inputs;
 $aot = array_map(fn($v) => $v instanceof CudaArray ? clone $v : $v, $inputs);
 for ($step = 0; $step < 3; $step++) {
@@ -43,6 +44,9 @@ for ($step = 0; $step < 3; $step++) {
         check($err < 1e-5, "step $step: output $name matches (relative error $err)" .
             ($name === 'loss' ? sprintf('; eager %.6f, compiled %.6f', $value->item(), $c[$name]->item()) : ''));
     }
+    if (isset($e['loss'])) {
+        $losses[] = $e['loss']->item();
+    }
     foreach (['w1', 'b1', 'w2', 'b2'] as $p) {
         if (isset($e[$p])) {
             $eager[$p] = $e[$p];
@@ -50,5 +54,6 @@ for ($step = 0; $step < 3; $step++) {
         }
     }
 }
+if ($losses) check(end($losses) < $losses[0], sprintf('training lowers the loss on its batch: %.6f after 3 steps, %.6f before', end($losses), $losses[0]));
 echo "$passed passed, $failed failed\n";
 exit($failed ? 1 : 0);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tests/e2e/php_graphs.sh: PHP graph files (docs/php-graphs.md) end to end on the CPU backend:
-# examples/train_step.php and digits_step.php give the same `gtc check`, `gtc dump` and
-# `gtc plan` output as their JSON twins, run eagerly under gtc.so, and compiled with
+# examples/train_step.php gives the same `gtc check`, `gtc dump` and `gtc plan` output as its
+# JSON twin, and examples/digits_step.php (its layers and updates in plain functions, which gtc
+# inlines) the same output up to node names (canon_names.php); both run eagerly under gtc.so,
+# lower their loss, and compiled with
 # `gtc compile FILE.php -o MODEL.so --cpu-only` give the same outputs as the eager run
 # (php_graph.php); `--function NAME` picks one of two graph functions in one file.
 #
@@ -28,12 +30,28 @@ fail=0
 ok() { pass=$((pass + 1)); echo "PASS $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; [ $# -lt 2 ] || printf '%s\n' "$2" | sed 's/^/    /' | head -n 40; }
 
-for name in train_step:mlp_train_step:MlpTrainStep digits_step:digits_train_step:DigitsTrainStep; do
-    IFS=: read -r file fn class <<<"$name"
+# FILE.php's output for a command, as it is ("exact") or with node names canonical ("names")
+# (the two sides of a diff run at once: each its own files)
+show() {
+    local mode=$1 file=$2 cmd=$3
+    local tmp="$out/show.${file##*.}"
+    # shellcheck disable=SC2086
+    "$gtc" $cmd "$file" >"$tmp.txt" 2>&1
+    if [ "$mode" = exact ]; then
+        cat "$tmp.txt"
+    else
+        "$gtc" dump "$file" >"$tmp.dump" 2>&1
+        "$php" -n "$here/canon_names.php" "$tmp.dump" "$tmp.txt"
+    fi
+}
+
+for name in train_step:mlp_train_step:MlpTrainStep:exact digits_step:digits_train_step:DigitsTrainStep:names; do
+    IFS=: read -r file fn class mode <<<"$name"
+    note=""
+    [ "$mode" = names ] && note=" up to node names"
     for cmd in check dump plan "plan --format=json" "dump --after=memplan"; do
-        # shellcheck disable=SC2086
-        if d=$(diff <("$gtc" $cmd "$root/examples/$file.json" 2>&1) <("$gtc" $cmd "$root/examples/$file.php" 2>&1)); then
-            ok "gtc $cmd: examples/$file.php and examples/$file.json agree"
+        if d=$(diff <(show "$mode" "$root/examples/$file.json" "$cmd") <(show "$mode" "$root/examples/$file.php" "$cmd")); then
+            ok "gtc $cmd: examples/$file.php and examples/$file.json agree$note"
         else
             bad "gtc $cmd: examples/$file.php and examples/$file.json differ" "$d"
         fi
@@ -61,6 +79,16 @@ for name in train_step:mlp_train_step:MlpTrainStep digits_step:digits_train_step
     fi
 done
 
+# a graph built from inlined functions (tests/golden/php_inline): eager and compiled agree
+inl="$root/tests/golden/php_inline/graph.php"
+if log=$("$gtc" compile "$inl" -o "$out/php_inline.so" --cpu-only 2>&1) &&
+    log=$("$php" -n -d "extension=$ext" -d "extension=$out/php_inline.so" "$here/php_graph.php" "$inl" 'Tests\model' PhpInline 2>&1) &&
+    grep -q '^[1-9][0-9]* passed, 0 failed$' <<<"$log"; then
+    ok "inlined functions: tests/golden/php_inline eager and compiled agree"
+else
+    bad "inlined functions: tests/golden/php_inline eager and compiled differ" "$log"
+fi
+
 # #[Gtc\Train]: the PHP twin of examples/train_auto.json derives the same training step, and its
 # function runs eagerly (the forward pass: the loss)
 auto="$root/tests/golden/php_train_auto/graph.php"
@@ -87,7 +115,7 @@ fi
 # --function picks one of several graph functions
 two="$out/two.php"
 sed -e 's/#\[Graph(name: .mlp_train_step.)\]/#[Graph(name: '"'"'first'"'"')]/' "$root/examples/train_step.php" >"$two"
-sed -n '/^#\[Graph/,$p' "$root/examples/digits_step.php" >>"$two"
+sed -n '/^require_once/,$p' "$root/examples/digits_step.php" | sed 1d >>"$two" # its helpers too
 if "$php" -n -d "extension=$ext" -l "$two" >/dev/null 2>&1 &&
     [ "$("$gtc" check --function digits_train_step "$two" 2>&1 | head -n1)" = "graph digits_train_step: ok, 40 nodes, 7 inputs, 5 outputs" ] &&
     [ "$("$gtc" check "$two" --function=mlp_train_step 2>&1 | head -n1)" = "graph first: ok, 40 nodes, 7 inputs, 5 outputs" ]; then

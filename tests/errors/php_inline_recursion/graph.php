@@ -1,0 +1,22 @@
+<?php
+declare(strict_types=1);
+
+use Cuda\CudaArray;
+use Gtc\{Graph, Input};
+
+require_once __DIR__ . '/gtc_attributes.php';
+
+function block(CudaArray $x, CudaArray $w): CudaArray
+{
+    $h = $x->matmul($w)->relu();
+    return block($h, $w);
+}
+
+#[Graph(name: 'g')]
+function g(
+    #[Input('float32', [4, 3])] CudaArray $x,
+    #[Input('float32', [3, 2])] CudaArray $w,
+): array {
+    $y = block($x, $w);
+    return ['y' => $y];
+}

@@ -1,0 +1,23 @@
+<?php
+declare(strict_types=1);
+
+use Cuda\CudaArray;
+use Gtc\{Graph, Input};
+
+require_once __DIR__ . '/gtc_attributes.php';
+
+function dense(CudaArray $x, CudaArray $w): CudaArray
+{
+    $z = $x->matmul($w);
+    return $z->relu();
+}
+
+#[Graph(name: 'g')]
+function g(
+    #[Input('float32', [4, 3])] CudaArray $x,
+    #[Input('float32', [3, 2])] CudaArray $w,
+): array {
+    $h = dense($x, $w);
+    $y = dense($h, $w);
+    return ['y' => $y];
+}
