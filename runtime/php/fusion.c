@@ -174,19 +174,12 @@ static int run_eager(php_gtc_plan_obj *o, RtTensor *const *in, const double *sca
     if (!v) return rt_error(RT_EOOM, "out of host memory");
     for (int i = 0; i < g->nnodes && !rc; i++) {
         const Node *nd = &g->nodes[i];
-        if (nd->op == OP_INPUT) {
-            RtTensor *t = in[nd->input_index];
-            v[i] = t ? rt_retain(t) : rt_full(b, nd->type.dtype, 0, NULL, scalars[nd->input_index]);
-        } else {
-            RtOperand ops[IR_MAX_INPUTS] = {{0}};
-            for (int k = 0; k < nd->ninputs; k++) {
-                if (nd->in[k].id >= 0) ops[k].t = v[nd->in[k].id];
-                else ops[k].value = nd->in[k].value;
-            }
-            v[i] = rt_apply(nd->op, ops, nd->ninputs, &nd->attrs);
-        }
+        if (nd->op != OP_INPUT) continue;
+        RtTensor *t = in[nd->input_index];
+        v[i] = t ? rt_retain(t) : rt_full(b, nd->type.dtype, 0, NULL, scalars[nd->input_index]);
         if (!v[i]) rc = -1;
     }
+    if (!rc) rc = rt_eval_graph(g, v);
     for (int j = 0; j < g->noutputs && !rc; j++) {
         RtTensor *t = v[g->outputs[j].value];
         int d = o->plan->outputs[j].donated_from;

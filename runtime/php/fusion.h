@@ -19,6 +19,12 @@ RtTensor *fusion_trace_input(const char *name, const TensorType *t);
 NodeId fusion_trace_node(const RtTensor *t);
 /* The graph being recorded (borrowed), NULL when no trace is active. */
 Graph *fusion_trace_graph(void);
+/* For code that appends nodes to the trace graph itself (Cuda\Optimizer::step, with
+ * compiler/optim.c's builder): the node standing for t (a placeholder's, or a real tensor's
+ * captured input), -1 after rt_error; and a placeholder for node id (a new reference, the
+ * trace holding another, as for recorded ops), NULL after rt_error. */
+NodeId fusion_trace_operand(RtTensor *t);
+RtTensor *fusion_trace_result(NodeId id);
 /* Ends the trace: returns the graph (the caller owns it) or NULL; releases the placeholders the
  * trace held. Safe to call when no trace is active. */
 Graph *fusion_trace_end(void);

@@ -55,15 +55,9 @@ static RtTensor *trace_value(NodeId id) {
                  "Cuda\\CudaArray", nd->name);
         return NULL;
     }
-    RtOperand ops[IR_MAX_INPUTS] = {{0}};
-    for (int k = 0; k < nd->ninputs; k++) {
-        if (nd->in[k].id < 0) {
-            ops[k].value = nd->in[k].value;
-        } else if (!(ops[k].t = trace_value(nd->in[k].id))) {
-            return NULL;
-        }
-    }
-    return g_trace.vals[id] = rt_apply(nd->op, ops, nd->ninputs, &nd->attrs);
+    for (int k = 0; k < nd->ninputs; k++)
+        if (nd->in[k].id >= 0 && !trace_value(nd->in[k].id)) return NULL;
+    return g_trace.vals[id] = rt_eval_node(nd, g_trace.vals);
 }
 
 RtTensor *php_gtc_data(RtTensor *t) {
@@ -204,6 +198,22 @@ static NodeId capture(RtTensor *t) {
     vals_grow();
     g_trace.vals[id] = rt_retain(t);
     return id;
+}
+
+NodeId fusion_trace_operand(RtTensor *t) {
+    if (!g_trace.active) return rt_error(RT_ERUNTIME, "internal: no trace is active");
+    if (!php_gtc_is_placeholder(t)) return capture(t);
+    NodeId id = fusion_trace_node(t);
+    if (id < 0) rt_error(RT_ERUNTIME, "a placeholder tensor of another trace was used");
+    return id;
+}
+
+RtTensor *fusion_trace_result(NodeId id) {
+    if (!g_trace.active || id < 0 || id >= g_trace.g->nnodes) {
+        rt_error(RT_ERUNTIME, "internal: no such traced value");
+        return NULL;
+    }
+    return placeholder(&g_trace.g->nodes[id].type, id);
 }
 
 /* A node for op over traced operands. */

@@ -212,6 +212,7 @@ static PHP_MINIT_FUNCTION(gtc) {
     php_gtc_ce_FusionGraph = register_class_Cuda_FusionGraph();
     php_gtc_ce_FusionExecution = register_class_Cuda_FusionExecution();
     php_gtc_fusion_minit();
+    php_gtc_optimizer_minit();
     return SUCCESS;
 }
 
