@@ -283,7 +283,7 @@ install: all
 	# for users: the Gtc\ attribute classes PHP graph files use, the stubs IDEs read, the docs
 	# and the examples (their data comes from `make data` in a source tree)
 	install -m 644 examples/gtc_attributes.php $(DESTDIR)$(PREFIX)/share/gtc/php/
-	install -m 644 runtime/php/gtc.stub.php runtime/php/device_functions.stub.php $(DESTDIR)$(PREFIX)/share/gtc/stubs/
+	install -m 644 runtime/php/gtc.stub.php runtime/php/device_functions.stub.php runtime/php/optimizer.stub.php $(DESTDIR)$(PREFIX)/share/gtc/stubs/
 	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/gtc/
 	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/gtc/docs/
 	install -m 644 examples/*.json examples/*.php $(DESTDIR)$(PREFIX)/share/gtc/examples/
