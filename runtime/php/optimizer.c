@@ -615,6 +615,7 @@ ZEND_METHOD(Cuda_Optimizer, step) {
     for (uint32_t i = 0; ok && !traced && i < np; i++) /* eager: every operand has data */
         ok = php_gtc_check_data(ps[i]) && php_gtc_check_data(gs[i]);
     for (int k = 0; ok && !traced && k < nlists * (int)np; k++) ok = php_gtc_check_data(st[k]);
+    for (int k = 0; ok && !traced && k < 2 && power[k]; k++) ok = php_gtc_check_data(power[k]);
     if (ok && !traced && lr) ok = php_gtc_check_data(lr);
     NodeId *upd = ecalloc(np, sizeof *upd), *snext = ecalloc((size_t)nstate + 1, sizeof *snext);
     int nin = 2 * (int)np + nstate + 1;

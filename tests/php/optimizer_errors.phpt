@@ -110,6 +110,12 @@ array_map('unlink', glob("$dir/*"));
 rmdir($dir);
 // inside a trace: saveState and loadState are refused
 attempt('saveState while tracing', fn() => Cuda\Fusion::compile(function ($x) use ($adam, $as) { $adam->saveState('/tmp/x.npz', $as); return $x; }, [$p]));
+// placeholders: left over from a finished trace (no data), or from another trace while tracing
+$keep = null;
+Cuda\Fusion::compile(function ($x) use (&$keep) { $keep = $x * 2.0; return $x; }, [$p]);
+attempt('leftover placeholder parameter', fn() => $adam->step([$keep], [$g], $as));
+attempt('leftover placeholder gradient', fn() => $adam->step([$p], [$keep], $as));
+attempt('placeholder of another trace', fn() => Cuda\Fusion::compile(fn($x) => $adam->step([$x], [$keep], $as)['parameters'][0], [$p]));
 echo "done\n";
 ?>
 --EXPECTF--
@@ -198,4 +204,7 @@ load extra member: Cuda\InvalidArgumentException: Cuda\Optimizer::loadState(): %
 load missing file: Cuda\RuntimeException: loadState: cannot open %s/none.npz for reading: No such file or directory
 loaded keys: firstMoment,secondMoment,beta1Power,beta2Power
 saveState while tracing: Cuda\RuntimeException: Cuda\Optimizer::saveState(): not supported while Cuda\Fusion is tracing
+leftover placeholder parameter: Cuda\RuntimeException: placeholder tensors have no data (it is left over from a trace)
+leftover placeholder gradient: Cuda\RuntimeException: placeholder tensors have no data (it is left over from a trace)
+placeholder of another trace: Cuda\RuntimeException: a placeholder tensor of another trace was used
 done
