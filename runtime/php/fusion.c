@@ -275,16 +275,12 @@ static const Target *jit_target(const RtBackend *b, Target *t) {
     return t;
 }
 
-/* A FusionGraph for fn over inputs into rv; false after throwing. */
-static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable *inputs, const char *name,
-                       HashTable *donate, bool reads, zval *rv) {
-    const RtBackend *b = php_gtc_backend();
-    if (!b) return false;
-    zval shape;
-    RtTensor **captured;
-    int ncaptured;
-    Graph *g = fusion_trace_closure(fci, fcc, inputs, name, donate, b, reads, &shape, &captured, &ncaptured);
-    if (!g) return false;
+/* A FusionGraph on backend b for graph g (freed here) into rv: the cached plan of the same
+ * graph, or a new one; run() returns shape's structure (taken over) with outputs for indices;
+ * captured (taken over) are bound at every run after the graph's other inputs. false after
+ * throwing. */
+static bool graph_object(Graph *g, const char *name, const RtBackend *b, zval *shape, RtTensor **captured,
+                         int ncaptured, zval *rv) {
     Target tt = {0};
     const Target *t = jit_target(b, &tt);
     if (!t) {
@@ -332,13 +328,36 @@ static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTab
     o->cached = hit;
     o->hidden = captured; /* bound at every run: their values then, not at tracing */
     o->nhidden = ncaptured;
-    ZVAL_COPY_VALUE(&o->host_value, &shape);
+    ZVAL_COPY_VALUE(&o->host_value, shape);
     return true;
 fail:
     for (int i = 0; i < ncaptured; i++) rt_release(captured[i]);
     free(captured);
-    zval_ptr_dtor(&shape);
+    zval_ptr_dtor(shape);
     return false;
+}
+
+bool php_gtc_fusion_graph(Graph *g, const char *name, zval *shape, zval *rv) {
+    const RtBackend *b = php_gtc_backend();
+    if (!b) {
+        graph_free(g);
+        zval_ptr_dtor(shape);
+        return false;
+    }
+    return graph_object(g, name, b, shape, NULL, 0, rv);
+}
+
+/* A FusionGraph for fn over inputs into rv; false after throwing. */
+static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable *inputs, const char *name,
+                       HashTable *donate, bool reads, zval *rv) {
+    const RtBackend *b = php_gtc_backend();
+    if (!b) return false;
+    zval shape;
+    RtTensor **captured;
+    int ncaptured;
+    Graph *g = fusion_trace_closure(fci, fcc, inputs, name, donate, b, reads, &shape, &captured, &ncaptured);
+    if (!g) return false;
+    return graph_object(g, name, b, &shape, captured, ncaptured, rv);
 }
 
 ZEND_METHOD(Cuda_FusionGraph, __construct) { ZEND_PARSE_PARAMETERS_NONE(); }

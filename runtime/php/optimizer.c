@@ -13,6 +13,7 @@
 
 #include "../../compiler/optim.h"
 #include "optimizer_arginfo.h"
+#include "plan_class.h"
 
 zend_class_entry *php_gtc_ce_Optimizer;
 static zend_object_handlers optimizer_handlers;
@@ -21,6 +22,7 @@ static zend_object_handlers optimizer_handlers;
  * no_decay are filled per step). */
 typedef struct {
     Train t;
+    HashTable *plans;    /* eager steps: input types => the Cuda\FusionGraph of the step, or NULL */
     zend_object std;
 } php_gtc_optimizer;
 
@@ -35,6 +37,15 @@ static zend_object *opt_create(zend_class_entry *ce) {
     object_properties_init(&o->std, ce);
     o->std.handlers = &optimizer_handlers;
     return &o->std;
+}
+
+static void opt_free(zend_object *obj) {
+    php_gtc_optimizer *o = opt_from_obj(obj);
+    if (o->plans) {
+        zend_hash_destroy(o->plans);
+        FREE_HASHTABLE(o->plans);
+    }
+    zend_object_std_dtor(obj);
 }
 
 static const char *opt_type_name(OptimizerType t) { return t == OPT_SGD ? "sgd" : t == OPT_ADAM ? "adam" : "adamW"; }
@@ -420,16 +431,17 @@ typedef struct {
     int n;
 } StepInputs;
 
-/* The node for tensor x: an input of the step's graph (eager) or the trace's node for it. -1
- * after rt_error. */
-static NodeId step_input(StepInputs *s, RtTensor *x, const char *name) {
+/* The node for tensor x: an input of the step's graph (eager) or the trace's node for it. x
+ * NULL (eager only): a rank-0 input of type *type, the optimizer's learning rate. -1 after
+ * rt_error. */
+static NodeId step_input(StepInputs *s, RtTensor *x, const TensorType *type, const char *name) {
     NodeId id;
     if (s->traced) {
         id = fusion_trace_operand(x);
     } else {
         id = graph_add(s->g, name, OP_INPUT);
         if (id >= 0) {
-            s->g->nodes[id].type = rt_type(x);
+            s->g->nodes[id].type = x ? rt_type(x) : *type;
             s->g->nodes[id].type.weak = false;
             s->g->nodes[id].input_index = s->g->ninputs++;
         } else {
@@ -442,7 +454,7 @@ static NodeId step_input(StepInputs *s, RtTensor *x, const char *name) {
 }
 
 /* Builds the update over params ps, grads gs, list state st (k * np + i), beta powers and lr
- * (NULL: the optimizer's own) into g with compiler/optim.c; upd[i] and snext[j] (the next
+ * (NULL: the optimizer's own, an input of an eager step's graph with no tensor) into g with compiler/optim.c; upd[i] and snext[j] (the next
  * state in initState's order: lists then powers) get the nodes. -1 after rt_error. */
 static int build_step(StepInputs *s, const Train *hp, RtTensor **ps, RtTensor **gs, uint32_t np, RtTensor **st,
                       RtTensor **power, RtTensor *lr, bool *no_decay, NodeId *upd, NodeId *snext) {
@@ -451,16 +463,19 @@ static int build_step(StepInputs *s, const Train *hp, RtTensor **ps, RtTensor **
     t.nparams = (int)np;
     t.params = emalloc(np * sizeof *t.params);
     t.no_decay = no_decay;
-    t.lr_name = lr ? "(lr)" : NULL; /* not an identifier: never the name of a node of the graph */
+    /* the rate is an input of a planned step (a new rate needs no new plan), a tensor's node, or
+     * (traced without one) a constant of the trace. "(lr)" is not an identifier: never the name
+     * of a node of the graph. */
+    t.lr_name = lr || !s->traced ? "(lr)" : NULL;
     NodeId *gids = emalloc(np * sizeof *gids);
     int rc = 0;
     for (uint32_t i = 0; i < np && !rc; i++) {
         snprintf(name, sizeof name, "p%u", i);
-        if ((t.params[i] = step_input(s, ps[i], name)) < 0) rc = -1;
+        if ((t.params[i] = step_input(s, ps[i], NULL, name)) < 0) rc = -1;
     }
     for (uint32_t i = 0; i < np && !rc; i++) {
         snprintf(name, sizeof name, "g%u", i);
-        if ((gids[i] = step_input(s, gs[i], name)) < 0) rc = -1;
+        if ((gids[i] = step_input(s, gs[i], NULL, name)) < 0) rc = -1;
     }
     OptInput *ins = NULL;
     int nins = rc ? 0 : optim_inputs(s->g, &t, &ins);
@@ -481,7 +496,8 @@ static int build_step(StepInputs *s, const Train *hp, RtTensor **ps, RtTensor **
             x = st[(size_t)(len >= 2 && !strcmp(nm + len - 2, "_v")) * np + i];
         }
         snprintf(name, sizeof name, "s%d", k);
-        if ((in_ids[k] = step_input(s, x, name)) < 0) rc = -1;
+        TensorType lr_type = {.dtype = ps[0]->dtype}; /* the optimizer's own rate, a rank-0 input */
+        if ((in_ids[k] = step_input(s, x, &lr_type, name)) < 0) rc = -1;
     }
     if (!rc) {
         ad_begin(&b, s->g, &d);
@@ -541,23 +557,68 @@ static void step_result(zval *rv, const Train *t, RtTensor **upd, uint32_t np, R
     add_assoc_zval(rv, "state", &state);
 }
 
-/* Evaluates the step's graph op by op (rt_eval_graph, the evaluator the JIT's fallback uses)
- * and takes the values of the nodes out[0..nout) (new references, contiguous). -1 after
- * rt_error. */
-static int eval_step(StepInputs *s, const NodeId *out, int nout, RtTensor **vals) {
-    RtTensor **v = ecalloc((size_t)s->g->nnodes + 1, sizeof *v);
-    for (int k = 0; k < s->n; k++) v[s->ids[k]] = rt_retain(s->ts[k]);
-    int rc = rt_eval_graph(s->g, v);
-    for (int j = 0; j < nout; j++) {
-        RtTensor *x = rc ? NULL : v[out[j]];
-        vals[j] = !x ? NULL : rt_is_contiguous(x) ? rt_retain(x) : rt_contiguous(x);
-        if (!rc && !vals[j]) rc = -1;
+/* Runs an eager step's graph (s->g, freed here; outputs out[0..nout)) as a planned
+ * Cuda\FusionGraph: planned once per input types and kept by the optimizer (the learning rate is
+ * an input, so setLearningRate() needs no new plan), replayed as one CUDA Graph on a GPU; where
+ * kernels cannot be built the plan class evaluates it op by op (rt_eval_graph). vals gets the
+ * outputs (new references). false after throwing. */
+static bool plan_step(php_gtc_optimizer *o, StepInputs *s, const bool *no_decay, uint32_t np, const NodeId *out,
+                      int nout, RtTensor **vals) {
+    Graph *g = s->g;
+    s->g = NULL;
+    smart_str key = {0};
+    for (int k = 0; k < s->n; k++) {
+        char sh[160];
+        TensorType tt = g->nodes[s->ids[k]].type;
+        smart_str_append_printf(&key, "%s%s%s;", s->ts[k] ? "" : "#", ir_dtype_name(tt.dtype), ir_shape_str(&tt, sh, sizeof sh));
     }
-    if (rc)
-        for (int j = 0; j < nout; j++) rt_release(vals[j]), vals[j] = NULL;
-    for (int i = 0; i < s->g->nnodes; i++) rt_release(v[i]);
-    efree(v);
-    return rc;
+    for (uint32_t i = 0; no_decay && i < np; i++) smart_str_appendc(&key, no_decay[i] ? '0' : '1');
+    smart_str_0(&key);
+    if (!o->plans) ALLOC_HASHTABLE(o->plans), zend_hash_init(o->plans, 8, NULL, ZVAL_PTR_DTOR, 0);
+    zval *fg = zend_hash_find(o->plans, key.s);
+    bool ok = true;
+    if (!fg) {
+        zval shape, made;
+        array_init_size(&shape, (uint32_t)nout);
+        for (int j = 0; j < nout; j++) {
+            char name[16];
+            snprintf(name, sizeof name, "o%d", j);
+            g->outputs = realloc(g->outputs, ((size_t)g->noutputs + 1) * sizeof *g->outputs);
+            if (!g->outputs || !(g->outputs[g->noutputs].name = strdup(name))) abort();
+            g->outputs[g->noutputs++].value = out[j];
+            add_next_index_long(&shape, j);
+        }
+        Diag d;
+        diag_init(&d, "optimizer_step");
+        if (ir_verify(g, &d)) {
+            php_gtc_throw(RT_ERUNTIME, "internal: the optimizer's step graph is not valid: %s", d.msg);
+            graph_free(g);
+            zval_ptr_dtor(&shape);
+            ok = false;
+        } else if ((ok = php_gtc_fusion_graph(g, "optimizer_step", &shape, &made))) {
+            if (zend_hash_num_elements(o->plans) >= 16) zend_hash_clean(o->plans); /* shapes that keep changing */
+            fg = zend_hash_update(o->plans, key.s, &made);
+        }
+    } else {
+        graph_free(g);
+    }
+    smart_str_free(&key);
+    if (!ok) return false;
+    zval *args = safe_emalloc((size_t)s->n, sizeof(zval), 0), res;
+    for (int k = 0; k < s->n; k++) {
+        if (s->ts[k]) php_gtc_wrap(&args[k], php_gtc_ce_CudaArray, rt_retain(s->ts[k]));
+        else ZVAL_DOUBLE(&args[k], o->t.lr);
+    }
+    ok = php_gtc_plan_run(php_gtc_plan_from_obj(Z_OBJ_P(fg)), args, (uint32_t)s->n, NULL, &res);
+    for (int k = 0; k < s->n; k++) zval_ptr_dtor(&args[k]);
+    efree(args);
+    if (!ok) return false;
+    for (int j = 0; j < nout; j++) {
+        zval *v = zend_hash_index_find(Z_ARRVAL(res), (zend_ulong)j);
+        vals[j] = rt_retain(php_gtc_array_tensor(v));
+    }
+    zval_ptr_dtor(&res);
+    return true;
 }
 
 ZEND_METHOD(Cuda_Optimizer, step) {
@@ -633,16 +694,17 @@ ZEND_METHOD(Cuda_Optimizer, step) {
         memcpy(out + np, snext, (size_t)nstate * sizeof *out);
         if (traced) {
             for (int j = 0; j < (int)np + nstate && ok; j++) ok = (vals[j] = fusion_trace_result(out[j])) != NULL;
-            if (!ok)
+            if (!ok) {
                 for (int j = 0; j < (int)np + nstate; j++) rt_release(vals[j]);
+                php_gtc_throw_rt();
+            }
         } else {
-            ok = eval_step(&s, out, (int)np + nstate, vals) == 0;
+            ok = plan_step(THIS_OPT, &s, no_decay, np, out, (int)np + nstate, vals);
         }
         efree(out);
-        if (!ok) php_gtc_throw_rt();
-        else step_result(return_value, t, vals, np, vals + np);
+        if (ok) step_result(return_value, t, vals, np, vals + np);
     }
-    if (!traced) graph_free(s.g);
+    if (!traced && s.g) graph_free(s.g);
     efree(s.ts), efree(s.ids), efree(vals), efree(upd), efree(snext), efree(ps), efree(gs), efree(st);
     if (no_decay) efree(no_decay);
     if (!ok) RETURN_THROWS();
@@ -800,4 +862,5 @@ void php_gtc_optimizer_minit(void) {
     memcpy(&optimizer_handlers, zend_get_std_object_handlers(), sizeof optimizer_handlers);
     optimizer_handlers.offset = XtOffsetOf(php_gtc_optimizer, std);
     optimizer_handlers.clone_obj = NULL;
+    optimizer_handlers.free_obj = opt_free;
 }
