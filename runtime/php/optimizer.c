@@ -1,9 +1,11 @@
 /* runtime/php/optimizer.c: Cuda\Optimizer, php-gpu-tensors' functional optimizer (SGD with
  * momentum, Nesterov, weight decay and clipping; Adam; AdamW). A step never re-implements a
  * formula: it builds a small graph with compiler/optim.c (the builder compiled "train" sections
- * use) over the parameters, gradients, state and learning rate, and evaluates it op by op with
- * rt_eval_graph, or, while Cuda\Fusion traces a closure, appends the same nodes to the trace
- * graph so the compiled plan contains the update. docs/optimizer.md. */
+ * use) over the parameters, gradients, state and learning rate, and runs it as a planned
+ * Cuda\FusionGraph (fusion.c: compiled once per input types, one CUDA Graph on a GPU, op by op
+ * with rt_eval_graph where no kernels can be built), or, while Cuda\Fusion traces a closure,
+ * appends the same nodes to the trace graph so the compiled plan contains the update.
+ * docs/optimizer.md. */
 #include "fusion.h"
 
 #include <math.h>
