@@ -524,7 +524,12 @@ static int build_step(StepInputs *s, const Train *hp, RtTensor **ps, RtTensor **
             }
     }
     if (begun && ad_finish(&b)) rc = -1;
-    if (rc && rt_status() == RT_OK) rt_error(RT_ERUNTIME, "internal: the optimizer's update does not build: %s", d.msg);
+    if (rc && rt_status() == RT_OK && s->g->nnodes >= IR_MAX_NODES - 64) /* a graph's size limit */
+        rt_error(RT_EINVAL, "Cuda\\Optimizer::step(): %u parameters make a step graph of more than %d values%s; "
+                 "step them in groups (one step() per group)", np, IR_MAX_NODES,
+                 s->traced ? " (with the traced closure's)" : "");
+    else if (rc && rt_status() == RT_OK)
+        rt_error(RT_ERUNTIME, "internal: the optimizer's update does not build: %s", d.msg);
     free(ins);
     efree(in_ids), efree(next), efree(gids), efree(t.params);
     return rc;

@@ -110,6 +110,10 @@ array_map('unlink', glob("$dir/*"));
 rmdir($dir);
 // inside a trace: saveState and loadState are refused
 attempt('saveState while tracing', fn() => Cuda\Fusion::compile(function ($x) use ($adam, $as) { $adam->saveState('/tmp/x.npz', $as); return $x; }, [$p]));
+// more parameters than one graph holds
+$many = [];
+for ($i = 0; $i < 6000; $i++) $many[] = CudaArray::zeros([1]);
+attempt('6000 parameters', fn() => $adam->step($many, $many, $adam->initState($many)));
 // placeholders: left over from a finished trace (no data), or from another trace while tracing
 $keep = null;
 Cuda\Fusion::compile(function ($x) use (&$keep) { $keep = $x * 2.0; return $x; }, [$p]);
@@ -204,6 +208,7 @@ load extra member: Cuda\InvalidArgumentException: Cuda\Optimizer::loadState(): %
 load missing file: Cuda\RuntimeException: loadState: cannot open %s/none.npz for reading: No such file or directory
 loaded keys: firstMoment,secondMoment,beta1Power,beta2Power
 saveState while tracing: Cuda\RuntimeException: Cuda\Optimizer::saveState(): not supported while Cuda\Fusion is tracing
+6000 parameters: Cuda\InvalidArgumentException: Cuda\Optimizer::step(): 6000 parameters make a step graph of more than 100000 values; step them in groups (one step() per group)
 leftover placeholder parameter: Cuda\RuntimeException: placeholder tensors have no data (it is left over from a trace)
 leftover placeholder gradient: Cuda\RuntimeException: placeholder tensors have no data (it is left over from a trace)
 placeholder of another trace: Cuda\RuntimeException: a placeholder tensor of another trace was used
