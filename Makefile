@@ -46,7 +46,7 @@ PHP_EXT_SRCS += runtime/php/gtc_api.c
 PHP_EXT_SRCS += runtime/php/fusion.c runtime/php/fusion_trace.c runtime/php/plan_class.c \
                 runtime/php/device_functions.c
 # Cuda\Optimizer: its steps are compiler/optim.c's updates, evaluated eagerly or traced.
-PHP_EXT_SRCS += runtime/php/optimizer.c
+PHP_EXT_SRCS += runtime/php/optimizer.c runtime/php/optimizer_state.c
 # The backend table (runtime/backends.c): a row for CUDA only where its objects are linked.
 PHP_EXT_SRCS += runtime/backends.c
 COMPILER_SRCS += compiler/plan_build.c

@@ -14,24 +14,12 @@
 #include "zend_smart_str.h"
 
 #include "../../compiler/optim.h"
+#include "optimizer.h"
 #include "optimizer_arginfo.h"
 #include "plan_class.h"
 
 zend_class_entry *php_gtc_ce_Optimizer;
 static zend_object_handlers optimizer_handlers;
-
-/* The hyper-parameters, as the Train section compiler/optim.c reads (params, lr_name and
- * no_decay are filled per step). */
-typedef struct {
-    Train t;
-    HashTable *plans;    /* eager steps: input types => the Cuda\FusionGraph of the step, or NULL */
-    zend_object std;
-} php_gtc_optimizer;
-
-static php_gtc_optimizer *opt_from_obj(zend_object *obj) {
-    return (php_gtc_optimizer *)((char *)obj - XtOffsetOf(php_gtc_optimizer, std));
-}
-#define THIS_OPT opt_from_obj(Z_OBJ_P(ZEND_THIS))
 
 static zend_object *opt_create(zend_class_entry *ce) {
     php_gtc_optimizer *o = zend_object_alloc(sizeof *o, ce);
@@ -50,16 +38,16 @@ static void opt_free(zend_object *obj) {
     zend_object_std_dtor(obj);
 }
 
-static const char *opt_type_name(OptimizerType t) { return t == OPT_SGD ? "sgd" : t == OPT_ADAM ? "adam" : "adamW"; }
+const char *php_gtc_opt_type_name(OptimizerType t) { return t == OPT_SGD ? "sgd" : t == OPT_ADAM ? "adam" : "adamW"; }
 
 /* The state keys of each type, in the order initState() makes them. */
 static const char *const sgd_keys[] = {"velocity", NULL};
 static const char *const adam_keys[] = {"firstMoment", "secondMoment", "beta1Power", "beta2Power", NULL};
 static const char *const no_keys[] = {NULL};
-static const char *const *state_keys(const Train *t) {
+const char *const *php_gtc_opt_state_keys(const Train *t) {
     return t->opt != OPT_SGD ? adam_keys : t->momentum > 0 ? sgd_keys : no_keys;
 }
-static bool is_power_key(const char *k) { return !strcmp(k, "beta1Power") || !strcmp(k, "beta2Power"); }
+bool php_gtc_opt_is_power_key(const char *k) { return !strcmp(k, "beta1Power") || !strcmp(k, "beta2Power"); }
 
 /* ---- hyper-parameters ------------------------------------------------------------------------ */
 
@@ -163,7 +151,7 @@ ZEND_METHOD(Cuda_Optimizer, getOptions) {
     ZEND_PARSE_PARAMETERS_NONE();
     const Train *t = &THIS_OPT->t;
     array_init(return_value);
-    add_assoc_string(return_value, "type", opt_type_name(t->opt));
+    add_assoc_string(return_value, "type", php_gtc_opt_type_name(t->opt));
     add_assoc_double(return_value, "learningRate", t->lr);
     if (t->opt == OPT_SGD) {
         add_assoc_double(return_value, "momentum", t->momentum);
@@ -202,7 +190,7 @@ static RtTensor *entry_tensor(const char *fn, const char *what, uint32_t i, zval
 
 /* The n tensors of a list (borrowed) into out; like[i] (optional) is the tensor each must match
  * in shape and dtype. false after throwing. */
-static bool tensor_list(const char *fn, const char *what, zval *list, uint32_t n, RtTensor **like, RtTensor **out) {
+bool php_gtc_opt_tensor_list(const char *fn, const char *what, zval *list, uint32_t n, RtTensor **like, RtTensor **out) {
     ZVAL_DEREF(list);
     bool is_list = Z_TYPE_P(list) == IS_ARRAY && zend_array_is_list(Z_ARRVAL_P(list));
     uint32_t count = is_list ? zend_hash_num_elements(Z_ARRVAL_P(list)) : 0;
@@ -237,11 +225,11 @@ static bool tensor_list(const char *fn, const char *what, zval *list, uint32_t n
 
 /* The parameters: a non-empty list of distinct float32/float64 tensors; their count, or 0 after
  * throwing. *out is emalloc'd. */
-static uint32_t param_list(const char *fn, zval *list, RtTensor ***out) {
+uint32_t php_gtc_opt_param_list(const char *fn, zval *list, RtTensor ***out) {
     *out = NULL;
     uint32_t n = Z_TYPE_P(list) == IS_ARRAY ? zend_hash_num_elements(Z_ARRVAL_P(list)) : 0;
     RtTensor **ps = safe_emalloc(n + 1, sizeof *ps, 0);
-    if (!tensor_list(fn, "parameters", list, 0, NULL, ps)) goto fail;
+    if (!php_gtc_opt_tensor_list(fn, "parameters", list, 0, NULL, ps)) goto fail;
     for (uint32_t i = 0; i < n; i++) {
         char a[200];
         if (!ir_dtype_is_float(ps[i]->dtype)) {
@@ -303,9 +291,9 @@ static bool powers_agree(const char *fn, const Train *t, double p1, double p2) {
 /* The state of np parameters, checked against this optimizer's type: exactly its keys, lists
  * matching the parameters, beta powers (values checked when read). st[k * np + i] gets list k's
  * entry i, power[0..1] the beta powers. false after throwing. */
-static bool state_tensors(const char *fn, const Train *t, zval *state, RtTensor **ps, uint32_t np, bool read,
-                          RtTensor **st, RtTensor **power) {
-    const char *const *keys = state_keys(t);
+bool php_gtc_opt_state_tensors(const char *fn, const Train *t, zval *state, RtTensor **ps, uint32_t np, bool read,
+                               RtTensor **st, RtTensor **power) {
+    const char *const *keys = php_gtc_opt_state_keys(t);
     zend_string *key;
     ZEND_HASH_FOREACH_STR_KEY(Z_ARRVAL_P(state), key) {
         bool known = false;
@@ -315,7 +303,7 @@ static bool state_tensors(const char *fn, const Train *t, zval *state, RtTensor 
             for (int k = 0; keys[k]; k++) smart_str_append_printf(&all, "%s'%s'", k ? ", " : "", keys[k]);
             smart_str_0(&all);
             php_gtc_throw(RT_EINVAL, "Cuda\\Optimizer::%s(): state has an unknown key '%s'; an %s optimizer's state %s%s",
-                          fn, key ? ZSTR_VAL(key) : "(an integer)", opt_type_name(t->opt),
+                          fn, key ? ZSTR_VAL(key) : "(an integer)", php_gtc_opt_type_name(t->opt),
                           keys[0] ? "is " : "is empty (no momentum)", all.s ? ZSTR_VAL(all.s) : "");
             smart_str_free(&all);
             return false;
@@ -327,12 +315,12 @@ static bool state_tensors(const char *fn, const Train *t, zval *state, RtTensor 
         zval *e = zend_hash_str_find(Z_ARRVAL_P(state), keys[k], strlen(keys[k]));
         if (!e) {
             php_gtc_throw(RT_EINVAL, "Cuda\\Optimizer::%s(): state has no '%s' (initState() makes an %s optimizer's state)",
-                          fn, keys[k], opt_type_name(t->opt));
+                          fn, keys[k], php_gtc_opt_type_name(t->opt));
             return false;
         }
         char what[32];
         snprintf(what, sizeof what, "state['%s']", keys[k]);
-        if (is_power_key(keys[k])) {
+        if (php_gtc_opt_is_power_key(keys[k])) {
             ZVAL_DEREF(e);
             RtTensor *x = Z_TYPE_P(e) == IS_OBJECT && instanceof_function(Z_OBJCE_P(e), php_gtc_ce_CudaArray)
                               ? Z_GTC_ARRAY_P(e)->t : NULL;
@@ -343,7 +331,7 @@ static bool state_tensors(const char *fn, const Train *t, zval *state, RtTensor 
             }
             if (!power_value(fn, keys[k], x, read, &pv[np_])) return false;
             power[np_++] = x;
-        } else if (!tensor_list(fn, what, e, np, ps, st + (size_t)nl++ * np)) {
+        } else if (!php_gtc_opt_tensor_list(fn, what, e, np, ps, st + (size_t)nl++ * np)) {
             return false;
         }
     }
@@ -366,13 +354,13 @@ ZEND_METHOD(Cuda_Optimizer, initState) {
     ZEND_PARSE_PARAMETERS_END();
     const Train *t = &THIS_OPT->t;
     RtTensor **ps;
-    uint32_t np = param_list("initState", params, &ps);
+    uint32_t np = php_gtc_opt_param_list("initState", params, &ps);
     if (!np) RETURN_THROWS();
     array_init(return_value);
-    for (const char *const *k = state_keys(t); *k; k++) {
+    for (const char *const *k = php_gtc_opt_state_keys(t); *k; k++) {
         zval v;
         bool ok = true;
-        if (is_power_key(*k)) { /* [1], of the first parameter's dtype, as php-gpu-tensors */
+        if (php_gtc_opt_is_power_key(*k)) { /* [1], of the first parameter's dtype, as php-gpu-tensors */
             ok = full_like(&v, ps[0], 1.0, true);
         } else {
             array_init_size(&v, np);
@@ -401,7 +389,7 @@ ZEND_METHOD(Cuda_Optimizer, zeroGrad) {
         Z_PARAM_ARRAY(params)
     ZEND_PARSE_PARAMETERS_END();
     RtTensor **ps;
-    uint32_t np = param_list("zeroGrad", params, &ps);
+    uint32_t np = php_gtc_opt_param_list("zeroGrad", params, &ps);
     if (!np) RETURN_THROWS();
     efree(ps);
     zend_function *f = zend_hash_str_find_ptr(&php_gtc_ce_CudaArray->function_table, "zerograd", 8);
@@ -546,9 +534,9 @@ static void step_result(zval *rv, const Train *t, RtTensor **upd, uint32_t np, R
         add_next_index_zval(&params, &z);
     }
     int j = 0;
-    for (const char *const *k = state_keys(t); *k; k++) {
+    for (const char *const *k = php_gtc_opt_state_keys(t); *k; k++) {
         zval v;
-        if (is_power_key(*k)) {
+        if (php_gtc_opt_is_power_key(*k)) {
             php_gtc_wrap(&v, php_gtc_ce_CudaArray, snext[j++]);
         } else {
             array_init_size(&v, np);
@@ -642,15 +630,15 @@ ZEND_METHOD(Cuda_Optimizer, step) {
     const Train *t = &THIS_OPT->t;
     bool traced = php_gtc_tracing();
     RtTensor **ps;
-    uint32_t np = param_list("step", params, &ps);
+    uint32_t np = php_gtc_opt_param_list("step", params, &ps);
     if (!np) RETURN_THROWS();
     int nlists = t->opt != OPT_SGD ? 2 : t->momentum > 0 ? 1 : 0, nstate = nlists * (int)np + (t->opt != OPT_SGD ? 2 : 0);
     RtTensor **gs = safe_emalloc(np, sizeof *gs, 0), **st = safe_emalloc((size_t)nlists + 1, np * sizeof *st, 0);
     RtTensor *power[2] = {NULL, NULL}, *lr = lr_z ? php_gtc_array_tensor(lr_z) : NULL;
     bool *no_decay = NULL, ok = true;
     /* every step input, checked before anything is built */
-    if (!tensor_list("step", "gradients", grads, np, ps, gs)) ok = false;
-    if (ok && !state_tensors("step", t, state, ps, np, !traced, st, power)) ok = false;
+    if (!php_gtc_opt_tensor_list("step", "gradients", grads, np, ps, gs)) ok = false;
+    if (ok && !php_gtc_opt_state_tensors("step", t, state, ps, np, !traced, st, power)) ok = false;
     if (ok && lr_z) {
         char a[200];
         if (!lr) {
@@ -715,152 +703,6 @@ ZEND_METHOD(Cuda_Optimizer, step) {
     efree(s.ts), efree(s.ids), efree(vals), efree(upd), efree(snext), efree(ps), efree(gs), efree(st);
     if (no_decay) efree(no_decay);
     if (!ok) RETURN_THROWS();
-}
-
-/* ---- saveState, loadState ------------------------------------------------------------------------- */
-
-/* The .npz of a state: one member per tensor, "KEY.I" for list entries and "KEY" for the beta
- * powers (np.load(path)["firstMoment.0"]). The parameters are the caller's (a model's own
- * checkpoint); loadState checks the state against them. */
-ZEND_METHOD(Cuda_Optimizer, saveState) {
-    zend_string *path;
-    zval *state;
-    bool compress = false;
-    ZEND_PARSE_PARAMETERS_START(2, 3)
-        Z_PARAM_PATH_STR(path)
-        Z_PARAM_ARRAY(state)
-        Z_PARAM_OPTIONAL
-        Z_PARAM_BOOL(compress)
-    ZEND_PARSE_PARAMETERS_END();
-    const Train *t = &THIS_OPT->t;
-    if (!php_gtc_trace_forbid("Cuda\\Optimizer::saveState()")) RETURN_THROWS();
-    /* the parameters' count and types come from the state's first list (checked like a step) */
-    const char *const *keys = state_keys(t);
-    uint32_t np = 0;
-    RtTensor **like = NULL;
-    if (keys[0]) {
-        zval *first = zend_hash_str_find(Z_ARRVAL_P(state), keys[0], strlen(keys[0]));
-        if (first) ZVAL_DEREF(first);
-        if (first && Z_TYPE_P(first) == IS_ARRAY) {
-            np = zend_hash_num_elements(Z_ARRVAL_P(first));
-            like = safe_emalloc(np + 1, sizeof *like, 0);
-            char what[32];
-            snprintf(what, sizeof what, "state['%s']", keys[0]);
-            if (!np || !tensor_list("saveState", what, first, 0, NULL, like)) {
-                if (!EG(exception))
-                    php_gtc_throw(RT_EINVAL, "Cuda\\Optimizer::saveState(): state['%s'] must be a non-empty list of "
-                                  "Cuda\\CudaArray", keys[0]);
-                efree(like);
-                RETURN_THROWS();
-            }
-        }
-    }
-    int nlists = t->opt != OPT_SGD ? 2 : t->momentum > 0 ? 1 : 0;
-    RtTensor **st = safe_emalloc((size_t)nlists + 1, np * sizeof *st, 0), *power[2] = {NULL, NULL};
-    bool ok = state_tensors("saveState", t, state, like, np, true, st, power);
-    uint32_t n = 0, total = (uint32_t)nlists * np + (t->opt != OPT_SGD ? 2 : 0);
-    zend_string **names = safe_emalloc(total + 1, sizeof *names, 0);
-    RtTensor **ts = safe_emalloc(total + 1, sizeof *ts, 0);
-    int l = 0, pw = 0;
-    for (const char *const *k = keys; ok && *k; k++) {
-        if (is_power_key(*k)) {
-            names[n] = zend_string_init(*k, strlen(*k), 0);
-            ts[n++] = power[pw++];
-            continue;
-        }
-        for (uint32_t i = 0; i < np; i++) {
-            names[n] = zend_strpprintf(0, "%s.%u", *k, i);
-            ts[n++] = st[(size_t)l * np + i];
-        }
-        l++;
-    }
-    if (ok && n == 0) {
-        php_gtc_throw(RT_EINVAL, "Cuda\\Optimizer::saveState(): an sgd optimizer without momentum has no state to save");
-        ok = false;
-    }
-    if (ok) ok = php_gtc_npz_save("saveState", ZSTR_VAL(path), names, ts, n, compress);
-    for (uint32_t i = 0; i < n; i++) zend_string_release(names[i]);
-    efree(names), efree(ts), efree(st);
-    if (like) efree(like);
-    if (!ok) RETURN_THROWS();
-}
-
-ZEND_METHOD(Cuda_Optimizer, loadState) {
-    zend_string *path;
-    zval *params;
-    ZEND_PARSE_PARAMETERS_START(2, 2)
-        Z_PARAM_PATH_STR(path)
-        Z_PARAM_ARRAY(params)
-    ZEND_PARSE_PARAMETERS_END();
-    const Train *t = &THIS_OPT->t;
-    if (!php_gtc_trace_forbid("Cuda\\Optimizer::loadState()")) RETURN_THROWS();
-    RtTensor **ps;
-    uint32_t np = param_list("loadState", params, &ps);
-    if (!np) RETURN_THROWS();
-    zval members, state;
-    if (!php_gtc_npz_load("loadState", ZSTR_VAL(path), &members)) {
-        efree(ps);
-        RETURN_THROWS();
-    }
-    /* members back into the state's shape; what is missing or extra is named */
-    array_init(&state);
-    bool ok = true;
-    uint32_t used = 0;
-    for (const char *const *k = state_keys(t); *k && ok; k++) {
-        if (is_power_key(*k)) {
-            zval *m = zend_hash_str_find(Z_ARRVAL(members), *k, strlen(*k));
-            if (!m) break; /* state_tensors names it */
-            Z_TRY_ADDREF_P(m);
-            add_assoc_zval(&state, *k, m);
-            used++;
-            continue;
-        }
-        zval list;
-        array_init_size(&list, np);
-        for (uint32_t i = 0; i < np; i++) {
-            char name[64];
-            snprintf(name, sizeof name, "%s.%u", *k, i);
-            zval *m = zend_hash_str_find(Z_ARRVAL(members), name, strlen(name));
-            if (!m) {
-                php_gtc_throw(RT_EINVAL, "Cuda\\Optimizer::loadState(): %s has no member \"%s\" (an %s state for %u "
-                              "parameters, as saveState() writes it)", ZSTR_VAL(path), name, opt_type_name(t->opt), np);
-                ok = false;
-                break;
-            }
-            Z_TRY_ADDREF_P(m);
-            add_next_index_zval(&list, m);
-            used++;
-        }
-        add_assoc_zval(&state, *k, &list);
-    }
-    if (ok && used < zend_hash_num_elements(Z_ARRVAL(members))) {
-        zend_string *key;
-        ZEND_HASH_FOREACH_STR_KEY(Z_ARRVAL(members), key) {
-            bool known = false;
-            for (const char *const *k = state_keys(t); *k && !known; k++) {
-                size_t kl = strlen(*k);
-                known = key && !strncmp(ZSTR_VAL(key), *k, kl) &&
-                        (ZSTR_VAL(key)[kl] == 0 || (ZSTR_VAL(key)[kl] == '.' && !is_power_key(*k) &&
-                                                    strtoul(ZSTR_VAL(key) + kl + 1, NULL, 10) < np));
-            }
-            if (!known) {
-                php_gtc_throw(RT_EINVAL, "Cuda\\Optimizer::loadState(): %s holds \"%s\", which is not part of an %s "
-                              "state for %u parameters", ZSTR_VAL(path), key ? ZSTR_VAL(key) : "?", opt_type_name(t->opt), np);
-                ok = false;
-                break;
-            }
-        } ZEND_HASH_FOREACH_END();
-    }
-    int nlists = t->opt != OPT_SGD ? 2 : t->momentum > 0 ? 1 : 0;
-    RtTensor **st = safe_emalloc((size_t)nlists + 1, np * sizeof *st, 0), *power[2];
-    if (ok) ok = state_tensors("loadState", t, &state, ps, np, true, st, power);
-    efree(st), efree(ps);
-    zval_ptr_dtor(&members);
-    if (!ok) {
-        zval_ptr_dtor(&state);
-        RETURN_THROWS();
-    }
-    RETURN_COPY_VALUE(&state);
 }
 
 void php_gtc_optimizer_minit(void) {
