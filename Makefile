@@ -49,6 +49,8 @@ PHP_EXT_SRCS += runtime/php/fusion.c runtime/php/fusion_trace.c runtime/php/plan
                 runtime/php/device_functions.c
 # Eager autograd: the tape is an IR graph differentiated by compiler/pass_autodiff.c's rules.
 PHP_EXT_SRCS += runtime/php/autograd.c
+# Cuda\Optimizer: its steps are compiler/optim.c's updates, evaluated eagerly or traced.
+PHP_EXT_SRCS += runtime/php/optimizer.c runtime/php/optimizer_state.c
 # The backend table (runtime/backends.c): a row for CUDA only where its objects are linked.
 PHP_EXT_SRCS += runtime/backends.c
 COMPILER_SRCS += compiler/plan_build.c
@@ -285,7 +287,7 @@ install: all
 	# for users: the Gtc\ attribute classes PHP graph files use, the stubs IDEs read, the docs
 	# and the examples (their data comes from `make data` in a source tree)
 	install -m 644 examples/gtc_attributes.php $(DESTDIR)$(PREFIX)/share/gtc/php/
-	install -m 644 runtime/php/gtc.stub.php runtime/php/device_functions.stub.php $(DESTDIR)$(PREFIX)/share/gtc/stubs/
+	install -m 644 runtime/php/gtc.stub.php runtime/php/device_functions.stub.php runtime/php/optimizer.stub.php $(DESTDIR)$(PREFIX)/share/gtc/stubs/
 	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/gtc/
 	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/gtc/docs/
 	install -m 644 examples/*.json examples/*.php $(DESTDIR)$(PREFIX)/share/gtc/examples/

@@ -1,8 +1,10 @@
 /* compiler/optim.c: the optimizer updates the autodiff pass appends (PyTorch's semantics):
- * SGD with a runtime or constant learning rate, momentum, weight decay and gradient clipping by
- * value and by global norm; AdamW. Optimizer state comes in as extra inputs and goes out as
- * extra outputs, updated in place; each input says what it is (OptInput.state) so that a compiled
- * model can create and keep it. */
+ * SGD with a runtime or constant learning rate, momentum (Nesterov's too), weight decay and
+ * gradient clipping by value and by global norm; AdamW, and Adam with L2 decay. Optimizer state
+ * comes in as extra inputs and goes out as extra outputs, updated in place; each input says what
+ * it is (OptInput.state) so that a compiled model can create and keep it. Cuda\Optimizer
+ * (runtime/php/optimizer.c) builds its steps with the same two functions, so eager, traced and
+ * compiled updates follow one set of formulas. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,14 +36,17 @@ int optim_inputs(const Graph *g, const Train *t, OptInput **out) {
             snprintf(name, sizeof name, "%s_m", p->name);
             push(out, &n, name, p->type.dtype, p->type.rank, p->type.dims, t->params[i]);
         }
-        if (t->opt == OPT_ADAMW) {
+        if (t->opt != OPT_SGD) {
             snprintf(name, sizeof name, "%s_m", p->name);
             push(out, &n, name, p->type.dtype, p->type.rank, p->type.dims, t->params[i]);
             snprintf(name, sizeof name, "%s_v", p->name);
             push(out, &n, name, p->type.dtype, p->type.rank, p->type.dims, t->params[i]);
         }
     }
-    if (t->opt == OPT_ADAMW) {
+    if (t->opt != OPT_SGD && t->beta_powers) {
+        push(out, &n, "adamw_beta1_power", DT_FLOAT32, 0, NULL, -1);
+        push(out, &n, "adamw_beta2_power", DT_FLOAT32, 0, NULL, -1);
+    } else if (t->opt != OPT_SGD) {
         push(out, &n, "adamw_step", DT_FLOAT64, 0, NULL, -1); /* 1 - 0.999^t in float32 is 1e-5 off */
         (*out)[n - 1].state = IR_STATE_STEP;
     }
@@ -78,13 +83,13 @@ int optim_build(Builder *b, const Train *t, const NodeId *grads, const OptInput 
     char w[IR_MAX_NAME + 16];
     for (int i = 0; i < np; i++) {
         gr[i] = grads[i];
-        if (t->opt == OPT_SGD && t->clip_value > 0) {
+        if (t->clip_value > 0) {
             snprintf(w, sizeof w, "%s_clipped", g->nodes[t->params[i]].name);
             Operand in[3] = {ad_v(gr[i]), ad_c(-t->clip_value), ad_c(t->clip_value)};
             gr[i] = ad_node(b, w, OP_CLAMP, 3, in, NULL);
         }
     }
-    if (t->opt == OPT_SGD && t->clip_norm > 0) {
+    if (t->clip_norm > 0) {
         /* As torch.nn.utils.clip_grad_norm_: scale = min(1, max_norm / (norm + 1e-6)) over the
          * global norm of all gradients (after clipping by value, when both are asked for). */
         NodeId total = -1;
@@ -102,9 +107,16 @@ int optim_build(Builder *b, const Train *t, const NodeId *grads, const OptInput 
             gr[i] = ad_cast(b, w, ad_bin(b, w, OP_MUL, ad_v(gr[i]), ad_v(scale)), g->nodes[t->params[i]].type.dtype);
         }
     }
-    NodeId step = t->opt == OPT_ADAMW ? find_in(ins, in_ids, nins, "adamw_step") : -1;
+    bool adam = t->opt != OPT_SGD;
+    NodeId step = adam && !t->beta_powers ? find_in(ins, in_ids, nins, "adamw_step") : -1;
     NodeId bc1 = -1, bc2s = -1;
-    if (t->opt == OPT_ADAMW) { /* bias corrections 1 - beta^t, t counting from 1, in float64 */
+    if (adam && t->beta_powers) { /* beta^t carried as state (Cuda\Optimizer's beta1Power, beta2Power) */
+        int k1 = find_k(ins, nins, "adamw_beta1_power"), k2 = find_k(ins, nins, "adamw_beta2_power");
+        state[k1] = ad_bin(b, "adamw_beta1_power_next", OP_MUL, ad_v(in_ids[k1]), ad_c(t->beta1));
+        state[k2] = ad_bin(b, "adamw_beta2_power_next", OP_MUL, ad_v(in_ids[k2]), ad_c(t->beta2));
+        bc1 = ad_bin(b, "adamw_bc1", OP_SUB, ad_c(1), ad_v(state[k1]));
+        bc2s = ad_un(b, "adamw_bc2_sqrt", OP_SQRT, ad_v(ad_bin(b, "adamw_bc2", OP_SUB, ad_c(1), ad_v(state[k2]))));
+    } else if (adam) { /* bias corrections 1 - beta^t, t counting from 1, in float64 */
         bc1 = ad_bin(b, "adamw_bc1", OP_SUB, ad_c(1), ad_v(ad_bin(b, "adamw_b1t", OP_POW, ad_c(t->beta1), ad_v(step))));
         NodeId bc2 = ad_bin(b, "adamw_bc2", OP_SUB, ad_c(1), ad_v(ad_bin(b, "adamw_b2t", OP_POW, ad_c(t->beta2), ad_v(step))));
         bc2s = ad_un(b, "adamw_bc2_sqrt", OP_SQRT, ad_v(bc2));
@@ -121,24 +133,31 @@ int optim_build(Builder *b, const Train *t, const NodeId *grads, const OptInput 
         snprintf(vname, sizeof vname, "%s_v", pname);
         snprintf(w, sizeof w, "%s_next", pname);
         NodeId next;
+        bool decay = t->weight_decay > 0 && !(t->no_decay && t->no_decay[i]);
         if (t->opt == OPT_SGD) {
             NodeId d = gr[i];
-            if (t->weight_decay > 0) {
+            if (decay) {
                 snprintf(w, sizeof w, "%s_decayed", pname);
                 d = ad_bin(b, w, OP_ADD, ad_v(d), ad_v(ad_bin(b, w, OP_MUL, ad_v(p), ad_c(t->weight_decay))));
             }
             if (t->momentum > 0) {
                 int k = find_k(ins, nins, mname);
                 snprintf(w, sizeof w, "%s_next", mname);
-                d = ad_bin(b, w, OP_ADD, ad_v(ad_bin(b, w, OP_MUL, ad_v(in_ids[k]), ad_c(t->momentum))), ad_v(d));
-                d = ad_cast(b, w, d, dt);
-                state[k] = d;
+                NodeId buf = ad_bin(b, w, OP_ADD, ad_v(ad_bin(b, w, OP_MUL, ad_v(in_ids[k]), ad_c(t->momentum))), ad_v(d));
+                state[k] = buf = ad_cast(b, w, buf, dt);
+                /* Nesterov (as torch.optim.SGD): step along d + momentum * buf, not buf */
+                snprintf(w, sizeof w, "%s_nesterov", pname);
+                d = t->nesterov ? ad_bin(b, w, OP_ADD, ad_v(d), ad_v(ad_bin(b, w, OP_MUL, ad_v(buf), ad_c(t->momentum)))) : buf;
             }
             snprintf(w, sizeof w, "%s_step", pname);
             NodeId s = ad_bin(b, w, OP_MUL, ad_v(d), lr);
             snprintf(w, sizeof w, "%s_next", pname);
             next = ad_bin(b, w, OP_SUB, ad_v(p), ad_v(s));
         } else {
+            if (t->opt == OPT_ADAM && decay) { /* Adam's L2 decay: the gradient plus wd * p */
+                snprintf(w, sizeof w, "%s_decayed", pname);
+                gr[i] = ad_bin(b, w, OP_ADD, ad_v(gr[i]), ad_v(ad_bin(b, w, OP_MUL, ad_v(p), ad_c(t->weight_decay))));
+            }
             int km = find_k(ins, nins, mname), kv = find_k(ins, nins, vname);
             snprintf(w, sizeof w, "%s_next", mname);
             NodeId m = ad_bin(b, w, OP_ADD, ad_v(ad_bin(b, w, OP_MUL, ad_v(in_ids[km]), ad_c(t->beta1))),
@@ -150,7 +169,7 @@ int optim_build(Builder *b, const Train *t, const NodeId *grads, const OptInput 
                               ad_v(ad_bin(b, w, OP_MUL, ad_v(g2), ad_c(1 - t->beta2))));
             state[kv] = v = ad_cast(b, w, v, dt);
             NodeId p1 = p;
-            if (t->weight_decay > 0) { /* p * (1 - lr * wd), decoupled */
+            if (t->opt == OPT_ADAMW && decay) { /* p * (1 - lr * wd), decoupled */
                 snprintf(w, sizeof w, "%s_decayed", pname);
                 Operand f = lr.id < 0 ? ad_c(1 - t->lr * t->weight_decay)
                                       : ad_v(ad_bin(b, w, OP_SUB, ad_c(1), ad_v(ad_bin(b, w, OP_MUL, lr, ad_c(t->weight_decay)))));

@@ -1,5 +1,7 @@
 /* compiler/optim.h: the optimizer updates (compiler/optim.c) that the autodiff pass appends after
- * the gradients: SGD (momentum, weight decay, clipping) and AdamW, PyTorch's semantics.
+ * the gradients: SGD (momentum, Nesterov, weight decay, clipping) and AdamW, PyTorch's semantics;
+ * Cuda\Optimizer (runtime/php/optimizer.c) builds its eager and traced steps with them too
+ * (Adam, beta powers and the per-parameter decay mask are its Train fields).
  *
  * Ownership: everything built is appended to the graph and owned by it. */
 #ifndef GTC_OPTIM_H
@@ -8,7 +10,7 @@
 #include "ad_build.h"
 
 /* The optimizer inputs the train section needs, by name and type, in order (momentum buffers,
- * AdamW moments and step, a learning-rate input that the graph lacks). */
+ * Adam(W) moments and step, or beta powers, a learning-rate input that the graph lacks). */
 typedef struct {
     char name[IR_MAX_NAME + 8];
     TensorType type;

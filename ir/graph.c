@@ -41,6 +41,7 @@ void train_free(Train *t) {
     free(t->params);
     free(t->stop);
     free(t->lr_name);
+    free(t->no_decay);
     free(t);
 }
 

@@ -200,7 +200,7 @@ typedef struct {
 
 /* The optional "train" section (docs/graph-format.md): what compiler/pass_autodiff.c derives.
  * Read by ir/json_read.c; the autodiff pass consumes it (and frees it: g->train becomes NULL). */
-typedef enum { OPT_SGD, OPT_ADAMW } OptimizerType;
+typedef enum { OPT_SGD, OPT_ADAMW, OPT_ADAM } OptimizerType; /* OPT_ADAM: Cuda\Optimizer only (L2 decay) */
 
 typedef struct {
     NodeId loss;                    /* the scalar value to minimise */
@@ -214,6 +214,11 @@ typedef struct {
     double momentum, weight_decay;  /* sgd: momentum 0 = none; both: weight decay */
     double clip_value, clip_norm;   /* sgd: 0 = none */
     double beta1, beta2, eps;       /* adamw */
+    /* Cuda\Optimizer's (runtime/php/optimizer.c) choices; the JSON "train" section leaves them
+     * false/NULL, so compiled graphs are as before. */
+    bool nesterov;                  /* sgd with momentum: Nesterov's update */
+    bool beta_powers;               /* adam(w): the state holds beta1^t and beta2^t, not a step count */
+    bool *no_decay;                 /* owned; per param, true: no weight decay (NULL: all decay) */
 } Train;
 
 typedef struct {

@@ -439,3 +439,22 @@ RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
     rt_error(RT_ERUNTIME, "internal: unknown op kind");
     return NULL;
 }
+
+RtTensor *rt_eval_node(const Node *nd, RtTensor *const *v) {
+    RtOperand ops[IR_MAX_INPUTS] = {{0}};
+    for (int k = 0; k < nd->ninputs; k++) {
+        if (nd->in[k].id >= 0) ops[k].t = v[nd->in[k].id];
+        else ops[k].value = nd->in[k].value;
+    }
+    return rt_apply(nd->op, ops, nd->ninputs, &nd->attrs);
+}
+
+int rt_eval_graph(const Graph *g, RtTensor **v) {
+    for (int i = 0; i < g->nnodes; i++) {
+        if (v[i]) continue;
+        if (g->nodes[i].op == OP_INPUT)
+            return rt_error(RT_EINVAL, "internal: input \"%s\" has no value", g->nodes[i].name);
+        if (!(v[i] = rt_eval_node(&g->nodes[i], v))) return -1;
+    }
+    return 0;
+}

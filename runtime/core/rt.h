@@ -194,6 +194,13 @@ RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a);
  * rt_apply calls it for composite ops. NULL after rt_error. */
 typedef RtTensor *(*RtApplyFn)(Op op, const RtOperand *in, int nin, const Attrs *a);
 RtTensor *rt_apply_composite(Op op, const RtOperand *in, int nin, const Attrs *a, RtApplyFn apply);
+/* Evaluating a graph eagerly, op by op (the JIT's fallback, values read while tracing,
+ * Cuda\Optimizer's eager step): rt_eval_node applies one node to the values v[] of its operand
+ * nodes; rt_eval_graph computes every node whose v[i] is still NULL, in order (the caller sets
+ * the inputs' values; on failure the values computed so far stay in v for the caller to
+ * release). NULL / -1 after rt_error. */
+RtTensor *rt_eval_node(const Node *nd, RtTensor *const *v);
+int rt_eval_graph(const Graph *g, RtTensor **v);
 
 
 /* ---- .npy (format versions 1.0, 2.0 and 3.0 as np.load reads them; runtime/core/npy.c) ------ */

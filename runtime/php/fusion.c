@@ -165,7 +165,7 @@ static Compiled *compile_graph(Graph *g, const Target *t, char *json, uint64_t h
 /* ---- Cuda\FusionGraph: a plan class (plan_class.h) with the JIT's hooks ------------------------ */
 
 /* The fallback when the backend cannot build kernels (no C compiler): the traced graph node by
- * node with rt_apply (php_gtc_graph_value). */
+ * node in order (rt_eval_graph). */
 static int run_eager(php_gtc_plan_obj *o, RtTensor *const *in, const double *scalars, RtTensor **out) {
     const Graph *g = ((Compiled *)o->host_data)->eager;
     const RtBackend *b = o->backend;
@@ -179,8 +179,7 @@ static int run_eager(php_gtc_plan_obj *o, RtTensor *const *in, const double *sca
         v[i] = t ? rt_retain(t) : rt_full(b, nd->type.dtype, 0, NULL, scalars[nd->input_index]);
         if (!v[i]) rc = -1;
     }
-    for (int i = 0; i < g->nnodes && !rc; i++) /* in order: each operand is there, no recursion */
-        if (!php_gtc_graph_value(g, v, i)) rc = -1;
+    if (!rc) rc = rt_eval_graph(g, v);
     for (int j = 0; j < g->noutputs && !rc; j++) {
         RtTensor *t = v[g->outputs[j].value];
         int d = o->plan->outputs[j].donated_from;
@@ -276,16 +275,12 @@ static const Target *jit_target(const RtBackend *b, Target *t) {
     return t;
 }
 
-/* A FusionGraph for fn over inputs into rv; false after throwing. */
-static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable *inputs, const char *name,
-                       HashTable *donate, bool reads, zval *rv) {
-    const RtBackend *b = php_gtc_backend();
-    if (!b) return false;
-    zval shape;
-    RtTensor **captured;
-    int ncaptured;
-    Graph *g = fusion_trace_closure(fci, fcc, inputs, name, donate, b, reads, &shape, &captured, &ncaptured);
-    if (!g) return false;
+/* A FusionGraph on backend b for graph g (freed here) into rv: the cached plan of the same
+ * graph, or a new one; run() returns shape's structure (taken over) with outputs for indices;
+ * captured (taken over) are bound at every run after the graph's other inputs. false after
+ * throwing. */
+static bool graph_object(Graph *g, const char *name, const RtBackend *b, zval *shape, RtTensor **captured,
+                         int ncaptured, zval *rv) {
     Target tt = {0};
     const Target *t = jit_target(b, &tt);
     if (!t) {
@@ -333,13 +328,36 @@ static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTab
     o->cached = hit;
     o->hidden = captured; /* bound at every run: their values then, not at tracing */
     o->nhidden = ncaptured;
-    ZVAL_COPY_VALUE(&o->host_value, &shape);
+    ZVAL_COPY_VALUE(&o->host_value, shape);
     return true;
 fail:
     for (int i = 0; i < ncaptured; i++) rt_release(captured[i]);
     free(captured);
-    zval_ptr_dtor(&shape);
+    zval_ptr_dtor(shape);
     return false;
+}
+
+bool php_gtc_fusion_graph(Graph *g, const char *name, zval *shape, zval *rv) {
+    const RtBackend *b = php_gtc_backend();
+    if (!b) {
+        graph_free(g);
+        zval_ptr_dtor(shape);
+        return false;
+    }
+    return graph_object(g, name, b, shape, NULL, 0, rv);
+}
+
+/* A FusionGraph for fn over inputs into rv; false after throwing. */
+static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable *inputs, const char *name,
+                       HashTable *donate, bool reads, zval *rv) {
+    const RtBackend *b = php_gtc_backend();
+    if (!b) return false;
+    zval shape;
+    RtTensor **captured;
+    int ncaptured;
+    Graph *g = fusion_trace_closure(fci, fcc, inputs, name, donate, b, reads, &shape, &captured, &ncaptured);
+    if (!g) return false;
+    return graph_object(g, name, b, &shape, captured, ncaptured, rv);
 }
 
 ZEND_METHOD(Cuda_FusionGraph, __construct) { ZEND_PARSE_PARAMETERS_NONE(); }

@@ -23,6 +23,17 @@ RtTensor *fusion_trace_placeholder(NodeId id);
 NodeId fusion_trace_captured(const RtTensor *t);
 /* The graph being recorded (borrowed), NULL when no trace is active. */
 Graph *fusion_trace_graph(void);
+/* For code that appends nodes to the trace graph itself (Cuda\Optimizer::step, with
+ * compiler/optim.c's builder): the node standing for t (a placeholder's, or a real tensor's
+ * captured input), -1 after rt_error; and a placeholder for node id (a new reference, the
+ * trace holding another, as for recorded ops), NULL after rt_error. */
+NodeId fusion_trace_operand(RtTensor *t);
+RtTensor *fusion_trace_result(NodeId id);
+/* A Cuda\FusionGraph (into rv) for a graph built in C (Cuda\Optimizer's step), planned like a
+ * traced closure's: the process's plan cache, the op-by-op fallback where kernels cannot be
+ * built. g is freed; shape (taken over) is run()'s result structure, output indices in place of
+ * tensors. false after throwing. */
+bool php_gtc_fusion_graph(Graph *g, const char *name, zval *shape, zval *rv);
 /* Ends the trace: returns the graph (the caller owns it) or NULL; releases the placeholders the
  * trace held. Safe to call when no trace is active. */
 Graph *fusion_trace_end(void);

@@ -41,10 +41,12 @@ static void vals_grow(void) {
     g_trace.nvals = cap;
 }
 
-/* A graph node's value computed eagerly (rt_apply), its missing operands first: vals[] holds
- * one per node (NULL: not computed yet) and receives a new reference for each node computed.
- * The one graph evaluator of the PHP layer: tracing reads values with it (trace_value) and
- * autograd runs the gradient nodes of its tape with it (autograd.c). NULL after rt_error. */
+/* A graph node's value computed eagerly, on demand: its missing operands first, then the node
+ * by rt_eval_node (runtime/core: the one node evaluator, which rt_eval_graph also runs for the
+ * JIT's op-by-op fallback and Cuda\Optimizer). vals[] holds one per node (NULL: not computed
+ * yet) and receives a new reference for each node computed. Tracing reads values with it
+ * (trace_value) and autograd runs the gradient nodes of its tape with it (autograd.c). NULL
+ * after rt_error. */
 RtTensor *php_gtc_graph_value(const Graph *g, RtTensor **vals, NodeId id) {
     if (vals[id]) return vals[id];
     const Node *nd = &g->nodes[id];
@@ -53,15 +55,9 @@ RtTensor *php_gtc_graph_value(const Graph *g, RtTensor **vals, NodeId id) {
                  "Cuda\\CudaArray", nd->name);
         return NULL;
     }
-    RtOperand ops[IR_MAX_INPUTS] = {{0}};
-    for (int k = 0; k < nd->ninputs; k++) {
-        if (nd->in[k].id < 0) {
-            ops[k].value = nd->in[k].value;
-        } else if (!(ops[k].t = php_gtc_graph_value(g, vals, nd->in[k].id))) {
-            return NULL;
-        }
-    }
-    return vals[id] = rt_apply(nd->op, ops, nd->ninputs, &nd->attrs);
+    for (int k = 0; k < nd->ninputs; k++)
+        if (nd->in[k].id >= 0 && !php_gtc_graph_value(g, vals, nd->in[k].id)) return NULL;
+    return vals[id] = rt_eval_node(nd, vals);
 }
 
 /* A traced node's value, computed eagerly from the trace's inputs, the same way the JIT's
@@ -228,6 +224,22 @@ static NodeId capture(RtTensor *t) {
     g_trace.vals[id] = rt_retain(t);
     php_gtc_autograd_trace_input(t, id); /* a captured tensor that requires gradients */
     return id;
+}
+
+NodeId fusion_trace_operand(RtTensor *t) {
+    if (!g_trace.active) return rt_error(RT_ERUNTIME, "internal: no trace is active");
+    if (!php_gtc_is_placeholder(t)) return capture(t);
+    NodeId id = fusion_trace_node(t);
+    if (id < 0) rt_error(RT_ERUNTIME, "a placeholder tensor of another trace was used");
+    return id;
+}
+
+RtTensor *fusion_trace_result(NodeId id) {
+    if (!g_trace.active || id < 0 || id >= g_trace.g->nnodes) {
+        rt_error(RT_ERUNTIME, "internal: no such traced value");
+        return NULL;
+    }
+    return placeholder(&g_trace.g->nodes[id].type, id);
 }
 
 /* A node for op over traced operands. */

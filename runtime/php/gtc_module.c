@@ -213,6 +213,7 @@ static PHP_MINIT_FUNCTION(gtc) {
     php_gtc_ce_FusionExecution = register_class_Cuda_FusionExecution();
     php_gtc_batches_minit(register_class_Cuda_Batches(zend_ce_iterator, zend_ce_countable));
     php_gtc_fusion_minit();
+    php_gtc_optimizer_minit();
     return SUCCESS;
 }
 

@@ -199,6 +199,9 @@ RtTensor *php_gtc_graph_value(const Graph *g, RtTensor **vals, NodeId id);
 /* Throws Cuda\RuntimeException naming `what` while a trace is active; false then. */
 bool php_gtc_trace_forbid(const char *what);
 void php_gtc_fusion_minit(void);
+/* ---- optimizer.c: Cuda\Optimizer (docs/optimizer.md) ---- */
+extern zend_class_entry *php_gtc_ce_Optimizer;
+void php_gtc_optimizer_minit(void);
 void php_gtc_fusion_rinit(void); /* drops a trace a fatal error cut short */
 void php_gtc_autograd_rinit(void); /* autograd.c: drops the tape an earlier request left */
 void php_gtc_fusion_mshutdown(void);

@@ -296,7 +296,7 @@ if log=$(${MAKE:-make} -s -C "$root" install PREFIX="$prefix" 2>&1); then
         bash -c 'cd "$1" && ls bin/gtc lib/php/extensions/gtc.so include/gtc/runtime/core/plan_abi.h \
                  include/gtc/runtime/php/php_gtc.h include/gtc/ir/ir.h include/gtc/ir/ops.def \
                  etc/php/conf.d/20-gtc.ini share/gtc/templates/ext.c.in share/gtc/php/gtc_attributes.php \
-                 share/gtc/stubs/gtc.stub.php share/gtc/stubs/device_functions.stub.php share/doc/gtc/README.md \
+                 share/gtc/stubs/gtc.stub.php share/gtc/stubs/device_functions.stub.php share/gtc/stubs/optimizer.stub.php share/doc/gtc/README.md \
                  share/doc/gtc/docs/graph-format.md share/gtc/examples/train_step.json share/gtc/examples/train_mlp.php' _ "$prefix"
     if log=$(cd / && "$prefix/bin/gtc" compile "$graph" -o "$out/installed.so" --cpu-only 2>&1); then
         ok "the installed gtc compiles a model (headers from PREFIX/include/gtc)"

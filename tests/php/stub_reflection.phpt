@@ -1,9 +1,12 @@
 --TEST--
-gtc.stub.php matches the loaded extension (classes, methods, parameters, types, defaults)
+gtc.stub.php and optimizer.stub.php match the loaded extension (classes, methods, parameters, types, defaults)
 --FILE--
 <?php
-$stubPath = __DIR__ . '/../../runtime/php/gtc.stub.php';
-$src = file_get_contents($stubPath);
+// gtc.stub.php first (its namespace is the one read below), then the other class stubs
+$src = '';
+foreach (['gtc.stub.php', 'optimizer.stub.php'] as $stub) {
+    $src .= file_get_contents(__DIR__ . '/../../runtime/php/' . $stub);
+}
 // Strip comments so doc text cannot look like declarations.
 $src = preg_replace('~/\*.*?\*/~s', '', $src);
 $src = preg_replace('~//[^\n]*~', '', $src);
