@@ -246,6 +246,7 @@ train-test: $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/train_eager.sh $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/train_aot.sh $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/train_jit.sh $(GTC_EXT)
+	PHP=$(PHP) bash tests/e2e/train_cnn.sh $(GTC) $(GTC_EXT)
 
 # gtc compile end to end (CPU backend): both examples compiled, loaded and checked against the
 # eager step and a float64 reference; loading rules, install, command-line errors.
