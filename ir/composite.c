@@ -364,8 +364,9 @@ static NodeId taps(Cb *b, NodeId x, int ax, int64_t k, int64_t d, int64_t s, int
     return level[0];
 }
 
-/* conv2d: x padded, its columns [N, G, C/G*kH*kW, OH*OW] (two stages of taps: rows, then
- * columns), w as [G, M/G, C/G*kH*kW], one batched matmul, the bias added over [N, M, OH, OW]. */
+/* conv2d: x padded, its columns [G, C/G*kH*kW, N*OH*OW] (two stages of taps: rows, then
+ * columns, then a transpose), w as [G, M/G, C/G*kH*kW], one matmul per group, the result
+ * [M, N, OH, OW] read transposed as [N, M, OH, OW], the bias added. */
 static NodeId conv2d(Cb *b, const Operand *in, int nin, const Attrs *a) {
     NodeId x = tensor(b, &in[0], "x"), w = tensor(b, &in[1], "w"), bias = nin > 2 ? tensor(b, &in[2], "b") : -2;
     if (x < 0 || w < 0 || bias == -1) return -1;
@@ -401,18 +402,25 @@ static NodeId conv2d(Cb *b, const Operand *in, int nin, const Attrs *a) {
     NodeId rows = taps(b, p, 2, kh, win.d[0], win.s[0], oh, 2, OP_CONCAT); /* [N, C, kH*OH, Wp] */
     rows = reshape_to(b, "rows", rows, 5, (int64_t[]){n, c, kh, oh, wp});
     NodeId cols = taps(b, rows, 4, kw, win.d[1], win.s[1], ow, 3, OP_CONCAT); /* [N, C, kH, kW*OH, OW] */
-    int64_t k = c / g * kh * kw;
+    /* columns as [G, K, N*OH*OW]: one GEMM per group over every image at once (and so one for
+     * each gradient: dW sums over N*OH*OW inside the GEMM); the im2col kernel writes this layout */
+    int64_t k = c / g * kh * kw, p2 = oh * ow;
+    cols = reshape_to(b, "cols_g", cols, 4, (int64_t[]){n, g, k, p2});
+    Attrs tr = {.nperm = 4, .perm = {1, 2, 0, 3}};
+    cols = viewop(b, "cols_t", OP_TRANSPOSE, cols, &tr); /* [G, K, N, P] */
     NodeId y;
     if (g == 1) {
-        cols = reshape_to(b, "im2col", cols, 3, (int64_t[]){n, k, oh * ow});
+        cols = reshape_to(b, "im2col", cols, 2, (int64_t[]){k, n * p2});
         NodeId w2 = reshape_to(b, "filters", w, 2, (int64_t[]){m, k});
-        y = bin(b, "gemm", OP_MATMUL, V(w2), V(cols)); /* [N, M, OH*OW] */
+        y = bin(b, "gemm", OP_MATMUL, V(w2), V(cols)); /* [M, N*OH*OW] */
     } else {
-        cols = reshape_to(b, "im2col", cols, 4, (int64_t[]){n, g, k, oh * ow});
+        cols = reshape_to(b, "im2col", cols, 3, (int64_t[]){g, k, n * p2});
         NodeId w3 = reshape_to(b, "filters", w, 3, (int64_t[]){g, m / g, k});
-        y = bin(b, "gemm", OP_MATMUL, V(w3), V(cols)); /* [N, G, M/G, OH*OW] */
+        y = bin(b, "gemm", OP_MATMUL, V(w3), V(cols)); /* [G, M/G, N*OH*OW] */
     }
-    y = reshape_to(b, "out", y, 4, (int64_t[]){n, m, oh, ow});
+    y = reshape_to(b, "out_mn", y, 4, (int64_t[]){m, n, oh, ow});
+    Attrs sw = {.nperm = 4, .perm = {1, 0, 2, 3}};
+    y = viewop(b, "out", OP_TRANSPOSE, y, &sw); /* [N, M, OH, OW] */
     if (bias < 0) return y;
     NodeId b3 = reshape_to(b, "bias", bias, 3, (int64_t[]){m, 1, 1});
     return bin(b, "biased", OP_ADD, V(y), V(b3));
