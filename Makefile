@@ -32,7 +32,7 @@ RT_CPU_SRCS := runtime/cpu/cpu_backend.c runtime/cpu/cpu_elementwise.c runtime/c
                runtime/cpu/cpu_matmul.c runtime/cpu/cpu_plan.c runtime/cpu/cpu_index.c
 PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cudaarray_ops.c runtime/php/cudaarray_index.c \
                 runtime/php/cudaarray_convert.c runtime/php/cudaarray_print.c \
-                runtime/php/cudaarray_npz.c runtime/php/cudaarray_data.c \
+                runtime/php/cudaarray_npz.c runtime/php/cudaarray_data.c runtime/php/cudaarray_nn.c \
                 runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/kernel_compiler.c
 GTC_MAIN := compiler/main.c
 UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit
@@ -252,6 +252,7 @@ train-test: $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/train_eager.sh $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/train_aot.sh $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/train_jit.sh $(GTC_EXT)
+	PHP=$(PHP) bash tests/e2e/train_cnn.sh $(GTC) $(GTC_EXT)
 
 # gtc compile end to end (CPU backend): both examples compiled, loaded and checked against the
 # eager step and a float64 reference; loading rules, install, command-line errors.

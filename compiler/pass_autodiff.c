@@ -60,10 +60,14 @@ static const char *no_gradient(const Graph *g, const Node *n) {
         char err[256];
         const TensorType *x = &g->nodes[n->in[0].id].type;
         if (ir_slice_normalize(x, &n->attrs, st, sp, sz, err, sizeof err)) return "invalid slice";
-        for (int i = 0; i < x->rank; i++)
-            if (sp[i] != 1 && sz[i] > 1)
-                return "the gradient of a slice with steps other than 1 is not supported (it would be a "
-                       "strided pad); slice with step 1, or list the slice in \"stop_gradient\"";
+        for (int i = 0; i < x->rank; i++) {
+            if (sp[i] < 0 && sz[i] > 1)
+                return "the gradient of a slice with a negative step is not supported; slice with a positive "
+                       "step, or list the slice in \"stop_gradient\"";
+            if (sp[i] > 1 && sz[i] > 1 && x->rank == IR_MAX_RANK)
+                return "the gradient of a slice with steps other than 1 needs a rank below the limit (it "
+                       "spreads the gradient through one more axis); list the slice in \"stop_gradient\"";
+        }
     }
     if (!ir_dtype_is_float(n->type.dtype)) return "its result is not a float, so it has no gradient";
     return NULL;
@@ -253,18 +257,44 @@ static void rule(Builder *b, NodeId y, NodeId gy, const bool *active, NodeId con
         break;
     }
     case OP_BROADCAST_TO: c[0] = gy; break; /* unbroadcast sums it back */
-    case OP_SLICE: { /* zeros around g: a pad (steps are 1 where they matter, no_gradient) */
+    case OP_SLICE: { /* zeros around g: a pad; a step s > 1 first spreads g with s-1 zeros
+                      * after each element (reshape [.., n, 1, ..], pad, reshape [.., n*s, ..]) */
         int64_t st[IR_MAX_RANK], sp[IR_MAX_RANK], sz[IR_MAX_RANK];
         char err[256];
+        int rank = tin[0].rank;
         ir_slice_normalize(&tin[0], &n.attrs, st, sp, sz, err, sizeof err);
-        Attrs pa = {.npads = 2 * tin[0].rank};
+        Attrs pa = {.npads = 2 * rank};
         bool same = true;
-        for (int i = 0; i < tin[0].rank; i++) {
+        NodeId cur = gy;
+        int64_t dims[IR_MAX_RANK];
+        memcpy(dims, n.type.dims, sizeof dims);
+        for (int i = 0; i < rank; i++) {
+            int64_t span = sz[i];
+            if (sp[i] > 1 && sz[i] > 1) { /* no_gradient refused negative steps */
+                int64_t d1[IR_MAX_RANK];
+                for (int k = 0, j = 0; k < rank; k++) {
+                    d1[j++] = dims[k];
+                    if (k == i) d1[j++] = 1;
+                }
+                cur = ad_reshape(b, w, cur, rank + 1, d1);
+                Attrs p1 = {.npads = 2 * (rank + 1)};
+                p1.pads[rank + 1 + i + 1] = sp[i] - 1;
+                Operand co = ad_v(cur);
+                cur = ad_node(b, w, OP_PAD, 1, &co, &p1);
+                dims[i] = sz[i] * sp[i];
+                cur = ad_reshape(b, w, cur, rank, dims);
+                span = (sz[i] - 1) * sp[i] + 1;
+                Attrs s1 = {.nslice = 1, .has_axes = true, .naxes = 1, .axes = {i}, .ends = {span}};
+                co = ad_v(cur);
+                cur = ad_node(b, w, OP_SLICE, 1, &co, &s1);
+                dims[i] = span;
+            }
             pa.pads[i] = sz[i] ? st[i] : 0;
-            pa.pads[tin[0].rank + i] = tin[0].dims[i] - pa.pads[i] - sz[i];
-            same = same && sz[i] == tin[0].dims[i];
+            pa.pads[rank + i] = tin[0].dims[i] - pa.pads[i] - span;
+            same = same && span == tin[0].dims[i];
         }
-        c[0] = same ? gy : ad_node(b, w, OP_PAD, 1, &G, &pa);
+        Operand co = ad_v(cur);
+        c[0] = same ? cur : ad_node(b, w, OP_PAD, 1, &co, &pa);
         break;
     }
     case OP_DROPOUT: /* the same mask (same seed, same positions) and scale: dropout of g */

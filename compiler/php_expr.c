@@ -166,7 +166,7 @@ typedef struct {
     Op op;
     MKind kind;
     int nreq;
-    const char *params[5];
+    const char *params[7];          /* NULL-terminated */
 } Method;
 
 static const Method methods[] = {
@@ -199,6 +199,9 @@ static const Method methods[] = {
     {"layerNorm", OP_LAYER_NORM, M_COMPOSITE, 2, {"scale", "bias", "axis", "epsilon"}},
     {"gelu", OP_GELU, M_COMPOSITE, 0, {"approximate"}},
     {"crossEntropy", OP_CROSS_ENTROPY, M_COMPOSITE, 1, {"target", "axis"}},
+    {"conv2d", OP_CONV2D, M_COMPOSITE, 1, {"weight", "bias", "strides", "pads", "dilations", "group"}},
+    {"maxPool2d", OP_MAX_POOL2D, M_COMPOSITE, 1, {"kernel", "strides", "pads"}},
+    {"avgPool2d", OP_AVG_POOL2D, M_COMPOSITE, 1, {"kernel", "strides", "pads", "countIncludePad"}},
     {"reshape", OP_RESHAPE, M_SHAPE, 1, {"shape"}}, {"broadcastTo", OP_BROADCAST_TO, M_SHAPE, 1, {"shape"}},
     {"squeeze", OP_RESHAPE, M_SQUEEZE, 0, {"axis"}}, {"unsqueeze", OP_RESHAPE, M_UNSQUEEZE, 1, {"axis"}},
     {"flatten", OP_RESHAPE, M_FLATTEN, 0, {0}},
@@ -330,6 +333,47 @@ static int slice_call(P *p, const PhpTok *at, const char *fname, Arg *args, int 
     return 0;
 }
 
+/* A list argument of exactly `want` integers from lo (the runtime's conv2d/pool methods' lists). */
+static int window_list(P *p, const char *fname, const char *param, const Arg *a, int want, int64_t lo, int64_t *out) {
+    int cnt;
+    if (php_arg_ints(p, fname, param, a, 0, lo, IR_MAX_DIM - 1, out, &cnt)) return -1;
+    if (cnt != want) return php_perr(p, a->at, "%s: $%s must be a list of %d integers", fname, param, want);
+    return 0;
+}
+
+/* conv2d(weight, bias, strides, pads, dilations, group), maxPool2d(kernel, strides, pads) and
+ * avgPool2d(..., countIncludePad): as the runtime's methods (runtime/php/cudaarray_nn.c). */
+static int window_args(P *p, const char *fname, const Method *m, Arg **s, Val *in, int *nin, Attrs *a) {
+    bool conv = m->op == OP_CONV2D;
+    int k = 0;
+    if (conv) {
+        if (arg_tensor(p, fname, "weight", s[0], &in[1])) return -1;
+        *nin = 2;
+        if (s[1] && !(s[1]->lit && s[1]->lit->k == L_NULL)) {
+            if (arg_tensor(p, fname, "bias", s[1], &in[2])) return -1;
+            *nin = 3;
+        }
+        k = 2;
+    } else {
+        if (window_list(p, fname, "kernel", s[0], 2, 1, a->kernel)) return -1;
+        a->nkernel = 2, k = 1;
+    }
+    if (s[k] && window_list(p, fname, "strides", s[k], 2, 1, a->strides)) return -1;
+    if (s[k + 1] && window_list(p, fname, "pads", s[k + 1], 4, 0, a->pads)) return -1;
+    a->nstrides = s[k] ? 2 : 0, a->npads = s[k + 1] ? 4 : 0;
+    if (conv && s[4]) {
+        if (window_list(p, fname, "dilations", s[4], 2, 1, a->dilations)) return -1;
+        a->ndilations = 2;
+    }
+    if (conv && s[5]) {
+        int cnt;
+        if (php_arg_ints(p, fname, "group", s[5], 1, 1, IR_MAX_DIM - 1, &a->group, &cnt)) return -1;
+        if (cnt != 1) return php_perr(p, s[5]->at, "%s: $group must be one integer", fname);
+    }
+    if (m->op == OP_AVG_POOL2D && s[3] && arg_bool(p, fname, "countIncludePad", s[3], &a->count_include_pad)) return -1;
+    return 0;
+}
+
 /* A composite op's arguments (its slots s[] as m->params names them) into operands and attrs. */
 static int composite_args(P *p, const char *fname, const Method *m, Arg **s, Val *in, int *nin, Attrs *a) {
     int64_t v;
@@ -359,6 +403,7 @@ static int composite_args(P *p, const char *fname, const Method *m, Arg **s, Val
         if (arg_tensor(p, fname, "target", s[0], &in[1])) return -1;
         *nin = 2, axis = s[1];
         break;
+    case OP_CONV2D: case OP_MAX_POOL2D: case OP_AVG_POOL2D: return window_args(p, fname, m, s, in, nin, a);
     default: return php_perr(p, s[0] ? s[0]->at : NULL, "internal: %s is not a composite", fname);
     }
     if (axis) {
@@ -414,7 +459,7 @@ static int view_shape(P *p, const char *fname, MKind k, const Arg *axis, const V
 
 /* A method call self->m(args) (self NULL for a static call). */
 static int call(P *p, const PhpTok *at, const Method *m, const Val *self, Val *out) {
-    Arg args[MAX_ARGS], *s[5];
+    Arg args[MAX_ARGS], *s[7];
     int nargs;
     char fname[80];
     snprintf(fname, sizeof fname, "%s%s()", self ? "->" : "CudaArray::", m->name);

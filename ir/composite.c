@@ -1,5 +1,5 @@
-/* ir/composite.c: the composite ops (softmax, log_softmax, layer_norm, gelu, cross_entropy)
- * written as the primitives they stand for. One decomposition for every front-end: the JSON
+/* ir/composite.c: the composite ops (softmax, log_softmax, layer_norm, gelu, cross_entropy,
+ * conv2d, max_pool2d, avg_pool2d) written as the primitives they stand for. One decomposition for every front-end: the JSON
  * reader expands a file's composite nodes here, the PHP graph front-end and the eager/traced
  * CudaArray methods call ir_expand_composite too. The planner then fuses the primitives and
  * autodiff differentiates them with its existing rules. */
@@ -227,6 +227,234 @@ static NodeId cross_entropy(Cb *b, const Operand *in, const Attrs *a) {
     return un(b, "cross_entropy", OP_NEG, V(m));
 }
 
+/* ---- conv2d and pooling: windows over H and W as strided slices ---------------------------- */
+
+#define IR_MAX_KERNEL 1024 /* per axis: the expansion makes one slice per kernel row and column */
+
+/* A window's geometry per spatial axis (0: height, 1: width): kernel, stride, dilation, pads,
+ * output size. */
+typedef struct {
+    int64_t k[2], s[2], d[2], pb[2], pe[2], o[2];
+} Win;
+
+static NodeId viewop(Cb *b, const char *w, Op op, NodeId x, const Attrs *a) {
+    Operand in = V(x);
+    return node(b, w, op, 1, &in, a);
+}
+
+static NodeId reshape_to(Cb *b, const char *w, NodeId x, int rank, const int64_t *dims) {
+    Attrs a = {.nshape = rank};
+    memcpy(a.shape, dims, (size_t)rank * sizeof *dims);
+    return viewop(b, w, OP_RESHAPE, x, &a);
+}
+
+/* Checks x (and for the pools the kernel) and fills w; the messages name the attributes as the
+ * graph format spells them. */
+static int window_of(Cb *b, const TensorType *x, const Attrs *a, const int64_t kernel[2], bool dilated, bool pool, Win *w) {
+    static const char *const axis[2] = {"height", "width"};
+    char s[256];
+    if (b->failed) return -1;
+    if (x->rank != 4) return cfail(b, "x must have rank 4 (N, C, H, W), got %s", ir_shape_str(x, s, sizeof s)), -1;
+    if (!ir_dtype_is_float(x->dtype)) return cfail(b, "x must be float32 or float64, got %s", ir_dtype_name(x->dtype)), -1;
+    struct { const char *name; int n; const int64_t *v; int want; } lists[] = {
+        {"strides", a->nstrides, a->strides, 2}, {"dilations", a->ndilations, a->dilations, 2},
+        {"pads", a->npads, a->pads, 4}};
+    for (int i = 0; i < 3; i++) {
+        if (lists[i].n && lists[i].n != lists[i].want)
+            return cfail(b, "\"%s\" must have %s, got %d", lists[i].name,
+                         i == 2 ? "4 entries (top, left, bottom, right)" : "2 entries (height, width)", lists[i].n), -1;
+        for (int k = 0; k < lists[i].n; k++) {
+            int64_t v = lists[i].v[k], lo = i == 2 ? 0 : 1;
+            if (v < lo || v >= IR_MAX_DIM)
+                return cfail(b, "\"%s\" must be integers from %lld to 2^31-1, got %lld", lists[i].name, (long long)lo,
+                             (long long)v), -1;
+        }
+    }
+    if (!dilated && a->ndilations) return cfail(b, "takes no \"dilations\""), -1;
+    for (int i = 0; i < 2; i++) {
+        w->k[i] = kernel[i];
+        w->s[i] = a->nstrides ? a->strides[i] : 1;
+        w->d[i] = a->ndilations ? a->dilations[i] : 1;
+        w->pb[i] = a->npads ? a->pads[i] : 0;
+        w->pe[i] = a->npads ? a->pads[2 + i] : 0;
+        if (kernel[i] < 1 || kernel[i] > IR_MAX_KERNEL)
+            return cfail(b, "the kernel's %s %lld is out of range (1 to %d)", axis[i], (long long)kernel[i], IR_MAX_KERNEL), -1;
+        if (pool && (w->pb[i] >= w->k[i] || w->pe[i] >= w->k[i]))
+            return cfail(b, "pads must be smaller than the kernel (a window of padding only has no value), got %lld "
+                            "and %lld for a kernel %s of %lld", (long long)w->pb[i], (long long)w->pe[i], axis[i],
+                         (long long)w->k[i]), -1;
+        int64_t ext = w->d[i] * (w->k[i] - 1) + 1, len = x->dims[2 + i] + w->pb[i] + w->pe[i];
+        if (len < ext) {
+            char dil[64] = "";
+            if (dilated) snprintf(dil, sizeof dil, " with dilation %lld", (long long)w->d[i]);
+            return cfail(b, "the kernel's %s (%lld%s) is larger than the padded input's (%lld) in x %s", axis[i],
+                         (long long)ext, dil, (long long)len, ir_shape_str(x, s, sizeof s)), -1;
+        }
+        w->o[i] = (len - ext) / w->s[i] + 1;
+    }
+    return 0;
+}
+
+/* x padded on spatial axis ax (2 or 3) by pb before and pe after: with zeros, or (edge) with
+ * copies of the first and last row or column, which never change a window's max (every window
+ * that reaches the padding holds the row or column copied: pads are smaller than the kernel). */
+static NodeId pad_axis(Cb *b, NodeId x, int ax, int64_t pb, int64_t pe, bool edge) {
+    if (b->failed || (pb == 0 && pe == 0)) return x;
+    const TensorType t = *type_of(b, x);
+    if (!edge) {
+        Attrs a = {.npads = 2 * t.rank};
+        a.pads[ax] = pb, a.pads[t.rank + ax] = pe;
+        return viewop(b, "pad", OP_PAD, x, &a);
+    }
+    NodeId rep[2] = {-1, -1};
+    for (int side = 0; side < 2; side++) {
+        int64_t p = side ? pe : pb;
+        if (!p) continue;
+        Attrs sl = {.nslice = 1, .has_axes = true, .naxes = 1, .axes = {ax}};
+        sl.starts[0] = side ? t.dims[ax] - 1 : 0, sl.ends[0] = sl.starts[0] + 1;
+        NodeId e = viewop(b, side ? "edge_end" : "edge_begin", OP_SLICE, x, &sl);
+        Attrs br = {.nshape = t.rank};
+        memcpy(br.shape, t.dims, sizeof t.dims);
+        br.shape[ax] = p;
+        rep[side] = viewop(b, side ? "pad_end" : "pad_begin", OP_BROADCAST_TO, e, &br);
+    }
+    Operand parts[3];
+    int n = 0;
+    if (pb) parts[n++] = V(rep[0]);
+    parts[n++] = V(x);
+    if (pe) parts[n++] = V(rep[1]);
+    Attrs c = {.axis = ax};
+    return node(b, "padded", OP_CONCAT, n, parts, &c);
+}
+
+/* The k taps along axis ax of x (tap t: start t*d, step s, o elements), either concatenated
+ * along axis cat (the im2col columns, in chunks of IR_MAX_INPUTS) or combined elementwise by
+ * op (OP_MAXIMUM, OP_ADD: a pooled window). */
+static NodeId taps(Cb *b, NodeId x, int ax, int64_t k, int64_t d, int64_t s, int64_t o, int cat, Op op) {
+    NodeId acc = -1;
+    Operand chunk[IR_MAX_INPUTS];
+    NodeId level[IR_MAX_KERNEL / IR_MAX_INPUTS + 1];
+    int n = 0, nlevel = 0;
+    for (int64_t t = 0; t < k && !b->failed; t++) {
+        Attrs sl = {.nslice = 1, .has_axes = true, .naxes = 1, .axes = {ax}, .has_steps = true};
+        sl.starts[0] = t * d, sl.ends[0] = t * d + (o - 1) * s + 1, sl.steps[0] = s;
+        NodeId tap = viewop(b, "tap", OP_SLICE, x, &sl);
+        if (op != OP_CONCAT) {
+            acc = acc < 0 ? tap : bin(b, op == OP_MAXIMUM ? "window_max" : "window_sum", op, V(acc), V(tap));
+            continue;
+        }
+        chunk[n++] = V(tap);
+        if (n == IR_MAX_INPUTS || t == k - 1) {
+            Attrs c = {.axis = cat};
+            level[nlevel++] = n == 1 ? tap : node(b, "cols", OP_CONCAT, n, chunk, &c);
+            n = 0;
+        }
+    }
+    if (op != OP_CONCAT || b->failed) return acc;
+    while (nlevel > 1) { /* concat along one axis is associative: chunks of chunks */
+        int m = 0;
+        for (int i = 0; i < nlevel; i += IR_MAX_INPUTS) {
+            int cnt = nlevel - i < IR_MAX_INPUTS ? nlevel - i : IR_MAX_INPUTS;
+            for (int j = 0; j < cnt; j++) chunk[j] = V(level[i + j]);
+            Attrs c = {.axis = cat};
+            level[m++] = cnt == 1 ? level[i] : node(b, "cols", OP_CONCAT, cnt, chunk, &c);
+        }
+        nlevel = m;
+    }
+    return level[0];
+}
+
+/* conv2d: x padded, its columns [G, C/G*kH*kW, N*OH*OW] (two stages of taps: rows, then
+ * columns, then a transpose), w as [G, M/G, C/G*kH*kW], one matmul per group, the result
+ * [M, N, OH, OW] read transposed as [N, M, OH, OW], the bias added. */
+static NodeId conv2d(Cb *b, const Operand *in, int nin, const Attrs *a) {
+    NodeId x = tensor(b, &in[0], "x"), w = tensor(b, &in[1], "w"), bias = nin > 2 ? tensor(b, &in[2], "b") : -2;
+    if (x < 0 || w < 0 || bias == -1) return -1;
+    const TensorType xt = *type_of(b, x), wt = *type_of(b, w);
+    char s1[256], s2[256];
+    if (wt.rank != 4) return cfail(b, "w must have rank 4 (M, C/group, kH, kW), got %s", ir_shape_str(&wt, s1, sizeof s1));
+    if (!ir_dtype_is_float(wt.dtype)) return cfail(b, "w must be float32 or float64, got %s", ir_dtype_name(wt.dtype));
+    Win win;
+    if (window_of(b, &xt, a, &wt.dims[2], true, false, &win)) return -1;
+    int64_t g = a->group ? a->group : 1, n = xt.dims[0], c = xt.dims[1], m = wt.dims[0];
+    if (g < 1 || g >= IR_MAX_DIM) return cfail(b, "\"group\" must be an integer from 1 to 2^31-1, got %lld", (long long)g);
+    if (c % g || m % g)
+        return cfail(b, "x's %lld channels and w's %lld filters must both be divisible by group %lld", (long long)c,
+                     (long long)m, (long long)g);
+    if (wt.dims[1] != c / g)
+        return cfail(b, "w %s must have %lld input channels per group (x's %lld channels / group %lld), got %lld",
+                     ir_shape_str(&wt, s1, sizeof s1), (long long)(c / g), (long long)c, (long long)g, (long long)wt.dims[1]);
+    if (bias >= 0) {
+        const TensorType *bt = type_of(b, bias);
+        if (bt->rank != 1 || bt->dims[0] != m)
+            return cfail(b, "b must have shape [%lld] (one per filter of w %s), got %s", (long long)m,
+                         ir_shape_str(&wt, s1, sizeof s1), ir_shape_str(bt, s2, sizeof s2));
+        if (!ir_dtype_is_float(bt->dtype)) return cfail(b, "b must be float32 or float64, got %s", ir_dtype_name(bt->dtype));
+    }
+    int64_t kh = win.k[0], kw = win.k[1], oh = win.o[0], ow = win.o[1];
+    NodeId p = x;
+    if (win.pb[0] || win.pe[0] || win.pb[1] || win.pe[1]) { /* zeros, both axes at once */
+        Attrs pa = {.npads = 8};
+        pa.pads[2] = win.pb[0], pa.pads[3] = win.pb[1], pa.pads[6] = win.pe[0], pa.pads[7] = win.pe[1];
+        p = viewop(b, "pad", OP_PAD, x, &pa);
+    }
+    int64_t wp = xt.dims[3] + win.pb[1] + win.pe[1];
+    NodeId rows = taps(b, p, 2, kh, win.d[0], win.s[0], oh, 2, OP_CONCAT); /* [N, C, kH*OH, Wp] */
+    rows = reshape_to(b, "rows", rows, 5, (int64_t[]){n, c, kh, oh, wp});
+    NodeId cols = taps(b, rows, 4, kw, win.d[1], win.s[1], ow, 3, OP_CONCAT); /* [N, C, kH, kW*OH, OW] */
+    /* columns as [G, K, N*OH*OW]: one GEMM per group over every image at once (and so one for
+     * each gradient: dW sums over N*OH*OW inside the GEMM); the im2col kernel writes this layout */
+    int64_t k = c / g * kh * kw, p2 = oh * ow;
+    cols = reshape_to(b, "cols_g", cols, 4, (int64_t[]){n, g, k, p2});
+    Attrs tr = {.nperm = 4, .perm = {1, 2, 0, 3}};
+    cols = viewop(b, "cols_t", OP_TRANSPOSE, cols, &tr); /* [G, K, N, P] */
+    NodeId y;
+    if (g == 1) {
+        cols = reshape_to(b, "im2col", cols, 2, (int64_t[]){k, n * p2});
+        NodeId w2 = reshape_to(b, "filters", w, 2, (int64_t[]){m, k});
+        y = bin(b, "gemm", OP_MATMUL, V(w2), V(cols)); /* [M, N*OH*OW] */
+    } else {
+        cols = reshape_to(b, "im2col", cols, 3, (int64_t[]){g, k, n * p2});
+        NodeId w3 = reshape_to(b, "filters", w, 3, (int64_t[]){g, m / g, k});
+        y = bin(b, "gemm", OP_MATMUL, V(w3), V(cols)); /* [G, M/G, N*OH*OW] */
+    }
+    y = reshape_to(b, "out_mn", y, 4, (int64_t[]){m, n, oh, ow});
+    Attrs sw = {.nperm = 4, .perm = {1, 0, 2, 3}};
+    y = viewop(b, "out", OP_TRANSPOSE, y, &sw); /* [N, M, OH, OW] */
+    if (bias < 0) return y;
+    NodeId b3 = reshape_to(b, "bias", bias, 3, (int64_t[]){m, 1, 1});
+    return bin(b, "biased", OP_ADD, V(y), V(b3));
+}
+
+/* max_pool2d and avg_pool2d: the window's max or sum over rows, then over columns (both are
+ * separable); the average divides by the window's size or, without count_include_pad, by the
+ * number of real elements (the same window sum over a padded tensor of ones, [OH, OW]). */
+static NodeId pool2d(Cb *b, Op op, const Operand *in, const Attrs *a) {
+    NodeId x = tensor(b, &in[0], "x");
+    if (x < 0) return -1;
+    if (a->nkernel != 2)
+        return cfail(b, "\"kernel_shape\" must have 2 entries (height, width), got %d", a->nkernel);
+    const TensorType xt = *type_of(b, x);
+    Win win;
+    if (window_of(b, &xt, a, a->kernel, false, true, &win)) return -1;
+    bool mx = op == OP_MAX_POOL2D;
+    Op comb = mx ? OP_MAXIMUM : OP_ADD;
+    NodeId r = pad_axis(b, x, 2, win.pb[0], win.pe[0], mx);
+    r = taps(b, r, 2, win.k[0], 1, win.s[0], win.o[0], 0, comb);
+    r = pad_axis(b, r, 3, win.pb[1], win.pe[1], mx);
+    r = taps(b, r, 3, win.k[1], 1, win.s[1], win.o[1], 0, comb);
+    if (mx) return r;
+    bool padded = win.pb[0] || win.pe[0] || win.pb[1] || win.pe[1];
+    if (a->count_include_pad || !padded) return bin(b, "avg_pool2d", OP_DIV, V(r), C((double)(win.k[0] * win.k[1])));
+    Attrs ones = {.nshape = 2, .shape = {xt.dims[2], xt.dims[3]}, .has_dtype = true, .dtype = xt.dtype, .value = 1};
+    NodeId cnt = node(b, "ones", OP_FULL, 0, NULL, &ones);
+    cnt = pad_axis(b, cnt, 0, win.pb[0], win.pe[0], false);
+    cnt = taps(b, cnt, 0, win.k[0], 1, win.s[0], win.o[0], 0, OP_ADD);
+    cnt = pad_axis(b, cnt, 1, win.pb[1], win.pe[1], false);
+    cnt = taps(b, cnt, 1, win.k[1], 1, win.s[1], win.o[1], 0, OP_ADD); /* [OH, OW] */
+    return bin(b, "avg_pool2d", OP_DIV, V(r), V(cnt));
+}
+
 NodeId ir_expand_composite(Graph *g, Op op, const Operand *in, int nin, const Attrs *a, const char *name,
                            const char *loc, char *err, size_t errn) {
     Cb b = {g, name, loc ? loc : "", err, errn, false, -1};
@@ -251,6 +479,8 @@ NodeId ir_expand_composite(Graph *g, Op op, const Operand *in, int nin, const At
         if ((x = tensor(&b, &in[0], "x")) >= 0) r = gelu(&b, as_float(&b, x), a->approx_tanh);
         break;
     case OP_CROSS_ENTROPY: r = cross_entropy(&b, in, a); break;
+    case OP_CONV2D: r = conv2d(&b, in, nin, a); break;
+    case OP_MAX_POOL2D: case OP_AVG_POOL2D: r = pool2d(&b, op, in, a); break;
     default: cfail(&b, "internal: no expansion for %s", ir_ops[op].name);
     }
     if (b.failed || r < 0) {

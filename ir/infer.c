@@ -113,11 +113,14 @@ int ir_slice_normalize(const TensorType *in, const Attrs *a, int64_t start[], in
     return 0;
 }
 
+int ir_min_arity(Op op) { return op == OP_CONV2D ? 2 : ir_ops[op].arity; }
+
 bool ir_arity_ok(Op op, int nin, const char *noun, char *err, size_t errn) {
-    int a = ir_ops[op].arity;
+    int a = ir_ops[op].arity, lo = ir_min_arity(op);
     if (a < 0 && nin >= 1 && nin <= IR_MAX_INPUTS) return true;
     if (a < 0) return snprintf(err, errn, "takes 1 to %d %ss, got %d", IR_MAX_INPUTS, noun, nin), false;
-    if (nin == a) return true;
+    if (nin >= lo && nin <= a) return true;
+    if (lo != a) return snprintf(err, errn, "takes %d or %d %ss, got %d", lo, a, noun, nin), false;
     return snprintf(err, errn, "takes %d %s%s, got %d", a, noun, a == 1 ? "" : "s", nin), false;
 }
 

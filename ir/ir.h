@@ -159,6 +159,12 @@ typedef struct {
     bool has_epsilon;
     bool approx_tanh;               /* gelu: approximate "tanh" (false: "none", erf) */
     double ratio;                   /* dropout: the probability of dropping, 0 <= ratio < 1 */
+    /* conv2d, max_pool2d, avg_pool2d (composites; pads above, 4 entries [top, left, bottom,
+     * right]): each list's count as given (0: the default), checked by ir/composite.c */
+    int nstrides, ndilations, nkernel;
+    int64_t strides[2], dilations[2], kernel[2]; /* kernel: the pools' kernel_shape */
+    int64_t group;                  /* conv2d: 0 means the default, 1 */
+    bool count_include_pad;         /* avg_pool2d */
 } Attrs;
 
 typedef int32_t NodeId;
@@ -329,6 +335,8 @@ int ir_casting_from_name(const char *s, IrCasting *out); /* 0, or -1 for an unkn
 const char *ir_casting_name(IrCasting c);
 bool ir_can_cast(DType from, DType to, IrCasting c);
 
+/* The fewest operands op takes: its arity, or 2 for conv2d (whose bias is optional). */
+int ir_min_arity(Op op);
 /* Whether op takes nin operands; the message ("takes 2 operands, got 3") in err when not. */
 bool ir_arity_ok(Op op, int nin, const char *noun, char *err, size_t errn);
 /* The axis of gather/scatter_add/concat normalised against the data's rank (negative counts from the
@@ -347,7 +355,7 @@ int ir_verify_node(Graph *g, NodeId id, Diag *d);
 /* ---- composite ops (ir/composite.c) ---------------------------------------------------------- */
 
 /* Appends the primitives that composite op `op` (kind K_COMPOSITE: softmax, log_softmax,
- * layer_norm, gelu, cross_entropy) stands for to g, over operands in (typed nodes of g or
+ * layer_norm, gelu, cross_entropy, conv2d, max_pool2d, avg_pool2d) stands for to g, over operands in (typed nodes of g or
  * constants) with attributes a; the last node is named `name` (intermediates "name__what") and
  * every node gets loc. Returns the last node's id, or -1 with the message (no location) in err.
  * The one decomposition: the JSON reader, the PHP front-end and the eager methods all use it. */

@@ -144,7 +144,13 @@ static const char *const *allowed_keys(Op op) {
     static const char *const ln[] = {"name", "op", "inputs", "axis", "epsilon", NULL};
     static const char *const gelu[] = {"name", "op", "inputs", "approximate", NULL};
     static const char *const drop[] = {"name", "op", "inputs", "ratio", NULL};
+    static const char *const conv[] = {"name", "op", "inputs", "strides", "pads", "dilations", "group", NULL};
+    static const char *const maxp[] = {"name", "op", "inputs", "kernel_shape", "strides", "pads", NULL};
+    static const char *const avgp[] = {"name", "op", "inputs", "kernel_shape", "strides", "pads", "count_include_pad", NULL};
     switch (op) {
+    case OP_CONV2D: return conv;
+    case OP_MAX_POOL2D: return maxp;
+    case OP_AVG_POOL2D: return avgp;
     case OP_DROPOUT: return drop;
     case OP_SOFTMAX: case OP_LOG_SOFTMAX: case OP_CROSS_ENTROPY: return ax;
     case OP_LAYER_NORM: return ln;
@@ -159,6 +165,39 @@ static const char *const *allowed_keys(Op op) {
     case OP_ONE_HOT: return oh;
     default: return ir_ops[op].kind == K_REDUCE ? red : plain;
     }
+}
+
+/* conv2d's and the pools' lists (their counts and values are checked by the expansion,
+ * ir/composite.c, which every front-end shares), group and count_include_pad. */
+static int window_attrs(Reader *r, Node *n, const cJSON *j) {
+    Attrs *a = &n->attrs;
+    const cJSON *v;
+    int64_t tmp[IR_MAX_RANK];
+    int cnt;
+    struct { const char *key; int64_t *dst; int *n; } lists[] = {
+        {"strides", a->strides, &a->nstrides}, {"dilations", a->dilations, &a->ndilations},
+        {"kernel_shape", a->kernel, &a->nkernel}};
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
+        if (!(v = cJSON_GetObjectItemCaseSensitive(j, lists[i].key))) continue;
+        if (read_ints(r, n, v, lists[i].key, 1, IR_MAX_DIM - 1, tmp, &cnt)) return -1;
+        if (cnt != 2) return NFAIL(n, "\"%s\" must have 2 entries (height, width), got %d", lists[i].key, cnt);
+        memcpy(lists[i].dst, tmp, sizeof tmp[0] * 2);
+        *lists[i].n = 2;
+    }
+    if (n->op == OP_MAX_POOL2D || n->op == OP_AVG_POOL2D) {
+        if (!a->nkernel) return NFAIL(n, "needs \"kernel_shape\" (2 entries: height, width)");
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(j, "group"))) {
+        char got[48];
+        if (!get_int(v, 1, IR_MAX_DIM - 1, &a->group))
+            return NFAIL(n, "\"group\" must be an integer from 1 to 2^31-1, got %s", describe(v, got, sizeof got));
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(j, "count_include_pad"))) {
+        if (cJSON_IsBool(v)) a->count_include_pad = cJSON_IsTrue(v);
+        else if (cJSON_IsNumber(v) && (v->valuedouble == 0 || v->valuedouble == 1)) a->count_include_pad = v->valuedouble == 1;
+        else return NFAIL(n, "\"count_include_pad\" must be 0, 1, true or false, got %s", type_name(v));
+    }
+    return 0;
 }
 
 static int read_attrs(Reader *r, Node *n, const cJSON *j) {
@@ -212,10 +251,11 @@ static int read_attrs(Reader *r, Node *n, const cJSON *j) {
     } else if (n->op == OP_CAST) {
         return NFAIL(n, "needs \"dtype\"");
     }
-    if (n->op == OP_PAD) {
-        if (!(v = cJSON_GetObjectItemCaseSensitive(j, "pads"))) return NFAIL(n, "needs \"pads\"");
-        if (read_ints_max(r, n, v, "pads", 0, IR_MAX_DIM - 1, a->pads, &a->npads, 2 * IR_MAX_RANK)) return -1;
-    }
+    if (n->op == OP_PAD && !cJSON_GetObjectItemCaseSensitive(j, "pads")) return NFAIL(n, "needs \"pads\"");
+    if ((v = cJSON_GetObjectItemCaseSensitive(j, "pads")) &&
+        read_ints_max(r, n, v, "pads", 0, IR_MAX_DIM - 1, a->pads, &a->npads, 2 * IR_MAX_RANK))
+        return -1;
+    if (window_attrs(r, n, j)) return -1;
     if (n->op == OP_FULL || (n->op == OP_PAD && cJSON_GetObjectItemCaseSensitive(j, "value"))) {
         v = cJSON_GetObjectItemCaseSensitive(j, "value");
         if (!v) return NFAIL(n, "needs \"value\"");
@@ -323,6 +363,8 @@ static int read_nodes(Reader *r, const cJSON *arr) {
         int arity = ir_ops[op].arity;
         if (!ins && arity == 0) continue;
         if (!ins && arity < 0) return NFAIL(n, "needs \"inputs\", a list of 1 to %d value names", IR_MAX_INPUTS);
+        if (!ins && ir_min_arity(op) != arity)
+            return NFAIL(n, "needs \"inputs\", a list of %d or %d value names", ir_min_arity(op), arity);
         if (!ins) return NFAIL(n, "needs \"inputs\", a list of %d value name%s or number%s", arity,
                               arity == 1 ? "" : "s", arity == 1 ? "" : "s");
         if (!cJSON_IsArray(ins)) return NFAIL(n, "\"inputs\" must be a list, got %s", type_name(ins));

@@ -332,7 +332,7 @@ static RtTensor *apply_view(Op op, RtTensor *x, const Attrs *a, const TensorType
 }
 
 /* A small graph: one input per tensor operand, the composite expanded over them; then its nodes
- * in order, each value kept until the end (there are a dozen at most). */
+ * in order, each value kept until the end (a dozen, or a few per kernel row and column). */
 RtTensor *rt_apply_composite(Op op, const RtOperand *in, int nin, const Attrs *a, RtApplyFn apply) {
     static const Attrs none;
     if (!a) a = &none;
@@ -354,13 +354,12 @@ RtTensor *rt_apply_composite(Op op, const RtOperand *in, int nin, const Attrs *a
         ops[i] = (Operand){.id = graph_add(g, nm, OP_INPUT)};
         g->nodes[ops[i].id].type = rt_type(in[i].t);
     }
-    RtTensor **vals = calloc(IR_MAX_INPUTS + 64, sizeof *vals);
-    if (!vals) abort();
     RtTensor *r = NULL;
     NodeId last = ir_expand_composite(g, op, ops, nin, a, "out", "", err, sizeof err);
     if (last < 0) rt_error(RT_EINVAL, "%s: %s", ir_ops[op].name, err);
-    else if (g->nnodes > IR_MAX_INPUTS + 64) rt_error(RT_ERUNTIME, "internal: %s expands to %d nodes", ir_ops[op].name, g->nnodes);
-    for (NodeId id = 0; last >= 0 && id <= last && g->nnodes <= IR_MAX_INPUTS + 64; id++) {
+    RtTensor **vals = calloc((size_t)g->nnodes + 1, sizeof *vals);
+    if (!vals) abort();
+    for (NodeId id = 0; last >= 0 && id <= last; id++) {
         const Node *nd = &g->nodes[id];
         if (nd->op == OP_INPUT) {
             for (int i = 0; i < nin; i++)
@@ -379,7 +378,7 @@ RtTensor *rt_apply_composite(Op op, const RtOperand *in, int nin, const Attrs *a
         if (!(vals[id] = apply(nd->op, o, nd->ninputs, &nd->attrs))) break;
         if (id == last) r = rt_retain(vals[id]);
     }
-    for (int i = 0; i < g->nnodes && i < IR_MAX_INPUTS + 64; i++) rt_release(vals[i]);
+    for (int i = 0; i < g->nnodes; i++) rt_release(vals[i]);
     free(vals);
     graph_free(g);
     return r;

@@ -274,6 +274,27 @@ final class CudaArray implements \ArrayAccess, \Countable, \Stringable
      */
     public function crossEntropy(CudaArray $target, int $axis = 1): CudaArray {}
 
+    /**
+     * ONNX Conv 2-D over NCHW: this array is x [N, C, H, W], $weight [M, C/$group, kH, kW], $bias
+     * [M] or null; $strides and $dilations [height, width], $pads [top, left, bottom, right]
+     * (zeros). Out [N, M, OH, OW], OH = floor((H + top + bottom - dilation*(kH-1) - 1)/stride) + 1.
+     * float32 or float64. Composed of graph ops (im2col as strided slices, then a matmul), so it
+     * traces in Cuda\Fusion and has gradients.
+     */
+    public function conv2d(CudaArray $weight, ?CudaArray $bias = null, array $strides = [1, 1], array $pads = [0, 0, 0, 0], array $dilations = [1, 1], int $group = 1): CudaArray {}
+
+    /**
+     * Max pooling over NCHW with a [kH, kW] $kernel, $strides (default [1, 1], ONNX's) and $pads
+     * [top, left, bottom, right], each smaller than the kernel; padding never wins a max.
+     */
+    public function maxPool2d(array $kernel, array $strides = [1, 1], array $pads = [0, 0, 0, 0]): CudaArray {}
+
+    /**
+     * Average pooling, as maxPool2d; the divisor is the number of real (not padding) elements in
+     * the window, or the kernel's size with $countIncludePad.
+     */
+    public function avgPool2d(array $kernel, array $strides = [1, 1], array $pads = [0, 0, 0, 0], bool $countIncludePad = false): CudaArray {}
+
     /** A view when the array is contiguous, else a copy; one -1 is inferred. */
     public function reshape(array $shape): CudaArray {}
 
@@ -468,6 +489,35 @@ final class Compiler
 
     /** The PTX NVRTC generated. */
     public function getPtx(): string {}
+}
+
+/**
+ * php-gpu-tensors' neural-network helpers as thin wrappers over gtc's graph ops (conv2d,
+ * max_pool2d, avg_pool2d, softmax): eager, traced in Cuda\Fusion, differentiable. gtc needs no
+ * cuDNN for them, so isAvailable() is always true (cuda_get_backend_info()['cudnn'] stays false).
+ *
+ * @strict-properties
+ * @not-serializable
+ */
+final class NN
+{
+    /**
+     * $input [N, C, H, W], $weights [M, C/$groups, kH, kW], $bias [M] or null; $stride and
+     * $dilation [height, width] (positive), $padding [height, width] (symmetric, >= 0).
+     */
+    public static function conv2d(CudaArray $input, CudaArray $weights, ?CudaArray $bias = null, array $stride = [1, 1], array $padding = [0, 0], array $dilation = [1, 1], int $groups = 1): CudaArray {}
+
+    /**
+     * Pooling over $window [kH, kW]: $mode 'max' or 'average' (the mean of the real elements,
+     * padding not counted); $padding [height, width] (symmetric), each smaller than the window.
+     */
+    public static function pool2d(CudaArray $input, array $window, array $stride = [2, 2], array $padding = [0, 0], string $mode = 'max'): CudaArray {}
+
+    /** Softmax over the channels (axis 1) of an [N, C, H, W] array. */
+    public static function softmax(CudaArray $input): CudaArray {}
+
+    /** Always true: these ops are gtc's own (no cuDNN needed). */
+    public static function isAvailable(): bool {}
 }
 
 /**

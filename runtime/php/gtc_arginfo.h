@@ -296,6 +296,53 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_crossEntropy
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, axis, IS_LONG, 0, "1")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_conv2d, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_OBJ_INFO(0, weight, Cuda\\CudaArray, 0)
+	ZEND_ARG_OBJ_INFO_WITH_DEFAULT_VALUE(0, bias, Cuda\\CudaArray, 1, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, strides, IS_ARRAY, 0, "[1, 1]")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, pads, IS_ARRAY, 0, "[0, 0, 0, 0]")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dilations, IS_ARRAY, 0, "[1, 1]")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, group, IS_LONG, 0, "1")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_maxPool2d, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, kernel, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, strides, IS_ARRAY, 0, "[1, 1]")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, pads, IS_ARRAY, 0, "[0, 0, 0, 0]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_avgPool2d, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, kernel, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, strides, IS_ARRAY, 0, "[1, 1]")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, pads, IS_ARRAY, 0, "[0, 0, 0, 0]")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, countIncludePad, _IS_BOOL, 0, "false")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_NN_conv2d, 0, 2, Cuda\\CudaArray, 0)
+	ZEND_ARG_OBJ_INFO(0, input, Cuda\\CudaArray, 0)
+	ZEND_ARG_OBJ_INFO(0, weights, Cuda\\CudaArray, 0)
+	ZEND_ARG_OBJ_INFO_WITH_DEFAULT_VALUE(0, bias, Cuda\\CudaArray, 1, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, stride, IS_ARRAY, 0, "[1, 1]")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, padding, IS_ARRAY, 0, "[0, 0]")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dilation, IS_ARRAY, 0, "[1, 1]")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, groups, IS_LONG, 0, "1")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_NN_pool2d, 0, 2, Cuda\\CudaArray, 0)
+	ZEND_ARG_OBJ_INFO(0, input, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO(0, window, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, stride, IS_ARRAY, 0, "[2, 2]")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, padding, IS_ARRAY, 0, "[0, 0]")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, mode, IS_STRING, 0, "\'max\'")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_NN_softmax, 0, 1, Cuda\\CudaArray, 0)
+	ZEND_ARG_OBJ_INFO(0, input, Cuda\\CudaArray, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_NN_isAvailable, 0, 0, _IS_BOOL, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_reshape, 0, 1, Cuda\\CudaArray, 0)
 	ZEND_ARG_TYPE_INFO(0, shape, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
@@ -681,6 +728,13 @@ ZEND_METHOD(Cuda_HostArray, toDevice);
 ZEND_METHOD(Cuda_HostArray, toGpu);
 ZEND_METHOD(Cuda_HostArray, __serialize);
 ZEND_METHOD(Cuda_HostArray, __unserialize);
+ZEND_METHOD(Cuda_CudaArray, conv2d);
+ZEND_METHOD(Cuda_CudaArray, maxPool2d);
+ZEND_METHOD(Cuda_CudaArray, avgPool2d);
+ZEND_METHOD(Cuda_NN, conv2d);
+ZEND_METHOD(Cuda_NN, pool2d);
+ZEND_METHOD(Cuda_NN, softmax);
+ZEND_METHOD(Cuda_NN, isAvailable);
 ZEND_METHOD(Cuda_Compiler, __construct);
 ZEND_METHOD(Cuda_Compiler, launch);
 ZEND_METHOD(Cuda_Compiler, kernels);
@@ -819,6 +873,9 @@ static const zend_function_entry class_Cuda_CudaArray_methods[] = {
 	ZEND_ME(Cuda_CudaArray, concat, arginfo_class_Cuda_CudaArray_concat, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, pad, arginfo_class_Cuda_CudaArray_pad, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, dropout, arginfo_class_Cuda_CudaArray_dropout, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, conv2d, arginfo_class_Cuda_CudaArray_conv2d, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, maxPool2d, arginfo_class_Cuda_CudaArray_maxPool2d, ZEND_ACC_PUBLIC)
+	ZEND_ME(Cuda_CudaArray, avgPool2d, arginfo_class_Cuda_CudaArray_avgPool2d, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, softmax, arginfo_class_Cuda_CudaArray_softmax, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, logSoftmax, arginfo_class_Cuda_CudaArray_logSoftmax, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_CudaArray, layerNorm, arginfo_class_Cuda_CudaArray_layerNorm, ZEND_ACC_PUBLIC)
@@ -881,6 +938,14 @@ static const zend_function_entry class_Cuda_Compiler_methods[] = {
 	ZEND_ME(Cuda_Compiler, kernels, arginfo_class_Cuda_Compiler_kernels, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_Compiler, getLog, arginfo_class_Cuda_Compiler_getLog, ZEND_ACC_PUBLIC)
 	ZEND_ME(Cuda_Compiler, getPtx, arginfo_class_Cuda_Compiler_getPtx, ZEND_ACC_PUBLIC)
+	ZEND_FE_END
+};
+
+static const zend_function_entry class_Cuda_NN_methods[] = {
+	ZEND_ME(Cuda_NN, conv2d, arginfo_class_Cuda_NN_conv2d, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_NN, pool2d, arginfo_class_Cuda_NN_pool2d, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_NN, softmax, arginfo_class_Cuda_NN_softmax, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_NN, isAvailable, arginfo_class_Cuda_NN_isAvailable, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_FE_END
 };
 
@@ -1016,6 +1081,17 @@ static zend_class_entry *register_class_Cuda_Compiler(void)
 	zend_class_entry ce, *class_entry;
 
 	INIT_NS_CLASS_ENTRY(ce, "Cuda", "Compiler", class_Cuda_Compiler_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Cuda_NN(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Cuda", "NN", class_Cuda_NN_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
 	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
 

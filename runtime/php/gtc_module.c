@@ -208,6 +208,7 @@ static PHP_MINIT_FUNCTION(gtc) {
     php_gtc_hostarray_minit(php_gtc_ce_HostArray);
     php_gtc_ce_Compiler = register_class_Cuda_Compiler();
     php_gtc_compiler_minit(php_gtc_ce_Compiler);
+    register_class_Cuda_NN();
     php_gtc_ce_Fusion = register_class_Cuda_Fusion();
     php_gtc_ce_FusionGraph = register_class_Cuda_FusionGraph();
     php_gtc_ce_FusionExecution = register_class_Cuda_FusionExecution();

@@ -58,6 +58,7 @@ function stub_default(string $d)
     if (is_numeric($d)) return (float)$d;
     if (preg_match('~^"(.*)"$~s', $d, $m) || preg_match("~^'(.*)'$~s", $d, $m)) return $m[1];
     if ($d === '[]') return [];
+    if (preg_match('~^\[(-?\d+(?:\s*,\s*-?\d+)*)\]$~', $d, $m)) return array_map('intval', preg_split('~\s*,\s*~', $m[1]));
     throw new Exception("unsupported default $d");
 }
 
@@ -100,7 +101,8 @@ foreach ($cm as $c) {
         if ($rm->isStatic() !== ($static !== '')) $errors[] = "$where: static differs";
         $rt = $rm->hasReturnType() ? refl_type($rm->getReturnType()) : '';
         if (norm_type($ret, $ns) !== $rt) $errors[] = "$where: returns '$rt', stub says '" . norm_type($ret, $ns) . "'";
-        $sp = trim($params) === '' ? [] : array_map('trim', explode(',', $params));
+        // commas inside a list default ([1, 1]) do not separate parameters
+        $sp = trim($params) === '' ? [] : array_map('trim', preg_split('~,(?![^\[]*\])~', $params));
         $rp = $rm->getParameters();
         if (count($sp) !== count($rp)) { $errors[] = "$where: " . count($rp) . " parameters, stub has " . count($sp); continue; }
         $required = 0;

@@ -280,6 +280,31 @@ TEST(grad_pad_slice__interior_and_zeros__match_finite_differences) {
                                   " 'steps': [5]}"), "a"); /* one element: the step does not matter */
 }
 
+/* a step s > 1: g spread with s - 1 zeros after each element, then padded */
+TEST(grad_slice_strided__spread_and_pad__match_finite_differences) {
+    gradcheck(G(IN("a", "[7,5]"), "{'name': 'y', 'op': 'slice', 'inputs': ['a'], 'starts': [1, 0], 'ends': [7, 5],"
+                                  " 'steps': [2, 3]}"), "a");
+    gradcheck(G(IN("a", "[2,9]"), "{'name': 'y', 'op': 'slice', 'inputs': ['a'], 'starts': [-8], 'ends': [100], 'axes': [1],"
+                                  " 'steps': [4]}"), "a");
+}
+
+/* conv2d and the pools are composites of strided slices, pad, concat, matmul, maximum, add:
+ * their gradients come from those rules. Random inputs have no ties in a max. */
+TEST(grad_conv2d_pools__through_primitives__match_finite_differences) {
+    gradcheck(G(IN("x", "[2,3,5,6]") "," IN("w", "[4,3,3,2]") "," IN("b", "[4]"),
+                "{'name': 'y', 'op': 'conv2d', 'inputs': ['x', 'w', 'b'], 'strides': [2, 1], 'pads': [1, 0, 2, 1],"
+                " 'dilations': [1, 2]}"), "x,w,b");
+    gradcheck(G(IN("x", "[1,4,4,5]") "," IN("w", "[6,2,2,3]"),
+                "{'name': 'y', 'op': 'conv2d', 'inputs': ['x', 'w'], 'group': 2, 'strides': [1, 2], 'pads': [1, 1, 1, 1]}"),
+              "x,w");
+    gradcheck(G(IN("x", "[2,2,6,5]"), "{'name': 'y', 'op': 'max_pool2d', 'inputs': ['x'], 'kernel_shape': [3, 2],"
+                                      " 'strides': [2, 1], 'pads': [1, 0, 2, 1]}"), "x");
+    gradcheck(G(IN("x", "[2,2,6,5]"), "{'name': 'y', 'op': 'avg_pool2d', 'inputs': ['x'], 'kernel_shape': [3, 3],"
+                                      " 'strides': [2, 2], 'pads': [1, 2, 1, 0]}"), "x");
+    gradcheck(G(IN("x", "[1,2,5,5]"), "{'name': 'y', 'op': 'avg_pool2d', 'inputs': ['x'], 'kernel_shape': [2, 3],"
+                                      " 'pads': [1, 1, 1, 1], 'count_include_pad': 1}"), "x");
+}
+
 TEST(grad_floor_ceil_round_sign__piecewise_constant__are_zero) {
     static const char *const ops[] = {"floor", "ceil", "round", "sign"};
     char buf[1024];
@@ -560,7 +585,7 @@ TEST(pass__no_gradient_on_the_path__names_the_node) {
                       "'train': {'loss': 'loss', 'params': ['w'], 'optimizer': {'type': 'sgd', 'lr': 0.1}}}",
                       "\"i\" (argmax): lies on a path from a parameter to the loss");
     expect_pass_error("{'format': 'gtc-graph', 'version': 1, 'name': 'g', 'inputs': [" IN("w", "[3]") "],"
-                      "'nodes': [{'name': 's', 'op': 'slice', 'inputs': ['w'], 'starts': [0], 'ends': [3], 'steps': [2]},"
+                      "'nodes': [{'name': 's', 'op': 'slice', 'inputs': ['w'], 'starts': [2], 'ends': [-4], 'steps': [-2]},"
                       "{'name': 'loss', 'op': 'sum', 'inputs': ['s']}], 'outputs': {'loss': 'loss'},"
                       "'train': {'loss': 'loss', 'params': ['w'], 'optimizer': {'type': 'sgd', 'lr': 0.1}}}",
                       "\"s\" (slice): lies on a path");
@@ -595,6 +620,8 @@ int main(void) {
         cmocka_unit_test(grad_composites__through_primitives__match_finite_differences),
         cmocka_unit_test(grad_concat__slices_per_operand__match_finite_differences),
         cmocka_unit_test(grad_pad_slice__interior_and_zeros__match_finite_differences),
+        cmocka_unit_test(grad_slice_strided__spread_and_pad__match_finite_differences),
+        cmocka_unit_test(grad_conv2d_pools__through_primitives__match_finite_differences),
         cmocka_unit_test(grad_floor_ceil_round_sign__piecewise_constant__are_zero),
         cmocka_unit_test(grad_where_clamp__tensors_and_constants__match_finite_differences),
         cmocka_unit_test(grad_cast__float32_and_back__converts_the_gradient),

@@ -339,6 +339,7 @@ TEST(emit_all__every_test_graph__compiles_with_cc_and_nvcc) {
         "tests/golden/small_ints/graph.json",
         "tests/emit/index_ops.json",                  "tests/golden/embedding_mlp/graph.json",
         "tests/golden/nn_block/graph.json",           "tests/emit/nn_block_step.json",
+        "tests/golden/conv_block/graph.json",         "tests/emit/cnn_digits_step.json",
     };
     bool nv = have_nvcc();
     for (size_t i = 0; i < sizeof graphs / sizeof *graphs; i++) {

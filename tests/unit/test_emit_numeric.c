@@ -70,6 +70,12 @@ TEST(emit_cpu__composites_and_dropout__match_eager) {
     check("tests/golden/nn_block/graph.json", 1, F32);
     check("tests/emit/nn_block_step.json", 3, F32); /* gtc grad --format=json of tests/golden/nn_block_train */
 }
+/* conv2d + bias + relu + max pool (im2col kernel, GEMM, fused epilogue); the CNN's training step
+ * (strided-slice gradients, batched GEMMs with broadcast filters, AdamW) */
+TEST(emit_cpu__conv_block_and_cnn_training__match_eager) {
+    check("tests/golden/conv_block/graph.json", 1, F32);
+    check("tests/emit/cnn_digits_step.json", 3, F32); /* gtc grad --format=json of examples/cnn_digits.json */
+}
 TEST(emit_cpu__digits_step__matches_eager_over_steps) { check("examples/digits_step.json", 5, F32); }
 TEST(emit_cpu__train_step__matches_eager_over_steps) { check("examples/train_step.json", 3, F32); }
 TEST(emit_cpu__row_prologue_and_epilogue_matmuls__match_eager) {
@@ -117,6 +123,7 @@ int main(void) {
         cmocka_unit_test(emit_cpu__gather_and_scatter_add__match_eager),
         cmocka_unit_test(emit_cpu__embedding_mlp_training__matches_eager_over_steps),
         cmocka_unit_test(emit_cpu__composites_and_dropout__match_eager),
+        cmocka_unit_test(emit_cpu__conv_block_and_cnn_training__match_eager),
         cmocka_unit_test(emit_cpu__digits_step__matches_eager_over_steps),
         cmocka_unit_test(emit_cpu__train_step__matches_eager_over_steps),
         cmocka_unit_test(emit_cpu__row_prologue_and_epilogue_matmuls__match_eager),

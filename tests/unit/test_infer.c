@@ -1043,6 +1043,17 @@ static const CompCase composite_cases[] = {
     {OP_CROSS_ENTROPY, {.axis = 1, .has_axis = true}, 2,
      {{.dtype = DT_FLOAT32, .rank = 3, .dims = {2, 3, 4}}, {.dtype = DT_UINT8, .rank = 2, .dims = {2, 4}}}, DT_FLOAT32, 0, {0}},
     {OP_CROSS_ENTROPY, {0}, 2, {X23, X23}, DT_FLOAT32, 0, {0}},
+    /* OH = (7 + 1 + 2 - 1*(3-1) - 1)/2 + 1 = 4, OW = (6 + 0 + 1 - 2*(3-1) - 1)/1 + 1 = 3 */
+    {OP_CONV2D, {.nstrides = 2, .strides = {2, 1}, .npads = 4, .pads = {1, 0, 2, 1}, .ndilations = 2, .dilations = {1, 2}}, 3,
+     {{.dtype = DT_FLOAT32, .rank = 4, .dims = {2, 4, 7, 6}}, {.dtype = DT_FLOAT32, .rank = 4, .dims = {6, 4, 3, 3}},
+      {.dtype = DT_FLOAT32, .rank = 1, .dims = {6}}}, DT_FLOAT32, 4, {2, 6, 4, 3}},
+    {OP_CONV2D, {.group = 2}, 2,
+     {{.dtype = DT_FLOAT32, .rank = 4, .dims = {1, 4, 5, 5}}, {.dtype = DT_FLOAT64, .rank = 4, .dims = {6, 2, 3, 3}}},
+     DT_FLOAT64, 4, {1, 6, 3, 3}},
+    {OP_MAX_POOL2D, {.nkernel = 2, .kernel = {2, 2}, .nstrides = 2, .strides = {2, 2}}, 1,
+     {{.dtype = DT_FLOAT32, .rank = 4, .dims = {2, 3, 5, 5}}}, DT_FLOAT32, 4, {2, 3, 2, 2}},
+    {OP_AVG_POOL2D, {.nkernel = 2, .kernel = {3, 3}, .nstrides = 2, .strides = {2, 2}, .npads = 4, .pads = {1, 1, 1, 1}}, 1,
+     {{.dtype = DT_FLOAT64, .rank = 4, .dims = {1, 2, 5, 6}}}, DT_FLOAT64, 4, {1, 2, 3, 3}},
 };
 
 /* Every composite expands into typed primitives, the last named as the composite. */
@@ -1092,6 +1103,19 @@ TEST(ir_expand_composite__bad_operands__errors) {
     expand_fails(OP_CROSS_ENTROPY, NULL, 2, (TensorType[]){x23, {.dtype = DT_BOOL, .rank = 1, .dims = {2}}},
                  "target must be class indices (an integer dtype) or probabilities (float32 or float64), got bool");
     expand_fails(OP_GELU, NULL, 1, (TensorType[]){{.dtype = DT_FLOAT32, .weak = true}}, "x must be a tensor, got a constant");
+    /* conv2d and the pools: values the eager methods pass unchecked */
+    TensorType x4 = {.dtype = DT_FLOAT32, .rank = 4, .dims = {1, 2, 5, 5}}, w4 = {.dtype = DT_FLOAT32, .rank = 4, .dims = {3, 2, 2, 2}};
+    Attrs negpad = {.npads = 4, .pads = {0, -1, 0, 0}}, zstride = {.nstrides = 2, .strides = {1, 0}}, neggrp = {.group = -2};
+    Attrs k0 = {.nkernel = 2, .kernel = {0, 2}}, k1 = {.nkernel = 1, .kernel = {2}}, kd = {.nkernel = 2, .kernel = {2, 2}, .ndilations = 2, .dilations = {1, 1}};
+    expand_fails(OP_CONV2D, &negpad, 2, (TensorType[]){x4, w4}, "\"pads\" must be integers from 0 to 2^31-1, got -1");
+    expand_fails(OP_CONV2D, &zstride, 2, (TensorType[]){x4, w4}, "\"strides\" must be integers from 1 to 2^31-1, got 0");
+    expand_fails(OP_CONV2D, &neggrp, 2, (TensorType[]){x4, w4}, "\"group\" must be an integer from 1 to 2^31-1, got -2");
+    expand_fails(OP_CONV2D, NULL, 2, (TensorType[]){{.dtype = DT_FLOAT32, .weak = true}, w4}, "x must be a tensor, got a constant");
+    expand_fails(OP_CONV2D, NULL, 3, (TensorType[]){x4, w4, {.dtype = DT_FLOAT32, .weak = true}}, "b must be a tensor, got a constant");
+    expand_fails(OP_CONV2D, NULL, 3, (TensorType[]){x4, w4, {.dtype = DT_INT32, .rank = 1, .dims = {3}}}, "b must be float32 or float64, got int32");
+    expand_fails(OP_MAX_POOL2D, &k0, 1, &x4, "the kernel's height 0 is out of range (1 to 1024)");
+    expand_fails(OP_AVG_POOL2D, &k1, 1, &x4, "\"kernel_shape\" must have 2 entries (height, width), got 1");
+    expand_fails(OP_MAX_POOL2D, &kd, 1, &x4, "takes no \"dilations\"");
 }
 
 int main(void) {

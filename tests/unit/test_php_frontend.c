@@ -333,6 +333,58 @@ TEST(frontend_php_read__composites_and_dropout__expanded) {
     graph_free(g);
 }
 
+/* conv2d/maxPool2d/avgPool2d as the runtime's methods: the same primitives as the JSON ops */
+TEST(frontend_php_read__conv_pool__same_primitives_as_json) {
+    Graph *a = read_php("<?php\nuse Cuda\\CudaArray;\n#[Gtc\\Graph(name: 'g')]\n"
+                        "function g(#[Gtc\\Input('float32', [2, 4, 9, 8])] CudaArray $x, #[Gtc\\Input('float32', [6, 2, 3, 2])] "
+                        "CudaArray $w, #[Gtc\\Input('float32', [6])] CudaArray $b): array {\n"
+                        "    $c = $x->conv2d($w, $b, [2, 1], pads: [1, 0, 1, 1], dilations: [1, 2], group: 2);\n"
+                        "    $m = $c->maxPool2d([2, 2], strides: [2, 2], pads: [1, 0, 0, 1]);\n"
+                        "    $v = $c->avgPool2d([3, 2], [1, 1], [1, 1, 1, 1], countIncludePad: false);\n"
+                        "    $u = $x->conv2d($w, null, group: 2);\n"
+                        "    return ['m' => $m, 'v' => $v, 'u' => $u];\n}\n");
+    if (!a) fail_msg("%s", d.msg);
+    Diag dj;
+    diag_init(&dj, "g.json");
+    const char *json =
+        "{\"format\": \"gtc-graph\", \"version\": 1, \"name\": \"g\", \"inputs\": ["
+        "{\"name\": \"x\", \"dtype\": \"float32\", \"shape\": [2, 4, 9, 8]}, {\"name\": \"w\", \"dtype\": \"float32\", \"shape\": [6, 2, 3, 2]},"
+        "{\"name\": \"b\", \"dtype\": \"float32\", \"shape\": [6]}], \"nodes\": ["
+        "{\"name\": \"c\", \"op\": \"conv2d\", \"inputs\": [\"x\", \"w\", \"b\"], \"strides\": [2, 1], \"pads\": [1, 0, 1, 1], \"dilations\": [1, 2], \"group\": 2},"
+        "{\"name\": \"m\", \"op\": \"max_pool2d\", \"inputs\": [\"c\"], \"kernel_shape\": [2, 2], \"strides\": [2, 2], \"pads\": [1, 0, 0, 1]},"
+        "{\"name\": \"v\", \"op\": \"avg_pool2d\", \"inputs\": [\"c\"], \"kernel_shape\": [3, 2], \"strides\": [1, 1], \"pads\": [1, 1, 1, 1]},"
+        "{\"name\": \"u\", \"op\": \"conv2d\", \"inputs\": [\"x\", \"w\"], \"group\": 2}],"
+        "\"outputs\": {\"m\": \"m\", \"v\": \"v\", \"u\": \"u\"}}";
+    Graph *b = ir_read_json(json, strlen(json), &dj);
+    if (!b) fail_msg("%s", dj.msg);
+    assert_int_equal(a->nnodes, b->nnodes);
+    for (int i = 0; i < a->nnodes; i++) {
+        assert_int_equal(a->nodes[i].op, b->nodes[i].op);
+        assert_true(ir_type_equal(&a->nodes[i].type, &b->nodes[i].type));
+    }
+    const Node *m = &a->nodes[graph_find(a, "m")];
+    assert_true(m->op == OP_MAXIMUM && m->type.rank == 4 && m->type.dims[1] == 6);
+    graph_free(a);
+    graph_free(b);
+    static const struct { const char *line, *msg; } bad[] = {
+        {"    $y = $x->conv2d($w, strides: [0, 1]);\n", "g.php:5:35: ->conv2d(): $strides[0] must be an integer from 1 to 2147483647"},
+        {"    $y = $x->conv2d($w, pads: [1, 1]);\n", "g.php:5:31: ->conv2d(): $pads must be a list of 4 integers"},
+        {"    $y = $x->conv2d($w, group: 3);\n", "g.php:5:14: ->conv2d(): x's 4 channels and w's 6 filters must both be divisible by group 3"},
+        {"    $y = $x->maxPool2d([4, 4], pads: [4, 0, 0, 0]);\n",
+         "g.php:5:14: ->maxPool2d(): pads must be smaller than the kernel (a window of padding only has no value), got 4 and 0 for a kernel height of 4"},
+        {"    $y = $x->avgPool2d([2, 2], countIncludePad: 1);\n", "g.php:5:49: ->avgPool2d(): $countIncludePad must be true or false"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "<?php\nuse Cuda\\CudaArray;\n#[Gtc\\Graph(name: 'g')]\n"
+                 "function g(#[Gtc\\Input('float32', [2, 4, 9, 8])] CudaArray $x, #[Gtc\\Input('float32', [6, 2, 3, 2])] CudaArray $w): array {\n"
+                 "%s    return ['y' => $y];\n}\n", bad[i].line);
+        Graph *g = read_php(buf);
+        if (g) fail_msg("accepted: %s", bad[i].line);
+        if (!strstr(d.msg, bad[i].msg)) fail_msg("got \"%s\", want \"%s\"", d.msg, bad[i].msg);
+    }
+}
+
 TEST(frontend_php_read__constants__folded) {
     Graph *g = read_php(HEAD "    $k = -(2 ** 2) / 8 + 1;\n    $y = $x * $k;\n    return $y;\n}\n");
     assert_non_null(g);
@@ -491,6 +543,7 @@ int main(void) {
         cmocka_unit_test(frontend_php_read__slice_and_astype__bad_input),
         cmocka_unit_test(frontend_php_read__gather_scatter_add__axis_and_operands),
         cmocka_unit_test(frontend_php_read__composites_and_dropout__expanded),
+        cmocka_unit_test(frontend_php_read__conv_pool__same_primitives_as_json),
         cmocka_unit_test(frontend_php_read__constants__folded),
         cmocka_unit_test(frontend_php_read__errors__file_line_column),
         cmocka_unit_test(frontend_php_read__function_choice),
