@@ -300,8 +300,10 @@ install: all
 # The example training steps compiled into model extensions (CUDA and CPU code when nvcc is
 # found, CPU code only otherwise): $(BUILD)/models/digits.so (class DigitsTrainStep) and
 # $(BUILD)/models/mlp.so (class MlpTrainStep), for examples/train_mlp.php --mode=aot, and
-# $(BUILD)/models/embedding.so (class EmbeddingStep) for examples/train_embedding.php.
-MODELS := $(BUILD)/models/digits.so $(BUILD)/models/mlp.so $(BUILD)/models/embedding.so
+# $(BUILD)/models/embedding.so (class EmbeddingStep) for examples/train_embedding.php and
+# $(BUILD)/models/cnn_digits.so (class CnnDigitsStep) for examples/cnn_digits.php and bench/cnn.sh.
+MODELS := $(BUILD)/models/digits.so $(BUILD)/models/mlp.so $(BUILD)/models/embedding.so \
+          $(BUILD)/models/cnn_digits.so
 MODEL_DEPS := $(GTC) $(GTC_EXT) $(INSTALL_HEADERS)
 .PHONY: models
 models: $(MODELS)
@@ -312,6 +314,9 @@ $(BUILD)/models/mlp.so: examples/train_step.json $(MODEL_DEPS)
 	@mkdir -p $(dir $@)
 	$(GTC) compile $< -o $@
 $(BUILD)/models/embedding.so: examples/embedding_step.json $(MODEL_DEPS)
+	@mkdir -p $(dir $@)
+	$(GTC) compile $< -o $@
+$(BUILD)/models/cnn_digits.so: examples/cnn_digits.json $(MODEL_DEPS)
 	@mkdir -p $(dir $@)
 	$(GTC) compile $< -o $@
 
