@@ -624,6 +624,180 @@ static void check_cast(In *in, RtTensor *x, Pool *p) {
     pool_add(p, a);
 }
 
+/* Python's slice.indices(dim) then range(): the elements a[start:stop:step] picks (NULL: not
+ * given); the count, with the indices in idx. */
+static int64_t py_range(int64_t dim, const int64_t *start, const int64_t *stop, int64_t step, int64_t *idx) {
+    __int128 lo = step > 0 ? 0 : -1, hi = step > 0 ? dim : dim - 1, b[2];
+    const int64_t *given[2] = {start, stop};
+    for (int k = 0; k < 2; k++) {
+        if (!given[k]) {
+            b[k] = (k == 0) == (step < 0) ? hi : lo;
+            continue;
+        }
+        __int128 v = *given[k];
+        if (v < 0) v += dim;
+        b[k] = v < lo ? lo : v > hi ? hi : v;
+    }
+    int64_t n = 0;
+    for (__int128 i = b[0]; step > 0 ? i < b[1] : i > b[1]; i += step) idx[n++] = (int64_t)i;
+    return n;
+}
+
+/* One selector of the text form, as generated (kind 0: an index, 1: a range, 2: "..."). */
+typedef struct {
+    int kind;
+    int64_t v[3];
+    bool has[3];
+} Sel;
+
+/* The slice text forms (ir_select_text: "1:3, ::-1, ...", as PHP's $a->slice('...')) against
+ * Python's slicing computed here: the same elements, or an error exactly when Python's
+ * indexing would raise (an index out of range, a step of 0, too many indices). */
+static void check_slice_text(In *in, RtTensor *x) {
+    if (rt_numel(x) > WORK_CAP) return;
+    int r = x->rank, n = (int)(u8(in) % (unsigned)(r + 2)), ellipsis = -1;
+    Sel sel[IR_MAX_RANK + 2];
+    char text[512] = "";
+    size_t len = 0;
+    bool junk = u8(in) % 8 == 0;
+    for (int i = 0; i < n; i++) {
+        Sel *c = &sel[i];
+        *c = (Sel){.kind = (int)(u8(in) % 5)};
+        if (c->kind > 2) c->kind = 1;
+        if (c->kind == 2 && ellipsis >= 0) c->kind = 1;
+        if (c->kind == 2) ellipsis = i;
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", i ? "," : "", u8(in) % 4 == 0 ? " " : "");
+        if (c->kind == 2) {
+            len += (size_t)snprintf(text + len, sizeof text - len, "...");
+            continue;
+        }
+        for (int k = 0; k < (c->kind == 0 ? 1 : 3); k++) {
+            c->has[k] = c->kind == 0 || u8(in) % 3 != 0;
+            if (c->has[k]) c->v[k] = rd_i64(in);
+            if (k) len += (size_t)snprintf(text + len, sizeof text - len, ":");
+            if (c->has[k]) len += (size_t)snprintf(text + len, sizeof text - len, "%lld", (long long)c->v[k]);
+        }
+    }
+    if (junk && len < sizeof text - 8) { /* a character anywhere: only a clean error or a valid read matters */
+        size_t at = len ? u8(in) % len : 0;
+        static const char junkc[] = ":, .-+\t\x01xe0\xe2\x80\xae";
+        memmove(text + at + 1, text + at, len - at + 1);
+        text[at] = junkc[u8(in) % (sizeof junkc - 1)];
+        len++;
+    }
+    Attrs a = {0};
+    unsigned drop = 0;
+    char err[256];
+    TensorType tt = rt_type(x);
+    int rc = ir_select_text(text, len, -1, &tt, &a, &drop, err, sizeof err);
+    RtTensor *v = NULL;
+    if (rc == 0) {
+        RtOperand o = {.t = x};
+        v = apply(OP_SLICE, &o, 1, &a);
+        CHECK(v != NULL, "a slice from ir_select_text's attributes failed", OP_SLICE);
+    } else {
+        if (!err[0] || !valid_utf8_no_controls(err)) fprintf(stderr, "fuzz_runtime: slice text error: %s\n", err);
+        CHECK(err[0] && valid_utf8_no_controls(err), "ir_select_text's error message is empty or unclean", OP_SLICE);
+    }
+    if (junk) {
+        rt_release(v);
+        return;
+    }
+    /* Python's reading of the same selectors */
+    int nidx = n - (ellipsis >= 0);
+    bool ok = nidx <= r;
+    int64_t *idx[IR_MAX_RANK] = {0}, cnt[IR_MAX_RANK];
+    for (int ax = 0; ax < r; ax++) {
+        idx[ax] = malloc((size_t)(x->shape[ax] + 1) * sizeof(int64_t));
+        CHECK(idx[ax] != NULL, "out of memory", OP_SLICE);
+        for (int64_t k = 0; k < x->shape[ax]; k++) idx[ax][k] = k;
+        cnt[ax] = x->shape[ax];
+    }
+    for (int i = 0; ok && i < n; i++) {
+        if (i == ellipsis) continue;
+        int ax = ellipsis >= 0 && i > ellipsis ? r - (n - i) : i;
+        int64_t dim = x->shape[ax];
+        if (sel[i].kind == 0) {
+            int64_t k = sel[i].v[0];
+            ok = k >= -dim && k < dim;
+            idx[ax][0] = k < 0 ? k + dim : k, cnt[ax] = 1;
+        } else {
+            int64_t step = sel[i].has[2] ? sel[i].v[2] : 1;
+            ok = step != 0;
+            if (ok) cnt[ax] = py_range(dim, sel[i].has[0] ? &sel[i].v[0] : NULL, sel[i].has[1] ? &sel[i].v[1] : NULL, step, idx[ax]);
+        }
+    }
+    if (!ok != (rc != 0)) fprintf(stderr, "fuzz_runtime: slice text \"%s\": %s\n", text, rc ? err : "accepted");
+    CHECK(!ok == (rc != 0), "the slice text is accepted where Python refuses it, or the reverse", OP_SLICE);
+    if (v) {
+        size_t es = ir_dtype_size(x->dtype);
+        int64_t xn = rt_numel(x), vn = rt_numel(v), xst[IR_MAX_RANK];
+        for (int ax = 0; ax < r; ax++) {
+            if (v->shape[ax] != cnt[ax]) fprintf(stderr, "fuzz_runtime: slice text \"%s\": axis %d has %lld elements, Python %lld\n",
+                                                 text, ax, (long long)v->shape[ax], (long long)cnt[ax]);
+            CHECK(v->shape[ax] == cnt[ax], "a slice text's shape differs from Python's", OP_SLICE);
+        }
+        rt_contiguous_strides(r, x->shape, xst);
+        uint8_t *xh = malloc((size_t)(xn ? xn : 1) * es), *vh = malloc((size_t)(vn ? vn : 1) * es);
+        CHECK(xh && vh && rt_to_host(x, xh) == 0 && rt_to_host(v, vh) == 0, "reading a slice back failed", OP_SLICE);
+        for (int64_t li = 0; li < vn; li++) {
+            int64_t rem = li, src = 0;
+            for (int ax = r - 1; ax >= 0; ax--) src += idx[ax][rem % cnt[ax]] * xst[ax], rem /= cnt[ax];
+            CHECK(memcmp(vh + li * (int64_t)es, xh + src * (int64_t)es, es) == 0,
+                  "a slice text's element differs from Python's", OP_SLICE);
+        }
+        free(xh), free(vh);
+    }
+    for (int ax = 0; ax < r; ax++) free(idx[ax]);
+    rt_release(v);
+}
+
+/* rt_assign (PHP's $a[...] = $b) into a view of a fresh copy, from a source that may be a view
+ * of the same storage: the view then holds the source's values converted to its dtype. */
+static void check_assign(In *in, RtTensor *x, RtTensor *src0) {
+    if (rt_numel(x) > WORK_CAP || rt_numel(src0) > WORK_CAP) return;
+    RtTensor *base = rt_contiguous(x);
+    CHECK(base != NULL, "rt_contiguous failed", OP_SLICE);
+    Attrs a;
+    rd_attrs(in, OP_SLICE, base, &a);
+    if (u8(in) & 1) a.has_axes = false;
+    RtOperand o = {.t = base};
+    RtTensor *dst = apply(u8(in) % 4 ? OP_SLICE : OP_TRANSPOSE, &o, 1, &a);
+    if (!dst) {
+        rt_release(base);
+        return;
+    }
+    /* the source: another tensor broadcast to dst's shape, or a reversed view of base itself */
+    RtTensor *src = NULL;
+    if (u8(in) & 1) {
+        Attrs rev = {.nperm = 0};
+        RtOperand so = {.t = dst};
+        RtTensor *t = apply(OP_TRANSPOSE, &so, 1, &rev);
+        Attrs bt = {.nshape = dst->rank};
+        memcpy(bt.shape, dst->shape, sizeof bt.shape);
+        RtOperand to = {.t = t};
+        src = t ? apply(OP_BROADCAST_TO, &to, 1, &bt) : NULL; /* only when the shapes allow */
+        rt_release(t);
+    } else {
+        Attrs bt = {.nshape = dst->rank};
+        memcpy(bt.shape, dst->shape, sizeof bt.shape);
+        RtOperand so = {.t = src0};
+        src = apply(OP_BROADCAST_TO, &so, 1, &bt);
+    }
+    if (src) {
+        RtTensor *want = rt_cast(src, dst->dtype); /* taken before the write: src may alias dst */
+        CHECK(want != NULL, "rt_cast failed", OP_CAST);
+        if (rt_assign(dst, src) != 0) {
+            CHECK(rt_repeats_elements(dst), "rt_assign failed on a valid destination", OP_SLICE);
+            check_failure(OP_SLICE);
+        } else {
+            check_same(dst, want, OP_SLICE, "rt_assign wrote other values than the source's");
+        }
+        rt_release(want);
+    }
+    rt_release(src), rt_release(dst), rt_release(base);
+}
+
 /* ---- the program ----------------------------------------------------------------------- */
 
 static void run_op(In *in, Pool *p) {
@@ -659,9 +833,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         pool_add(&p, t);
     }
     for (int step = 0; step < MAX_ACTIONS && more(&in); step++) {
-        unsigned act = u8(&in) % 8;
+        unsigned act = u8(&in) % 10;
         if (act == 6 && p.n) check_reduce_split(&in, pick(&in, &p));
         else if (act == 7 && p.n) check_cast(&in, pick(&in, &p), &p);
+        else if (act == 8 && p.n) check_slice_text(&in, pick(&in, &p));
+        else if (act == 9 && p.n) check_assign(&in, pick(&in, &p), pick(&in, &p));
         else run_op(&in, &p);
     }
     for (int i = 0; i < p.n; i++) rt_release(p.t[i]);
