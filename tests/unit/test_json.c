@@ -694,7 +694,7 @@ TEST(ir_escape_invisible__controls_and_format_characters__escaped) {
      * a cut sequence, an overlong form, a surrogate) are escaped (found by tests/fuzz/fuzz_runtime.c) */
     ir_escape_invisible("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xff", out, sizeof out, false);
     assert_string_equal(out, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \\xff");
-    ir_escape_invisible("a\x80b\xe2\x82c\xc0\xafd\xed\xa0\x80", out, sizeof out, false);
+    ir_escape_invisible("a\x80" "b\xe2\x82" "c\xc0\xaf" "d\xed\xa0\x80", out, sizeof out, false);
     assert_string_equal(out, "a\\x80b\\xe2\\x82c\\xc0\\xafd\\xed\\xa0\\x80");
     /* cut at a whole escape, always terminated */
     ir_escape_invisible("log:\n\tline 2\x1b", out, sizeof out, true); /* keep_lines */
