@@ -116,11 +116,16 @@ static RtTensor *rd_tensor(In *in, DType dt, int rank, const int64_t *shape) {
     return t;
 }
 
+/* Dimensions past the small ones, for up to two axes: where libraries change kernels (OpenBLAS's
+ * transposed GEMM rounded differently only from about 33 rows). */
+static const int64_t large_dims[] = {17, 33, 48, 64};
+
 static RtTensor *rd_new_tensor(In *in) {
     DType dt = (DType)(u8(in) % DT_COUNT);
     int rank = (int)(u8(in) % 5);
     int64_t shape[IR_MAX_RANK];
-    for (int i = 0; i < rank; i++) shape[i] = small_dims[u8(in) % 8];
+    bool large = rank <= 2 && u8(in) % 4 == 0;
+    for (int i = 0; i < rank; i++) shape[i] = large ? large_dims[u8(in) % 4] : small_dims[u8(in) % 8];
     return rd_tensor(in, dt, rank, shape);
 }
 
@@ -465,7 +470,7 @@ static int rd_operands(In *in, Pool *p, Op op, RtOperand *o, RtTensor **own, int
     case R_MATMUL:
         if (!ir_dtype_is_float(x->dtype) && OWN(rt_cast(x, u8(in) & 1 ? DT_FLOAT32 : DT_FLOAT64))) o[0].t = t;
         if (nin == 2 && o[0].t->rank > 0 && u8(in) % 4) {
-            int64_t shape[3] = {o[0].t->shape[o[0].t->rank - 1], small_dims[u8(in) % 8], 2};
+            int64_t shape[3] = {o[0].t->shape[o[0].t->rank - 1], u8(in) % 4 ? small_dims[u8(in) % 8] : large_dims[u8(in) % 4], 2};
             int rank = 1 + (int)(u8(in) % 2);
             if (OWN(rd_tensor(in, o[0].t->dtype, rank, shape))) o[1].t = t;
         }
