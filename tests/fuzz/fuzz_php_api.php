@@ -246,6 +246,8 @@ for r in recs:
                 ok = True
             except Exception:
                 ok = False
+            if ok and not r['ok'] and r['spec'].rstrip(' \t').endswith(','):
+                continue  # a trailing comma ('1,') is refused on purpose (tests/php/slice_string_errors.phpt)
             if ok != r['ok']:
                 bad += 1; print('slice %r on %s: numpy %s, gtc %s' % (r['spec'], r['shape'], ok, r['ok'])); continue
             if ok and (list(np.shape(want)) != r['rshape'] or
