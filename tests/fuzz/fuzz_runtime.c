@@ -107,9 +107,23 @@ static RtTensor *rd_tensor(In *in, DType dt, int rank, const int64_t *shape) {
     uint8_t *buf = calloc((size_t)(n ? n : 1), es);
     if (!buf) return NULL;
     unsigned fillmode = u8(in) % 4;
+    uint64_t st = (uint64_t)u8(in) << 8 | 1; /* fillmode 3: generated from one byte, so large
+                                                tensors with varied values cost no input */
     for (int64_t i = 0; i < n; i++) {
-        if (fillmode == 0 && i > 0) memcpy(buf + i * (int64_t)es, buf, es); /* constant */
-        else rd_elem(in, dt, buf + i * (int64_t)es);
+        uint8_t *e = buf + i * (int64_t)es;
+        if (fillmode == 0 && i > 0) {
+            memcpy(e, buf, es); /* constant */
+        } else if (fillmode == 3) {
+            st ^= st << 13, st ^= st >> 7, st ^= st << 17; /* xorshift64 */
+            double d = (double)((int64_t)(st >> 11) - ((int64_t)1 << 52)) / (double)((int64_t)1 << 51); /* [-2, 2) */
+            float f = (float)d;
+            uint64_t bits = dt == DT_BOOL ? st >> 63 : st;
+            if (dt == DT_FLOAT32) memcpy(e, &f, 4);
+            else if (dt == DT_FLOAT64) memcpy(e, &d, 8);
+            else memcpy(e, &bits, es);
+        } else {
+            rd_elem(in, dt, e);
+        }
     }
     RtTensor *t = rt_from_host(&rt_cpu_backend, dt, rank, shape, buf);
     free(buf);
@@ -260,6 +274,17 @@ static RtTensor *apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
     }
     rt_clear_error();
     RtTensor *r = rt_apply(op, in, nin, a);
+    if (getenv("FUZZ_RUNTIME_TRACE")) { /* what a reproducer does, one line per op */
+        fprintf(stderr, "%s(", (unsigned)op < OP_COUNT ? ir_ops[op].name : "?");
+        for (int i = 0; i < nin; i++) {
+            char sh[256];
+            TensorType t = in[i].t ? rt_type(in[i].t) : (TensorType){0};
+            if (in[i].t) fprintf(stderr, "%s%s %s%s", i ? ", " : "", ir_dtype_name(t.dtype), ir_shape_str(&t, sh, sizeof sh),
+                                 rt_is_contiguous(in[i].t) ? "" : " (view)");
+            else fprintf(stderr, "%s%g", i ? ", " : "", in[i].value);
+        }
+        fprintf(stderr, ") -> %s\n", r ? "ok" : rt_message());
+    }
     if (!r) {
         RtStatus st = rt_status();
         const char *m = rt_message();
