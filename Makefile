@@ -321,13 +321,14 @@ $(BUILD)/models/cnn_digits.so: examples/cnn_digits.json $(MODEL_DEPS)
 	$(GTC) compile $< -o $@
 
 # libFuzzer (tests/fuzz/, docs/security.md): clang builds the libraries under build/fuzz with
-# ASan + UBSan and the fuzzer's coverage, links fuzz_graph, fuzz_php and fuzz_npy, and
+# ASan + UBSan and the fuzzer's coverage, links fuzz_graph, fuzz_php, fuzz_npy and fuzz_runtime
+# (random programs of eager ops through rt_apply, checked against each other), and
 # tests/fuzz/run.sh runs each for FUZZ_SECONDS (its stats line; non-zero and the crash file kept
 # under build/fuzz/crashes/ when one crashes). No CUDA, no PHP: the CPU backend only.
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-FUZZ_TARGETS := fuzz_graph fuzz_php fuzz_npy
+FUZZ_TARGETS := fuzz_graph fuzz_php fuzz_npy fuzz_runtime
 .PHONY: fuzz fuzz-build
 fuzz:
 	@command -v $(FUZZ_CC) >/dev/null || FUZZ_CC=$(FUZZ_CC) bash scripts/install-deps.sh clang

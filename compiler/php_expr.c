@@ -293,7 +293,7 @@ static int slice_selector(P *p, const char *fname, const Arg *g, int i, int n, c
                                 k, (long long)-big, (long long)big);
             v[k] = (int64_t)e->num, given[k] = &v[k];
         }
-        rc = ir_select_range(a, i, given[0], given[1], given[2], err, sizeof err);
+        rc = ir_select_range(a, t, i, given[0], given[1], given[2], err, sizeof err);
     } else {
         return php_perr(p, g->at, "%s: selector %d must be an int, null, a string or a list [start, end(, step)], got %s",
                         fname, i + 1, g->lit ? php_lit_kind(g->lit) : "a CudaArray");

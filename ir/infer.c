@@ -344,6 +344,10 @@ int ir_infer_op(Op op, const TensorType *in, int nin, const Attrs *at, TensorTyp
     case R_CONCAT: break; /* the promotion of all operands, bool staying bool */
     case R_SCATTER:
         if (in[0].dtype == DT_BOOL && !in[0].weak) return ERR("data must not be bool (a sum of bools is not a bool)");
+        /* the dtypes every backend accumulates in (atomics on CUDA): the eager op and a compiled
+         * graph accept the same ones (found by tests/fuzz/fuzz_runtime.c) */
+        if (!in[0].weak && in[0].dtype != DT_INT32 && in[0].dtype != DT_INT64 && !ir_dtype_is_float(in[0].dtype))
+            return ERR("data must be int32, int64, float32 or float64, got %s; cast it first", ir_dtype_name(in[0].dtype));
         t = ir_promote(in[0].dtype, in[0].weak, in[2].dtype, in[2].weak);
         if (t == DT_BOOL) t = DT_INT32;
         if (t != in[0].dtype && !in[0].weak)

@@ -257,8 +257,9 @@ char *ir_fmt_number(double v, char *buf, size_t n);
  * point in *cp; 0 for any other character. */
 int ir_invisible_at(const char *s, unsigned *cp);
 /* s into out (n bytes, always terminated, cut at a character) with each such character as
- * "\x1b" (ASCII) or "\u202e" (keep_lines: newlines and tabs as they are, for multi-line text
- * such as a compiler's log); returns the length written. */
+ * "\x1b" (ASCII) or "\u202e", and each byte that starts no well-formed UTF-8 character as
+ * "\xff", so the result is valid UTF-8 (keep_lines: newlines and tabs as they are, for
+ * multi-line text such as a compiler's log); returns the length written. */
 size_t ir_escape_invisible(const char *s, char *out, size_t n, bool keep_lines);
 
 /* A name → id hash map (names borrowed, not copied). */
@@ -310,10 +311,11 @@ int ir_slice_normalize(const TensorType *in, const Attrs *a, int64_t start[], in
  * to a's slice lists (axes in increasing order, each once) and returns -1 with the message in
  * err. An index (negative from the end) must be in range; it selects one element and sets bit ax
  * in *drop (the caller reshapes those axes away). A range takes start, end and step, NULL for
- * not given (Python's defaults for the step's sign); a step of 0 is an error. */
+ * not given (Python's defaults for the step's sign), read as Python reads them (a[-4::-1] of 3
+ * elements is empty, where ONNX would take one); a step of 0 is an error. */
 int ir_select_index(Attrs *a, const TensorType *t, int ax, int64_t k, unsigned *drop, char *err, size_t errn);
-int ir_select_range(Attrs *a, int ax, const int64_t *start, const int64_t *end, const int64_t *step, char *err,
-                    size_t errn);
+int ir_select_range(Attrs *a, const TensorType *t, int ax, const int64_t *start, const int64_t *end, const int64_t *step,
+                    char *err, size_t errn);
 /* Python-style slice text: with axis -1 a whole spec ("1:3, ::2, -1, ..."), else one axis's
  * selector ("1:3", "::2", "-1") for that axis. len excludes the terminating NUL. */
 int ir_select_text(const char *spec, size_t len, int axis, const TensorType *t, Attrs *a, unsigned *drop, char *err,

@@ -10,12 +10,17 @@
 
 #include "ir.h"
 
+/* The messages quote the caller's text: control characters (tabs and newlines too), invisible
+ * format characters and bytes that are not UTF-8 are escaped here, so every caller shows the
+ * same safe message (tests/fuzz/fuzz_runtime.c checks it). */
 static int fail(char *err, size_t errn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t errn, const char *fmt, ...) {
+    char raw[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err, errn, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    ir_escape_invisible(raw, err, errn, false);
     return -1;
 }
 
@@ -39,14 +44,18 @@ int ir_select_index(Attrs *a, const TensorType *t, int ax, int64_t k, unsigned *
     return 0;
 }
 
-int ir_select_range(Attrs *a, int ax, const int64_t *start, const int64_t *end, const int64_t *step, char *err,
-                    size_t errn) {
+int ir_select_range(Attrs *a, const TensorType *t, int ax, const int64_t *start, const int64_t *end, const int64_t *step,
+                    char *err, size_t errn) {
     int64_t s = step ? *step : 1;
     if (s == 0) return fail(err, errn, "slice: step is 0 on axis %d", ax);
     int i = slot(a, ax);
     a->steps[i] = s;
     a->starts[i] = start ? *start : s > 0 ? 0 : INT64_MAX;
     a->ends[i] = end ? *end : s > 0 ? INT64_MAX : INT64_MIN;
+    /* Where Python and ONNX differ: a start before the first element with a negative step.
+     * Python clamps it to -1, so nothing is selected (np.arange(3)[-4::-1] is empty); ONNX
+     * clamps it to 0 (one element). [0:0] is empty in both (tests/fuzz/fuzz_runtime.c found it). */
+    if (s < 0 && start && *start < -t->dims[ax]) a->starts[i] = a->ends[i] = 0;
     return 0;
 }
 
@@ -108,7 +117,7 @@ static int component(const char *spec, const char *s, size_t n, const TensorType
         given[k] = &v[k];
     }
     if (given[2] && v[2] == 0) return fail(err, errn, "slice: step is 0 on axis %d in \"%s\"", ax, spec);
-    return ir_select_range(a, ax, given[0], given[1], given[2], err, errn);
+    return ir_select_range(a, t, ax, given[0], given[1], given[2], err, errn);
 }
 
 int ir_select_text(const char *spec, size_t len, int axis, const TensorType *t, Attrs *a, unsigned *drop, char *err,

@@ -1,6 +1,7 @@
-/* ir/text.c: text from a user's file or call, made safe to show in a message: control characters
- * and the invisible format characters (bidi overrides and isolates, zero-width characters, the
- * BOM, ...) that would reorder or hide what a terminal shows are written as escapes. */
+/* ir/text.c: text from a user's file or call, made safe to show in a message: control characters,
+ * the invisible format characters (bidi overrides and isolates, zero-width characters, the
+ * BOM, ...) that would reorder or hide what a terminal shows, and bytes that are not UTF-8 are
+ * written as escapes. */
 #include <stdio.h>
 #include <string.h>
 
@@ -31,17 +32,33 @@ int ir_invisible_at(const char *s, unsigned *cp) {
     return n;
 }
 
+/* The length of the well-formed UTF-8 character at p (1 to 4 bytes: no overlong forms, no
+ * surrogates, at most U+10FFFF), or 0 for a byte that starts none. */
+static int utf8_len(const unsigned char *p) {
+    if (p[0] < 0x80) return 1;
+    int n = (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 : (p[0] & 0xf8) == 0xf0 ? 4 : 0;
+    unsigned c = p[0] & (0x7fu >> n);
+    for (int i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80) return 0;
+        c = c << 6 | (p[i] & 0x3fu);
+    }
+    static const unsigned least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (!n || c < least[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) return 0;
+    return n;
+}
+
 size_t ir_escape_invisible(const char *s, char *out, size_t n, bool keep_lines) {
     size_t o = 0;
     if (!n) return 0;
     for (const char *p = s; *p;) {
-        unsigned c;
-        int k = ir_invisible_at(p, &c);
+        unsigned c = (unsigned char)*p;
+        int k = ir_invisible_at(p, &c), whole = k ? k : utf8_len((const unsigned char *)p);
+        if (!whole) k = 1; /* a byte that is not UTF-8: escaped, so a message is always valid UTF-8 */
         if (keep_lines && (*p == '\n' || *p == '\t')) k = 0;
         char esc[8];
-        int len = k == 0 ? 1 : c < 0x80 ? snprintf(esc, sizeof esc, "\\x%02x", c) : snprintf(esc, sizeof esc, "\\u%04x", c);
+        int len = k == 0 ? whole : c < 0x80 || !whole ? snprintf(esc, sizeof esc, "\\x%02x", c) : snprintf(esc, sizeof esc, "\\u%04x", c);
         if (o + (size_t)len >= n) break;
-        if (k == 0) out[o++] = *p++;
+        if (k == 0) memcpy(out + o, p, (size_t)len), o += (size_t)len, p += len;
         else memcpy(out + o, esc, (size_t)len), o += (size_t)len, p += k;
     }
     out[o] = 0;

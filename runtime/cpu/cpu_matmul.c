@@ -7,21 +7,18 @@
 #include "cpu.h"
 
 /* How a [rows, cols] matrix with element strides (sr, sc) can be passed to a row-major GEMM:
- * as is (ld = sr) when its rows are contiguous, transposed (ld = sc) when its columns are, so
- * transposed views cost nothing. False when neither holds (broadcast, negative or scattered
- * strides): the caller packs a contiguous copy. The stride of a size-1 axis does not matter. */
+ * as is (ld = sr) when its rows are contiguous. False otherwise (a transposed view, broadcast,
+ * negative or scattered strides): the caller packs a contiguous copy. A transposed view is not
+ * passed as CblasTrans: OpenBLAS's transposed kernels round differently, so a product would
+ * depend on its operands' layout (x->transpose() against x->transpose()->contiguous(), found by
+ * tests/fuzz/fuzz_runtime.c); the copy costs O(rows * cols) against the product's O(m * n * k).
+ * The stride of a size-1 axis does not matter. */
 static bool blas_layout(int64_t rows, int64_t cols, int64_t sr, int64_t sc,
                         enum CBLAS_TRANSPOSE *tr, int64_t *ld) {
-    int64_t r1 = rows > 1 ? rows : 1, c1 = cols > 1 ? cols : 1;
+    int64_t c1 = cols > 1 ? cols : 1;
     int64_t l = rows <= 1 ? c1 : sr;
     if ((cols <= 1 || sc == 1) && l >= c1 && l <= INT_MAX) {
         *tr = CblasNoTrans;
-        *ld = l;
-        return true;
-    }
-    l = cols <= 1 ? r1 : sc;
-    if ((rows <= 1 || sr == 1) && l >= r1 && l <= INT_MAX) {
-        *tr = CblasTrans;
         *ld = l;
         return true;
     }

@@ -236,7 +236,7 @@ static bool axis_selector(zval *z, uint32_t argn, const TensorType *tt, int ax, 
                           "for a default)", argn);
             return false;
         }
-        if (ir_select_range(a, ax, given[0], given[1], given[2], err, sizeof err)) break;
+        if (ir_select_range(a, tt, ax, given[0], given[1], given[2], err, sizeof err)) break;
         return true;
     }
     default:

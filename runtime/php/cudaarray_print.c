@@ -49,8 +49,12 @@ static bool collect(RtTensor *t, bool summary, Shown *s) {
         shown_push(s, &z);
         return true;
     }
-    int64_t *pos = emalloc((size_t)(t->shape[0] < 2 * PRINT_EDGE + 1 ? t->shape[0] + 1 : 2 * PRINT_EDGE + 1) * sizeof *pos);
-    int np = positions(t->shape[0], summary, pos);
+    /* room for what positions() writes: the whole axis unless it is summarised (an axis of 8 to
+     * 1000 elements in an array that is not overflowed a 7-slot buffer; tests/fuzz/php_api.sh) */
+    int64_t len = t->shape[0];
+    size_t cap = summary && len > 2 * PRINT_EDGE ? 2 * PRINT_EDGE + 1 : (size_t)len + 1;
+    int64_t *pos = emalloc(cap * sizeof *pos);
+    int np = positions(len, summary, pos);
     bool ok = true;
     for (int i = 0; i < np && ok; i++) {
         if (pos[i] < 0) {

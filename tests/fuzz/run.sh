@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/fuzz/run.sh: runs libFuzzer targets one after another (`make fuzz` calls it).
 #
-# usage: tests/fuzz/run.sh BUILD_DIR SECONDS TARGET...     (TARGET: fuzz_graph, fuzz_php, fuzz_npy)
+# usage: tests/fuzz/run.sh BUILD_DIR SECONDS TARGET...     (TARGET: fuzz_graph, fuzz_php, fuzz_npy, fuzz_runtime)
 #
 # Each target fuzzes for SECONDS from its seeds in tests/fuzz/corpus/<name>/ (read only) plus
 # what earlier runs found in BUILD_DIR/corpus/<name>/ (where new inputs go), with the dictionary
@@ -32,6 +32,7 @@ for target in "$@"; do
         graph) max_len=16384 ;; # the largest seed is under 5 KiB; room for growth
         php) max_len=8192 ;;
         npy) max_len=2048 ;;    # headers are short; data beyond a few elements adds nothing
+        runtime) max_len=1024 ;; # a few tensors and 24 actions; longer inputs only add contents
         *) max_len=4096 ;;
     esac
     corpus=$build/corpus/$name

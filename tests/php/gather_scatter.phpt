@@ -45,6 +45,8 @@ throws(fn() => CudaArray::zeros([2, 3])->scatterAdd($i, $d, 1));
 throws(fn() => CudaArray::zeros([2, 3])->scatterAdd($i, $u->astype('float64'), 1));
 throws(fn() => CudaArray::zeros([2, 3])->scatterAdd(CudaArray::fromFlatArray([5], [1], 'int32'), new CudaArray([[1.0, 2.0, 3.0]])));
 throws(fn() => $d->gather([1, 2]));
+// found by tests/fuzz/fuzz_runtime.c: int16 data passed inference, then no backend could add it
+throws(fn() => CudaArray::zeros([2, 3], 'int16')->scatterAdd($i, $u->astype('int16', 'unsafe'), 1));
 ?>
 --EXPECT--
 float32 [2,2,2] [[[30.0,10.0],[30.0,20.0]],[[60.0,40.0],[60.0,50.0]]]
@@ -72,3 +74,4 @@ Cuda\InvalidArgumentException: scatter_add: updates must have the shape of gathe
 Cuda\InvalidArgumentException: scatter_add: updates (float64) would change the dtype of data (float32); cast them first
 Cuda\InvalidArgumentException: scatter_add: index 5 is out of range for axis 0 of size 2
 TypeError: Cuda\CudaArray::gather(): Argument #1 ($indices) must be of type Cuda\CudaArray, array given
+Cuda\InvalidArgumentException: scatter_add: data must be int32, int64, float32 or float64, got int16; cast it first

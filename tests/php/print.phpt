@@ -11,6 +11,7 @@ echo new CudaArray([true, false], 'bool'), "\n";
 echo CudaArray::full([], 3.5), "\n";
 echo CudaArray::zeros([0, 3]), "\n";
 echo CudaArray::fromFlatArray(range(0, 23), [2, 3, 4]), "\n";
+echo CudaArray::arange(12), "\n"; // an axis of 8 to 1000 elements, not elided (overflowed a buffer: make asan)
 echo CudaArray::fromFlatArray(range(0, 1999), [2000], 'int64'), "\n";
 echo CudaArray::fromFlatArray(range(0, 9999), [100, 100]), "\n";
 echo new CudaArray([1e-6, 1.0, NAN, -INF]), "\n";
@@ -38,6 +39,7 @@ CudaArray([[[ 0.,  1.,  2.,  3.],
            [[12., 13., 14., 15.],
             [16., 17., 18., 19.],
             [20., 21., 22., 23.]]], shape=[2,3,4], dtype=float32, device=%s)
+CudaArray([ 0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11], shape=[12], dtype=int64, device=%s)
 CudaArray([   0,    1,    2, ..., 1997, 1998, 1999], shape=[2000], dtype=int64, device=%s)
 CudaArray([[0.000e+00, 1.000e+00, 2.000e+00, ..., 9.700e+01, 9.800e+01, 9.900e+01],
            [1.000e+02, 1.010e+02, 1.020e+02, ..., 1.970e+02, 1.980e+02, 1.990e+02],

@@ -690,9 +690,12 @@ TEST(ir_escape_invisible__controls_and_format_characters__escaped) {
     assert_string_equal(out, "a\\x1b[31mb\\x7f");
     ir_escape_invisible("x\xe2\x80\xaey\xe2\x80\x8bz\xef\xbb\xbf\xe2\x81\xa6\xc2\x9b\xc2\xad\xd8\x9c", out, sizeof out, false);
     assert_string_equal(out, "x\\u202ey\\u200bz\\ufeff\\u2066\\u009b\\u00ad\\u061c");
-    /* visible non-ASCII text and invalid bytes pass through */
+    /* visible non-ASCII text passes through; bytes that are not UTF-8 (a stray continuation byte,
+     * a cut sequence, an overlong form, a surrogate) are escaped (found by tests/fuzz/fuzz_runtime.c) */
     ir_escape_invisible("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xff", out, sizeof out, false);
-    assert_string_equal(out, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xff");
+    assert_string_equal(out, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \\xff");
+    ir_escape_invisible("a\x80" "b\xe2\x82" "c\xc0\xaf" "d\xed\xa0\x80", out, sizeof out, false);
+    assert_string_equal(out, "a\\x80b\\xe2\\x82c\\xc0\\xafd\\xed\\xa0\\x80");
     /* cut at a whole escape, always terminated */
     ir_escape_invisible("log:\n\tline 2\x1b", out, sizeof out, true); /* keep_lines */
     assert_string_equal(out, "log:\n\tline 2\\x1b");
