@@ -2,19 +2,22 @@
 //
 // out[..., m, n] = a[..., m, k] @ b[..., k, n]; out is contiguous, a and b are views whose batch
 // axes are already broadcast to out's (stride 0 on broadcast axes). Row-major C = A B is computed
-// as column-major C^T = B^T A^T. Each matrix operand is passed as is when it is row-major
-// (stride-1 columns: CUBLAS_OP_N), otherwise (a transposed view too) through a contiguous
-// temporary. Batch axes that collapse to one stride
+// as column-major C^T = B^T A^T. Each matrix operand is passed as is when one of its last two
+// strides is 1 (stride-1 columns: CUBLAS_OP_N; stride-1 rows, i.e. a transposed view:
+// CUBLAS_OP_T), otherwise through a contiguous temporary. (The CPU backend copies transposed
+// views so that a product never depends on its operands' layout, bit for bit; here the copy would
+// cost a kernel launch and a pass over memory in every eager x^T @ g, so cuBLAS's transposed
+// kernels are used and may round differently in the last bits.) Batch axes that collapse to one stride
 // for a, b and out (0 allowed: broadcast) become one strided-batched call; the rest are looped.
 // float32 runs in strict FP32 (CUBLAS_COMPUTE_32F) unless rt_cuda_set_tf32(true).
 #include "cuda_internal.cuh"
 
 #include <limits.h>
 
-// How cuBLAS sees a row-major view [rows, cols] with strides (sr, sc): ld = its leading
-// dimension (`trans` is always false now, see below). False: needs a copy.
+// How cuBLAS sees a row-major view [rows, cols] with strides (sr, sc): `trans` = stored
+// column-major (a transposed view), ld = its leading dimension. False: needs a copy.
 static bool mat_layout(int64_t rows, int64_t cols, int64_t sr, int64_t sc, bool *trans, int64_t *ld) {
-    int64_t mc = cols > 1 ? cols : 1;
+    int64_t mc = cols > 1 ? cols : 1, mr = rows > 1 ? rows : 1;
     if (sc == 1 || cols <= 1) {  // row-major: element (i, j) at i*ld + j
         int64_t l = rows <= 1 ? mc : sr;
         if (l >= mc && l <= INT_MAX) {
@@ -22,10 +25,13 @@ static bool mat_layout(int64_t rows, int64_t cols, int64_t sr, int64_t sc, bool 
             return true;
         }
     }
-    // A column-major (transposed) view is copied, not passed as CUBLAS_OP_T, as the CPU backend
-    // does (runtime/cpu/cpu_matmul.c): transposed GEMM kernels may round differently, and a
-    // product must not depend on its operands' layout (tests/fuzz/fuzz_runtime.c).
-    *trans = false;
+    if (sr == 1 || rows <= 1) {  // column-major: element (i, j) at i + j*ld
+        int64_t l = cols <= 1 ? mr : sc;
+        if (l >= mr && l <= INT_MAX) {
+            *trans = true, *ld = l;
+            return true;
+        }
+    }
     return false;
 }
 
@@ -75,7 +81,7 @@ int cuda_matmul(RtTensor *out, const RtTensor *a, const RtTensor *b) {
     RtStorage sa, sb;
     void *bufa = nullptr, *bufb = nullptr;
     bool trA, trB;
-    int64_t lda = 0, ldb = 0; // set by mat_layout, on a contiguous copy when the view has none
+    int64_t lda, ldb;
     int rc = 0;
     if (!mat_layout(m, k, a->strides[r - 2], a->strides[r - 1], &trA, &lda)) {
         if ((rc = make_contig(a, &ta, &sa, &bufa))) goto done;
