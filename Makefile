@@ -49,6 +49,8 @@ PHP_EXT_SRCS += runtime/php/fusion.c runtime/php/fusion_trace.c runtime/php/plan
                 runtime/php/device_functions.c
 # Eager autograd: the tape is an IR graph differentiated by compiler/pass_autodiff.c's rules.
 PHP_EXT_SRCS += runtime/php/autograd.c
+# Eager composites (conv2d, pools, softmax, ...) on the GPU as one planned graph each.
+PHP_EXT_SRCS += runtime/php/eager_plan.c
 # Cuda\Optimizer: its steps are compiler/optim.c's updates, evaluated eagerly or traced.
 PHP_EXT_SRCS += runtime/php/optimizer.c runtime/php/optimizer_state.c
 # The backend table (runtime/backends.c): a row for CUDA only where its objects are linked.

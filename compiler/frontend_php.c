@@ -109,11 +109,7 @@ static int add_output(P *p, const PhpTok *at, const char *name, Val v) {
     if (!v.is_node) return php_perr(p, at, "output '%s' is a number; outputs are tensors", name);
     for (int i = 0; i < g->noutputs; i++)
         if (strcmp(g->outputs[i].name, name) == 0) return php_perr(p, at, "output '%s' is named twice", name);
-    g->outputs = realloc(g->outputs, ((size_t)g->noutputs + 1) * sizeof *g->outputs);
-    if (!g->outputs) abort();
-    g->outputs[g->noutputs].name = strdup(name);
-    if (!g->outputs[g->noutputs].name) abort();
-    g->outputs[g->noutputs++].value = v.id;
+    graph_add_output(g, name, v.id);
     return 0;
 }
 

@@ -459,12 +459,7 @@ static void insert_inputs(Graph *g, const OptInput *ins, int nins, NodeId *ids) 
     }
 }
 
-static void add_output(Graph *g, const char *name, NodeId v) {
-    g->outputs = realloc(g->outputs, ((size_t)g->noutputs + 1) * sizeof *g->outputs);
-    if (!g->outputs) abort();
-    g->outputs[g->noutputs].name = xstrdup(name);
-    g->outputs[g->noutputs++].value = v;
-}
+static void add_output(Graph *g, const char *name, NodeId v) { graph_add_output(g, name, v); }
 
 static void add_donation(Graph *g, NodeId v, NodeId input) {
     g->donations = realloc(g->donations, ((size_t)g->ndonations + 1) * sizeof *g->donations);

@@ -61,6 +61,15 @@ NodeId graph_add(Graph *g, const char *name, Op op) {
     return g->nnodes++;
 }
 
+void graph_add_output(Graph *g, const char *name, NodeId v) {
+    Output *o = realloc(g->outputs, ((size_t)g->noutputs + 1) * sizeof *g->outputs);
+    char *nm = strdup(name);
+    if (!o || !nm) abort();
+    g->outputs = o;
+    g->outputs[g->noutputs].name = nm;
+    g->outputs[g->noutputs++].value = v;
+}
+
 NodeId graph_find(const Graph *g, const char *name) {
     for (int i = 0; i < g->nnodes; i++)
         if (strcmp(g->nodes[i].name, name) == 0) return i;

@@ -247,6 +247,8 @@ void train_free(Train *t);
 /* Appends a node (name copied); returns its id or -1 when the graph is full. */
 NodeId graph_add(Graph *g, const char *name, Op op);
 NodeId graph_find(const Graph *g, const char *name); /* -1 when absent */
+/* Appends output `name` (copied) for value v (aborts when out of memory). */
+void graph_add_output(Graph *g, const char *name, NodeId v);
 /* A node's operand type: the node's type, or a weak rank-0 constant's. */
 TensorType graph_operand_type(const Graph *g, const Operand *o);
 bool ir_is_identifier(const char *s);

@@ -51,6 +51,12 @@ Graph *fusion_trace_closure(zend_fcall_info *fci, zend_fcall_info_cache *fcc, Ha
                             HashTable *donate, const RtBackend *b, bool reads, zval *shape, RtTensor ***captured,
                             int *ncaptured);
 
+/* ---- eager_plan.c: eager composite ops on the GPU as one planned graph ---- */
+/* true when op ran planned: *out is its result, or NULL after rt_error; false: not planned
+ * (not a composite, not CUDA, traced, autograd history, a constant operand, or it does not
+ * plan), and the caller runs it op by op. */
+bool php_gtc_eager_planned(Op op, const RtOperand *in, int nin, const Attrs *a, RtTensor **out);
+
 /* ---- autograd.c: eager autograd's hooks (docs/autograd.md) ---- */
 /* Whether an operand has gradient history (then php_gtc_apply records the op on the tape). */
 bool php_gtc_autograd_wants(const RtOperand *in, int nin);

@@ -310,8 +310,11 @@ static RtTensor *record(Op op, const RtOperand *in, int nin, const Attrs *a) {
  * inputs, and real tensors (captured by the closure or made in it) become inputs of their own. */
 RtTensor *php_gtc_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
     bool traced = false, tensors = false;
-    if ((unsigned)op < OP_COUNT && ir_ops[op].kind == K_COMPOSITE) /* its primitives, each traced or eager */
+    if ((unsigned)op < OP_COUNT && ir_ops[op].kind == K_COMPOSITE) { /* its primitives, each traced or eager */
+        RtTensor *r;
+        if (!g_trace.active && php_gtc_eager_planned(op, in, nin, a, &r)) return r; /* on the GPU: planned */
         return rt_apply_composite(op, in, nin, a, php_gtc_apply);
+    }
     for (int i = 0; i < nin; i++) traced |= php_gtc_is_placeholder(in[i].t), tensors |= in[i].t != NULL;
     if (g_trace.active && tensors) return record(op, in, nin, a);
     if (!traced) {

@@ -240,6 +240,13 @@ static PHP_RINIT_FUNCTION(gtc) {
     return SUCCESS;
 }
 
+/* Request-bound objects a module-level cache holds go before the object store does. */
+static PHP_RSHUTDOWN_FUNCTION(gtc) {
+    (void)type, (void)module_number;
+    php_gtc_eager_plan_clear();
+    return SUCCESS;
+}
+
 /* CudaArray::memoryInfo(): the runtime's accounting, plus the CUDA allocator's and the device's
  * figures once the CUDA backend is in use (null before: asking never initialises a device). */
 ZEND_METHOD(Cuda_CudaArray, memoryInfo) {
@@ -312,7 +319,7 @@ zend_module_entry gtc_module_entry = {
     PHP_MINIT(gtc),
     PHP_MSHUTDOWN(gtc),
     PHP_RINIT(gtc),
-    NULL,
+    PHP_RSHUTDOWN(gtc),
     PHP_MINFO(gtc),
     PHP_GTC_VERSION,
     PHP_MODULE_GLOBALS(gtc),

@@ -578,9 +578,7 @@ static bool plan_step(php_gtc_optimizer *o, StepInputs *s, const bool *no_decay,
         for (int j = 0; j < nout; j++) {
             char name[16];
             snprintf(name, sizeof name, "o%d", j);
-            g->outputs = realloc(g->outputs, ((size_t)g->noutputs + 1) * sizeof *g->outputs);
-            if (!g->outputs || !(g->outputs[g->noutputs].name = strdup(name))) abort();
-            g->outputs[g->noutputs++].value = out[j];
+            graph_add_output(g, name, out[j]);
             add_next_index_long(&shape, j);
         }
         Diag d;

@@ -204,6 +204,7 @@ extern zend_class_entry *php_gtc_ce_Optimizer;
 void php_gtc_optimizer_minit(void);
 void php_gtc_fusion_rinit(void); /* drops a trace a fatal error cut short */
 void php_gtc_autograd_rinit(void); /* autograd.c: drops the tape an earlier request left */
+void php_gtc_eager_plan_clear(void); /* eager_plan.c: releases its plans (request end) */
 void php_gtc_fusion_mshutdown(void);
 #define GTC_THIS_DATA_TENSOR(var)                                \
     RtTensor *var = php_gtc_tensor(Z_OBJ_P(ZEND_THIS));          \
