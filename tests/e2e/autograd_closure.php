@@ -8,7 +8,10 @@
  * All three must give the same loss and parameters within TOL (relative, Frobenius). Run by
  * tests/e2e/run.sh as
  *
- *   php -n -d extension=gtc.so -d extension=AUTO.so autograd_closure.php AUTO_CLASS
+ *   php -n -d extension=gtc.so -d extension=AUTO.so autograd_closure.php AUTO_CLASS [STEPS]
+ *
+ * (MlpAutoStep of examples/train_auto.json for 20 steps, DigitsAutoStep of
+ * examples/digits_auto.json for 100: the autograd issue's check)
  *
  * Prints "ok - ..." / "not ok - ..." lines, then "N passed, N failed". */
 declare(strict_types=1);
@@ -18,7 +21,7 @@ require_once __DIR__ . '/check.inc';
 use Cuda\CudaArray;
 use Cuda\Fusion;
 
-const STEPS = 20;
+define('STEPS', max(1, (int)($argv[2] ?? 20)));
 const TOL = 1e-5;
 
 $autoClass = $argv[1] ?? '';

@@ -183,15 +183,18 @@ fi
 
 # ---- eager autograd and a Fusion closure calling backward() against the compiled train graph ----
 # (tests/e2e/autograd_closure.php: examples/train_auto.json's step written with backward() and a
-# hand-written clipped SGD update, fused with donation and eager, <= 1e-5 relative over 20 steps)
+# hand-written clipped SGD update, fused with donation and eager, <= 1e-5 relative: train_auto.json
+# over 20 steps, digits_auto.json over 100)
 
-if [ -f "$out/train_auto.so" ]; then
-    work="$out/work-autograd"
+for run in "train_auto MlpAutoStep 20" "digits_auto DigitsAutoStep 100"; do
+    read -r so cls steps <<<"$run"
+    [ -f "$out/$so.so" ] || continue
+    work="$out/work-autograd-$so"
     mkdir -p "$work"
-    "$php" -n -d "extension=$ext" -d "extension=$out/train_auto.so" "$here/autograd_closure.php" MlpAutoStep \
+    "$php" -n -d "extension=$ext" -d "extension=$out/$so.so" "$here/autograd_closure.php" "$cls" "$steps" \
         >"$work/log" 2>&1
-    tally autograd_closure "$work/log" $?
-fi
+    tally "autograd_closure $cls ($steps steps)" "$work/log" $?
+done
 
 # ---- --cpu-only with --emit-dir: sources kept, deterministic, warning-free, no CUDA -------------
 
