@@ -102,6 +102,18 @@ gradcheck('layerNorm', fn($x, $s, $c) => $x->layerNorm($s, $c), [$a, [vals(3, 15
 gradcheck('gelu erf', fn($x) => $x->gelu(), [$a]);
 gradcheck('gelu tanh', fn($x) => $x->gelu('tanh'), [$a]);
 gradcheck('crossEntropy', fn($x) => $x->crossEntropy(CudaArray::fromFlatArray([2, 0], [2], 'int64')), [$a]);
+// convolution and pooling (composites of pad, strided slices, concat, matmul, maximum chains);
+// the max pool's input has no ties (distinct values), where a difference quotient is exact
+$img = [vals(2 * 2 * 5 * 4, 19), [2, 2, 5, 4]];
+gradcheck('conv2d strides pads bias', fn($x, $k, $c) => $x->conv2d($k, $c, strides: [2, 1], pads: [1, 0, 1, 1]),
+          [$img, [vals(3 * 2 * 3 * 2, 20), [3, 2, 3, 2]], [vals(3, 21), [3]]]);
+gradcheck('conv2d group dilation', fn($x, $k) => $x->conv2d($k, null, dilations: [2, 1], group: 2),
+          [$img, [vals(4 * 1 * 2 * 2, 22), [4, 1, 2, 2]]]);
+gradcheck('maxPool2d', fn($x) => $x->maxPool2d([2, 2], strides: [1, 2], pads: [1, 0, 0, 0]),
+          [[array_map(fn($i) => sin(0.37 * $i * $i + $i), range(0, 79)), [2, 2, 5, 4]]]);
+gradcheck('avgPool2d', fn($x) => $x->avgPool2d([3, 2], pads: [1, 1, 1, 1]), [$img]);
+gradcheck('avgPool2d pads counted', fn($x) => $x->avgPool2d([3, 2], pads: [1, 1, 1, 1], countIncludePad: true), [$img]);
+gradcheck('strided slice', fn($x) => $x->slice(null, '1::2'), [$a]);
 gradcheck('mlp', fn($x, $w, $c) => $x->matmul($w)->add($c)->relu()->sum(1)->mean(), [$a, [vals(12, 17), [3, 4]], [vals(4, 18), [4]]]);
 
 /* ties: the maximum's gradient is split among the tied elements (not a difference quotient) */
@@ -172,6 +184,12 @@ layerNorm: ok
 gelu erf: ok
 gelu tanh: ok
 crossEntropy: ok
+conv2d strides pads bias: ok
+conv2d group dilation: ok
+maxPool2d: ok
+avgPool2d: ok
+avgPool2d pads counted: ok
+strided slice: ok
 mlp: ok
 [[0,0.5,0.5],[0.3333333333333333,0.3333333333333333,0.3333333333333333]]
 [[0,0,0],[0.3333333333333333,0.3333333333333333,0.3333333333333333]]
