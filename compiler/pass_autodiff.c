@@ -3,6 +3,7 @@
  * the broadcast axes), then the optimizer update (compiler/optim.c) and the training step's
  * outputs and donations. Simplify cleans up what the rules generate. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,11 +62,8 @@ static const char *no_gradient(const Graph *g, const Node *n) {
         const TensorType *x = &g->nodes[n->in[0].id].type;
         if (ir_slice_normalize(x, &n->attrs, st, sp, sz, err, sizeof err)) return "invalid slice";
         for (int i = 0; i < x->rank; i++) {
-            if (sp[i] < 0 && sz[i] > 1)
-                return "the gradient of a slice with a negative step is not supported; slice with a positive "
-                       "step, or list the slice in \"stop_gradient\"";
-            if (sp[i] > 1 && sz[i] > 1 && x->rank == IR_MAX_RANK)
-                return "the gradient of a slice with steps other than 1 needs a rank below the limit (it "
+            if ((sp[i] > 1 || sp[i] < -1) && sz[i] > 1 && x->rank == IR_MAX_RANK)
+                return "the gradient of a slice with a step other than 1 or -1 needs a rank below the limit (it "
                        "spreads the gradient through one more axis); list the slice in \"stop_gradient\"";
         }
     }
@@ -258,7 +256,9 @@ static void rule(Builder *b, NodeId y, NodeId gy, const bool *active, NodeId con
     }
     case OP_BROADCAST_TO: c[0] = gy; break; /* unbroadcast sums it back */
     case OP_SLICE: { /* zeros around g: a pad; a step s > 1 first spreads g with s-1 zeros
-                      * after each element (reshape [.., n, 1, ..], pad, reshape [.., n*s, ..]) */
+                      * after each element (reshape [.., n, 1, ..], pad, reshape [.., n*s, ..]);
+                      * a negative step first reverses g along that axis, which makes it the
+                      * slice with step -s from the last element it picked */
         int64_t st[IR_MAX_RANK], sp[IR_MAX_RANK], sz[IR_MAX_RANK];
         char err[256];
         int rank = tin[0].rank;
@@ -270,7 +270,15 @@ static void rule(Builder *b, NodeId y, NodeId gy, const bool *active, NodeId con
         memcpy(dims, n.type.dims, sizeof dims);
         for (int i = 0; i < rank; i++) {
             int64_t span = sz[i];
-            if (sp[i] > 1 && sz[i] > 1) { /* no_gradient refused negative steps */
+            if (sp[i] < 0 && sz[i] > 1) {
+                Attrs rv = {.nslice = 1, .has_axes = true, .naxes = 1, .axes = {i}, .starts = {-1},
+                            .ends = {INT64_MIN}, .steps = {-1}, .has_steps = true};
+                Operand co = ad_v(cur);
+                cur = ad_node(b, w, OP_SLICE, 1, &co, &rv);
+                st[i] += (sz[i] - 1) * sp[i];
+                sp[i] = -sp[i];
+            }
+            if (sp[i] > 1 && sz[i] > 1) {
                 int64_t d1[IR_MAX_RANK];
                 for (int k = 0, j = 0; k < rank; k++) {
                     d1[j++] = dims[k];

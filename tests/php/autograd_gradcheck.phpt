@@ -114,6 +114,7 @@ gradcheck('maxPool2d', fn($x) => $x->maxPool2d([2, 2], strides: [1, 2], pads: [1
 gradcheck('avgPool2d', fn($x) => $x->avgPool2d([3, 2], pads: [1, 1, 1, 1]), [$img]);
 gradcheck('avgPool2d pads counted', fn($x) => $x->avgPool2d([3, 2], pads: [1, 1, 1, 1], countIncludePad: true), [$img]);
 gradcheck('strided slice', fn($x) => $x->slice(null, '1::2'), [$a]);
+gradcheck('reversed slices', fn($x) => $x->slice('::-1', '2::-2'), [$a]);
 gradcheck('mlp', fn($x, $w, $c) => $x->matmul($w)->add($c)->relu()->sum(1)->mean(), [$a, [vals(12, 17), [3, 4]], [vals(4, 18), [4]]]);
 
 /* ties: the maximum's gradient is split among the tied elements (not a difference quotient) */
@@ -190,6 +191,7 @@ maxPool2d: ok
 avgPool2d: ok
 avgPool2d pads counted: ok
 strided slice: ok
+reversed slices: ok
 mlp: ok
 [[0,0.5,0.5],[0.3333333333333333,0.3333333333333333,0.3333333333333333]]
 [[0,0,0],[0.3333333333333333,0.3333333333333333,0.3333333333333333]]

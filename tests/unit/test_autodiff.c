@@ -584,8 +584,9 @@ TEST(pass__no_gradient_on_the_path__names_the_node) {
                       "{'name': 'loss', 'op': 'mul', 'inputs': ['f', 'f']}], 'outputs': {'loss': 'loss'},"
                       "'train': {'loss': 'loss', 'params': ['w'], 'optimizer': {'type': 'sgd', 'lr': 0.1}}}",
                       "\"i\" (argmax): lies on a path from a parameter to the loss");
-    expect_pass_error("{'format': 'gtc-graph', 'version': 1, 'name': 'g', 'inputs': [" IN("w", "[3]") "],"
-                      "'nodes': [{'name': 's', 'op': 'slice', 'inputs': ['w'], 'starts': [2], 'ends': [-4], 'steps': [-2]},"
+    /* a step other than +-1 on a rank-8 value: spreading the gradient needs a ninth axis */
+    expect_pass_error("{'format': 'gtc-graph', 'version': 1, 'name': 'g', 'inputs': [" IN("w", "[1,1,1,1,1,1,2,3]") "],"
+                      "'nodes': [{'name': 's', 'op': 'slice', 'inputs': ['w'], 'starts': [2], 'ends': [-4], 'axes': [7], 'steps': [-2]},"
                       "{'name': 'loss', 'op': 'sum', 'inputs': ['s']}], 'outputs': {'loss': 'loss'},"
                       "'train': {'loss': 'loss', 'params': ['w'], 'optimizer': {'type': 'sgd', 'lr': 0.1}}}",
                       "\"s\" (slice): lies on a path");
