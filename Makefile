@@ -24,7 +24,7 @@ COMPILER_SRCS := compiler/frontend.c compiler/pass_simplify.c compiler/pipeline.
                  compiler/emit_str.c compiler/emit_expr.c compiler/emit_step.c compiler/emit_cpu.c compiler/emit_cuda.c \
                  compiler/emit_plan.c compiler/emit_text.c
 COMPILER_SRCS += compiler/frontend_php.c compiler/php_parse.c compiler/php_expr.c compiler/php_lexer.c \
-                 compiler/php_inline.c compiler/php_math.c
+                 compiler/php_inline.c compiler/php_math.c compiler/php_slice.c
 COMPILER_SRCS += compiler/pass_autodiff.c compiler/ad_build.c compiler/optim.c
 RT_CORE_SRCS := runtime/core/error.c runtime/core/tensor.c runtime/core/ops.c runtime/core/npy.c \
                 runtime/core/exec.c runtime/core/kcache.c

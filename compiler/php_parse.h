@@ -142,6 +142,8 @@ int php_unknown_function(P *p, const PhpTok *at, const char *name);
 const char *php_lit_kind(const Lit *l);
 int php_arg_ints(P *p, const char *fname, const char *param, const Arg *a, int scalar_ok, int64_t lo,
                  int64_t hi, int64_t *out, int *n);
+/* compiler/php_slice.c: self->slice(...) into a slice node (*out). */
+int php_slice_call(P *p, const PhpTok *at, const char *fname, Arg *args, int nargs, const Val *self, Val *out);
 int php_arg_dtype(P *p, const char *fname, const char *param, const Arg *a, DType *out);
 /* Call arguments in parentheses: constants as literals, anything else as an expression. */
 int php_parse_args(P *p, Arg *args, int *nargs);
