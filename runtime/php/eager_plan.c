@@ -5,7 +5,8 @@
  * bias add: six launches and four passes over the im2col columns. Planned by the JIT's own
  * planner and executor (the path Cuda\Fusion and Cuda\Optimizer take: php_gtc_fusion_graph),
  * the same expansion is one im2col kernel, the GEMM and one epilogue, replayed as a CUDA Graph.
- * Plans are kept per op, attributes and operand types (a few, most recent first); the first call
+ * Plans are kept per op, attributes and operand types (eight, most recent first, and no more
+ * arena than EAGER_ARENA_BUDGET beyond the newest); the first call
  * of a shape builds the kernels (NVRTC, then the disk cache). Only where it pays and nothing else
  * watches the op: CUDA tensors, no trace (a traced composite is recorded as its primitives), no
  * autograd history (the tape records primitives), every operand a tensor. Anything that cannot
@@ -18,6 +19,9 @@
 #include "zend_exceptions.h"
 
 #define EAGER_PLANS 8
+/* Kept plans hold their arenas (a large conv2d's im2col columns: hundreds of MB): beyond this
+ * much, the oldest are let go (the newest is always kept). */
+#define EAGER_ARENA_BUDGET ((int64_t)256 << 20)
 
 typedef struct {
     Op op;
@@ -109,6 +113,14 @@ bool php_gtc_eager_planned(Op op, const RtOperand *in, int nin, const Attrs *a, 
         memmove(&g_plans.key[1], &g_plans.key[0], (size_t)hit * sizeof(Key));
         memmove(&g_plans.graph[1], &g_plans.graph[0], (size_t)hit * sizeof(zval));
         g_plans.key[0] = kk, g_plans.graph[0] = gg;
+    }
+    int64_t arena = 0;
+    for (int i = 0; i < g_plans.n; i++) {
+        arena += php_gtc_plan_from_obj(Z_OBJ(g_plans.graph[i]))->plan->arena_bytes;
+        if (i > 0 && arena > EAGER_ARENA_BUDGET) { /* this one and the older ones go */
+            for (int j = i; j < g_plans.n; j++) zval_ptr_dtor(&g_plans.graph[j]);
+            g_plans.n = i;
+        }
     }
     zval args[IR_MAX_INPUTS], res;
     for (int i = 0; i < nin; i++) php_gtc_wrap(&args[i], php_gtc_ce_CudaArray, rt_retain(in[i].t));
