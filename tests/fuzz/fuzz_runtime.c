@@ -738,7 +738,12 @@ static void check_slice_text(In *in, RtTensor *x) {
         rt_release(v);
         return;
     }
-    /* Python's reading of the same selectors */
+    /* Python's reading of the same selectors (index lists per axis: not for huge empty tensors) */
+    for (int ax = 0; ax < r; ax++)
+        if (x->shape[ax] > 4096) {
+            rt_release(v);
+            return;
+        }
     int nidx = n - (ellipsis >= 0);
     bool ok = nidx <= r;
     int64_t *idx[IR_MAX_RANK] = {0}, cnt[IR_MAX_RANK];
