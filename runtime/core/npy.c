@@ -350,7 +350,7 @@ static int parse_value(Lex *L, Val *v, int depth, bool top) {
     if (ch == '+' || ch == '-') {
         if (lex_next(L) || parse_value(L, v, depth + 1, false)) return -1;
         if (v->kind != V_INT || v->sign) return LEX_ERR(L, "a unary %c applies to a number literal only", ch);
-        if (ch == '-') v->i = -v->i;
+        if (ch == '-' && !v->big) v->i = -v->i; /* a big one is refused later: its value does not matter (and INT64_MIN has no negation) */
         v->sign = true;
         return 0;
     }

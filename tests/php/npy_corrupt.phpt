@@ -30,6 +30,7 @@ $cases = [
     'no shape' => npy("{'descr': '<f4', 'fortran_order': False, }", pack('g*', 1, 2)),
     'negative dim' => npy("{'descr': '<f4', 'fortran_order': False, 'shape': (-2,), }", ''),
     'huge dims' => npy("{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", ''),
+    'huge negative dim' => npy("{'descr': '<f4', 'fortran_order': False, 'shape': (-9223372036854775808, -" . str_repeat('9', 40) . "), }", ''),
     'rank 9' => npy("{'descr': '<f4', 'fortran_order': False, 'shape': (1,1,1,1,1,1,1,1,1), }", pack('g', 1)),
     'bad shape' => npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, x), }", ''),
     'NUL in header' => npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }\0", pack('g*', 1, 2)),
@@ -62,6 +63,7 @@ version 9         Cuda\InvalidArgumentException: %s: npy: unsupported format ver
 no shape          Cuda\InvalidArgumentException: %s: npy: %s
 negative dim      Cuda\InvalidArgumentException: %s: npy: %s
 huge dims         Cuda\InvalidArgumentException: %s: npy: %s
+huge negative dim Cuda\InvalidArgumentException: %s: npy: %s
 rank 9            Cuda\InvalidArgumentException: %s: npy: %s
 bad shape         Cuda\InvalidArgumentException: %s: npy: %s
 NUL in header     Cuda\InvalidArgumentException: %s: npy: bad header: header contains a NUL byte
