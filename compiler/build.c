@@ -421,6 +421,10 @@ int build_compile(const BuildOptions *o) {
         fail("%s %s", o->arch_opt ? o->arch_opt : "--arch", terr);
         return 2;
     }
+    if (o->precision && target_precision_parse(o->precision, &target.precision, terr, sizeof terr)) {
+        fail("--precision %s", terr);
+        return 2;
+    }
     if (check_output(o->output)) return 1;
 
     Diag d;
@@ -540,14 +544,16 @@ done:
 
 void build_usage(FILE *f) {
     fprintf(f,
-            "usage: gtc compile FILE -o OUT.so [--emit-dir DIR] [--arch sm_90] [--nvcc PATH]\n"
-            "                   [--cc PATH] [--cpu-only] [-v]\n"
+            "usage: gtc compile FILE -o OUT.so [--emit-dir DIR] [--arch sm_90] [--precision fp32]\n"
+            "                   [--nvcc PATH] [--cc PATH] [--cpu-only] [-v]\n"
             "Compiles the graph in FILE into a PHP extension. Load it after gtc.so:\n"
             "  php -d extension=gtc.so -d extension=OUT.so script.php\n"
             "  -o OUT.so        the extension to write (its directory must exist)\n"
             "  --emit-dir DIR   keep the generated sources (kernels.cu, kernels_cpu.c, plan.c, ext.c)\n"
             "  --arch sm_NN     the GPU architecture: cubin for it plus PTX, and the target the\n"
             "                   plan is lowered for (default sm_90; --target is the same option)\n"
+            "  --precision P    products (matmul) in fp32 (default, exact), tf32 or bf16: tensor\n"
+            "                   cores through cuBLASLt, float32 storage and accumulation (docs/codegen.md)\n"
             "  --nvcc PATH      the CUDA compiler (default: $CUDA_HOME/bin/nvcc, then PATH)\n"
             "  --cc PATH        the C compiler (default: cc from PATH)\n"
             "  --cpu-only       no CUDA code: the model runs on gtc.so's CPU backend only\n"
@@ -604,6 +610,9 @@ int build_main(int argc, char **argv) {
             if (o.arch) goto twice;
             o.arch = v;
             o.arch_opt = strncmp(a, "--target", 8) == 0 ? "--target" : "--arch";
+        } else if (!missing && (v = opt_value(argc, argv, &i, "--precision", &missing))) {
+            if (o.precision) goto twice;
+            o.precision = v;
         } else if (!missing && (v = opt_value(argc, argv, &i, "--nvcc", &missing))) {
             if (o.nvcc) goto twice;
             o.nvcc = v;

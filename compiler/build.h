@@ -14,6 +14,7 @@ typedef struct {
     const char *arch;     /* "sm_90" (default): cubin for it plus PTX for compute_XX, and the
                            * Target the plan is lowered for (compiler/target.h) */
     const char *arch_opt; /* the option that named it: "--arch" or "--target" (messages) */
+    const char *precision;/* --precision: "fp32" (NULL, the default), "tf32", "bf16" (target.h) */
     const char *nvcc;     /* NULL: $CUDA_HOME/bin/nvcc, then PATH */
     const char *cc;       /* NULL: cc from PATH */
     bool cpu_only;        /* no CUDA code: the model runs on gtc.so's CPU backend only */

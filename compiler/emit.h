@@ -120,6 +120,9 @@ void ex_store(Ex *x, NodeId id, char *const *coords, const char *val);
 void ex_store_output(Ex *x, int j, const TensorType *t, char *const *coords, const char *val);
 /* The typed address of a materialised node ("((float *)(a.p[3] + 1024))"); NULL on error. */
 char *ex_addr(Ex *x, NodeId id);
+/* The typed address a library GEMM (cblas, cuBLASLt) of the current step writes its product to:
+ * Step.lower.gemm_out's buffer, else the arena's scratch (malloc'd; NULL after a failure). */
+char *ex_gemm_product(Ex *x, NodeId mm);
 /* Linearised index of coords in a contiguous shape. */
 char *ex_linear(Ex *x, const TensorType *t, char *const *coords);
 /* Emits temporaries that split linear index `lin` of a contiguous shape into coordinates. */
@@ -166,6 +169,10 @@ int emit_gemm_info(const Graph *g, const Step *st, EmitGemm *gm, Diag *d);
 /* The same for one matmul with its operands (a row step's prologue or epilogue); a_in_step: A is
  * computed by the step (need not be in memory). */
 int emit_matmul_info(const Graph *g, const StepMatmul *sm, bool a_in_step, EmitGemm *gm, Diag *d);
+/* The batch of products as one element stride of operand 0 (A) or 1 (B), as a strided-batch BLAS
+ * call takes it: false when the non-unit batch axes do not step through the operand as one axis
+ * (every one broadcast gives stride 0). */
+bool emit_gemm_batch_stride(const EmitGemm *gm, int operand, int64_t *stride);
 /* Output coordinates of the GEMM result from batch coordinates and i, j (malloc'd strings). */
 int emit_gemm_coords(const EmitGemm *gm, char *const *bc, const char *i, const char *j, char **coords);
 

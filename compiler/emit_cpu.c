@@ -266,16 +266,9 @@ static void emit_cpu_gemm(Ex *x) {
     const Node *mm = N(x->g, gm.mm);
     const char *T = emit_ctype(mm->type.dtype);
     bool f32 = mm->type.dtype == DT_FLOAT32;
-    NodeId tgt = x->st->lower.cpu_gemm_out; /* pass_lower: a buffer of the step's, else scratch */
-    char *dst;
-    if (tgt >= 0) {
-        char *addr = ex_addr(x, tgt);
-        if (!addr) return;
-        dst = xfmt("%s", addr);
-        free(addr);
-    } else {
-        dst = xfmt("((%s *)(%sp[%d] + %lld))", T, x->args, x->g->ninputs + x->g->noutputs, (long long)x->p->scratch_off);
-    }
+    NodeId tgt = x->st->lower.gemm_out; /* pass_lower: a buffer of the step's, else scratch */
+    char *dst = ex_gemm_product(x, gm.mm);
+    if (!dst) return;
     ex_line(x, "%s *const C = %s;", T, dst);
     free(dst);
     char *pa = ex_addr(x, gm.a), *pb = ex_addr(x, gm.b);

@@ -7,7 +7,8 @@
  *   ROW              one block per row, each reduction a block reduction every thread then
  *                    reads; or a warp, or a thread, per row
  *   GEMM             the GEMMs of templates/kernels_prelude.cuh (tiled with sliced K, skinny,
- *                    small K) with the step's epilogue as a lambda
+ *                    small K) with the step's epilogue as a lambda; a cuBLASLt step's kernel is
+ *                    its epilogue alone, a grid-stride loop over the product
  * The text compiles with nvcc (-std=c++17) and with NVRTC (the host-side table is guarded). */
 #include <stdlib.h>
 #include <string.h>
@@ -451,12 +452,43 @@ static void emit_cuda_row(Ex *x) {
     emit_row_free(&rw);
 }
 
+/* A cuBLASLt step's kernel: the epilogue over the product the executor's cuBLASLt call left in
+ * Step.lower.gemm_out (or the scratch), a thread per element as in an elementwise step; every
+ * output but the product already in place. The CPU's cblas epilogue (emit_cpu.c) is the same
+ * loop over nested coordinates. */
+static void emit_cuda_blas_epilogue(Ex *x, const EmitGemm *gm) {
+    const Node *mm = N(x->g, gm->mm);
+    const StepLower *l = &x->st->lower;
+    if (!l->epilogue) return; /* the executor launches no kernel for this step */
+    char *dst = ex_gemm_product(x, gm->mm);
+    if (!dst) return;
+    const TensorType *t = &mm->type;
+    NodeId *outs = calloc((size_t)x->st->nouts + 1, sizeof *outs);
+    char ***cs = calloc((size_t)x->st->nouts + 1, sizeof *cs);
+    if (!outs || !cs) abort();
+    char *coords[IR_MAX_RANK] = {0};
+    int n = 0, m = ex_mark(x);
+    open_grid_loop(x, "i", ir_numel(t));
+    split_used(x, "i", t->rank, t->dims, coords);
+    for (int k = 0; k < x->st->nouts; k++)
+        if (!(x->st->outs[k] == gm->mm && l->gemm_out == gm->mm)) cs[n] = coords, outs[n++] = x->st->outs[k];
+    ex_line(x, "const %s acc = %s[i];", emit_ctype(t->dtype), dst);
+    ex_bind(x, gm->mm, "acc");
+    store_all(x, outs, n, cs);
+    ex_unbind(x, gm->mm);
+    ex_release(x, m);
+    close_block(x);
+    ex_free_coords(coords, t->rank);
+    free(outs), free(cs), free(dst);
+}
+
 static void emit_cuda_gemm(Ex *x) {
     EmitGemm gm;
     if (emit_gemm_info(x->g, x->st, &gm, x->d)) {
         x->failed = true;
         return;
     }
+    if (x->st->lower.form == LOWER_GEMM_BLAS) return emit_cuda_blas_epilogue(x, &gm);
     const Node *mm = N(x->g, gm.mm);
     const char *T = emit_ctype(mm->type.dtype);
     const StepLower *tile = &x->st->lower;

@@ -159,16 +159,11 @@ void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, char **coor
 /* ---- buffers ----------------------------------------------------------------------------------- */
 
 static char *base_ptr(Ex *x, const BufRef *b) {
-    int nin = x->g->ninputs, nout = x->g->noutputs;
-    switch (b->kind) {
-    case BUF_INPUT: return xfmt("%sp[%d]", x->args, b->index);
-    case BUF_OUTPUT: return xfmt("%sp[%d]", x->args, nin + b->index);
-    case BUF_ARENA:
-        if (b->offset < 0) return NULL;
-        if (!b->offset) return xfmt("%sp[%d]", x->args, nin + nout);
-        return xfmt("(%sp[%d] + %lld)", x->args, nin + nout, (long long)b->offset);
-    default: return NULL;
-    }
+    int slot;
+    int64_t off;
+    if (plan_buf_slot(x->g, b, &slot, &off)) return NULL;
+    if (!off) return xfmt("%sp[%d]", x->args, slot);
+    return xfmt("(%sp[%d] + %lld)", x->args, slot, (long long)off);
 }
 
 char *ex_addr(Ex *x, NodeId id) {
@@ -180,6 +175,13 @@ char *ex_addr(Ex *x, NodeId id) {
     char *r = xfmt("((%s *)%s)", emit_ctype(x->g->nodes[id].type.dtype), base);
     free(base);
     return r;
+}
+
+char *ex_gemm_product(Ex *x, NodeId mm) {
+    NodeId tgt = x->st->lower.gemm_out;
+    if (tgt >= 0) return ex_addr(x, tgt);
+    return xfmt("((%s *)(%sp[%d] + %lld))", emit_ctype(x->g->nodes[mm].type.dtype), x->args,
+                x->g->ninputs + x->g->noutputs, (long long)x->p->scratch_off);
 }
 
 void ex_store(Ex *x, NodeId id, char *const *coords, const char *val) {

@@ -68,8 +68,8 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
     str_add(&b, "/* The plan table of %s for runtime/core/exec.c: %d steps. The arena holds the planner's\n"
                 " * %lld bytes", g->name, p->nsteps, (long long)p->arena_bytes);
     if (scr_off >= 0)
-        str_add(&b, ", then [%lld, %lld): scratch for the CPU GEMMs whose product has no buffer\n"
-                    " * of its own (the CUDA kernels apply epilogues in registers and never touch it)",
+        str_add(&b, ", then [%lld, %lld): scratch for the library GEMMs (cblas, cuBLASLt) whose\n"
+                    " * product has no buffer of its own (our CUDA GEMM kernels apply epilogues in registers)",
                 (long long)scr_off, (long long)(scr_off + scr_bytes));
     str_cat(&b, ". */\n#include \"plan_abi.h\"\n\n"
                 "extern const RtCpuKernel gtc_cpu_kernels[];\n"
@@ -95,9 +95,20 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
         cstr_literal(&b, st->writes);
         str_cat(&b, ",\n     ");
         cstr_literal(&b, st->reason);
-        str_add(&b, ",\n     {%u, %u, %u}, {%u, %u, %u}, %u, 0x%llxull, 0x%llxull, %u},\n", st->grid[0], st->grid[1],
+        str_add(&b, ",\n     {%u, %u, %u}, {%u, %u, %u}, %u, 0x%llxull, 0x%llxull, %u", st->grid[0], st->grid[1],
                 st->grid[2], st->block[0], st->block[1], st->block[2], st->smem, (unsigned long long)st->after,
                 (unsigned long long)st->uses, st->own_sm);
+        const RtPlanGemm *bl = &st->blas;
+        if (bl->on)
+            str_add(&b, ",\n     /* cuBLASLt */ {1, %d, %d, %d, %d, %d, %lldLL, %lldLL, %lldLL, %lldLL, %lldLL, %lldLL, %lldLL, "
+                        "%lldLL, %lldLL, %lldLL, {%d, %d, %d}, {%lldLL, %lldLL, %lldLL}}",
+                    bl->epilogue, bl->precision, (int)bl->dtype, bl->ta, bl->tb, (long long)bl->m, (long long)bl->n,
+                    (long long)bl->k, (long long)bl->batch, (long long)bl->lda, (long long)bl->ldb, (long long)bl->ldc,
+                    (long long)bl->sa, (long long)bl->sb, (long long)bl->sc, bl->slot[0], bl->slot[1], bl->slot[2],
+                    (long long)bl->off[0], (long long)bl->off[1], (long long)bl->off[2]);
+        else
+            str_cat(&b, ", {0}");
+        str_cat(&b, "},\n");
     }
     if (!rp->nsteps) str_cat(&b, "    {0},\n");
     str_cat(&b, "};\n\n");

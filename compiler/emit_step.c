@@ -181,6 +181,19 @@ int emit_matmul_info(const Graph *g, const StepMatmul *sm, bool a_in_step, EmitG
     return 0;
 }
 
+bool emit_gemm_batch_stride(const EmitGemm *gm, int operand, int64_t *stride) {
+    const int64_t *bs = operand ? gm->bsb : gm->bsa;
+    int64_t want = -1;
+    *stride = 0;
+    for (int i = gm->nb - 1; i >= 0; i--) {
+        if (gm->bdims[i] == 1) continue;
+        if (want < 0) *stride = bs[i];
+        else if (bs[i] != want) return false;
+        want = bs[i] * gm->bdims[i];
+    }
+    return true;
+}
+
 int emit_gemm_coords(const EmitGemm *gm, char *const *bc, const char *i, const char *j, char **coords) {
     int n = 0;
     for (int b = 0; b < gm->nb; b++) coords[n++] = xfmt("%s", bc[b]);

@@ -43,7 +43,8 @@ static void usage(FILE *f) {
     fprintf(f, "  %-8s %s\n", "compile", "build a PHP extension: gtc compile FILE -o OUT.so (gtc compile --help)");
     fprintf(f, "\nFILE is a graph in the gtc JSON format (docs/graph-format.md) or a PHP file with\n"
                "#[Gtc\\Graph] attributes (docs/php-graphs.md). Every command takes --target=sm_NN\n"
-               "(or --arch=sm_NN): the GPU the plan is lowered for (default sm_90, docs/codegen.md).\n");
+               "(or --arch=sm_NN): the GPU the plan is lowered for (default sm_90, docs/codegen.md), and\n"
+               "--precision=fp32|tf32|bf16: how its products are computed (default fp32, exact).\n");
 }
 
 static Graph *load(const char *file) {
@@ -263,30 +264,35 @@ int main(int argc, char **argv) {
         if (a == argc) argc = w - 1;
     }
     if (strcmp(argv[1], "compile") == 0) return build_main(argc - 1, argv + 1); /* its own options */
-    /* --target NAME / --arch NAME (any other command): the GPU to lower for */
+    /* --target NAME / --arch NAME (any other command): the GPU to lower for; --precision P: how
+     * its products are computed */
     g_target = *target_default();
-    bool target_given = false;
+    bool target_given = false, precision_given = false;
+    int precision = PREC_FP32;
     for (int a = 2, w = 2; a <= argc; a++) {
         const char *opt = a < argc ? (strncmp(argv[a], "--target", 8) == 0 ? "--target"
-                                      : strncmp(argv[a], "--arch", 6) == 0 ? "--arch" : NULL) : NULL;
+                                      : strncmp(argv[a], "--arch", 6) == 0 ? "--arch"
+                                      : strncmp(argv[a], "--precision", 11) == 0 ? "--precision" : NULL) : NULL;
         size_t n = opt ? strlen(opt) : 0;
         if (opt && (argv[a][n] == '=' || (!argv[a][n] && a + 1 < argc))) {
             const char *v = argv[a][n] == '=' ? argv[a] + n + 1 : argv[++a];
             char err[512];
-            if (target_given) {
-                fprintf(stderr, "gtc %s: --target / --arch given twice\n", argv[1]);
+            bool prec = opt[2] == 'p';
+            if (prec ? precision_given : target_given) {
+                fprintf(stderr, "gtc %s: %s given twice\n", argv[1], prec ? "--precision" : "--target / --arch");
                 return 2;
             }
-            if (target_parse(v, &g_target, err, sizeof err)) {
+            if (prec ? target_precision_parse(v, &precision, err, sizeof err) : target_parse(v, &g_target, err, sizeof err)) {
                 fprintf(stderr, "gtc %s: %s %s\n", argv[1], opt, err);
                 return 2;
             }
-            target_given = true;
+            *(prec ? &precision_given : &target_given) = true;
             continue;
         }
         argv[w++] = argv[a];
         if (a == argc) argc = w - 1;
     }
+    g_target.precision = precision;
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
         if (strcmp(argv[1], commands[i].name) != 0) continue;
         const char *file = NULL, *opt = NULL, *o = commands[i].opt;

@@ -8,7 +8,9 @@
  *   REDUCE           one block per output element, threads stride over the reduced elements;
  *                    over leading axes only: 8 outputs per block, 32 slices each (coalesced)
  *   ROW              one block per row; short rows: a warp, or a thread, per row
- *   GEMM             tiled with sliced K, skinny, or small K (templates/kernels_prelude.cuh) */
+ *   GEMM             tiled with sliced K, skinny, or small K (templates/kernels_prelude.cuh), or
+ *                    cuBLASLt with a grid-stride epilogue kernel, by the cost model gemm_blas() */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +94,53 @@ static int gemm_tile(const Target *tg, const EmitGemm *gm, int64_t elem, StepLow
     return 0;
 }
 
+/* ---- the library GEMM (cuBLASLt) ----------------------------------------------------------------- */
+
+/* Products at or above these many multiply-adds go to cuBLASLt (bench/README.md, "GEMM
+ * selection"; measured on the H200 with bench/gemm_lt.cu and bench/scale.sh). In float32 our tiled
+ * kernel with its fused epilogue ties or wins below about 2^29 (512x256x480: ours 7.3 us, cuBLASLt
+ * 9.2); above, cuBLAS's kernels pull ahead (4096^3: 51 TFLOP/s against our 34). With tf32 or bf16
+ * only tensor cores give the speed, and our kernel has none: cuBLASLt from 2^24 (below, a product
+ * is launch-bound either way and runs exact in our kernel). Both scale with the target's SMs. */
+#define BLAS_MACS_FP32 ((int64_t)1 << 29)
+#define BLAS_MACS_TC ((int64_t)1 << 24)
+
+/* Whether a GEMM step runs through cuBLASLt, and why (in `why`, for gtc plan). GTC_GEMM=cublaslt
+ * or GTC_GEMM=kernel in the environment overrides the cost model where cuBLASLt can take the
+ * product (the GPU tests run both forms on every graph; bench/scale.sh measures both). */
+static bool gemm_blas(const Target *tg, const EmitGemm *gm, DType dt, char *why, size_t n) {
+    const int64_t macs = gm->m * gm->n * gm->k * gm->batch;
+    const bool tc = dt == DT_FLOAT32 && tg->precision != PREC_FP32;
+    const char *force = getenv("GTC_GEMM");
+    int64_t min = (tc ? BLAS_MACS_TC : BLAS_MACS_FP32) * (tg->sms > 0 ? tg->sms : 132) / 132;
+    if (force && !strcmp(force, "cublaslt")) min = 0;
+    if (force && !strcmp(force, "kernel")) min = INT64_MAX;
+    int64_t sa, sb;
+    if (dt != DT_FLOAT32 && dt != DT_FLOAT64)
+        snprintf(why, n, "our kernel: cuBLASLt does not take %s products", ir_dtype_name(dt));
+    else if (gm->n <= SKINNY_N || gm->k <= SMALLK_K)
+        snprintf(why, n, "our kernel: N or K of at most 8 is memory-bound, fused");
+    else if (gm->m > INT32_MAX || gm->n > INT32_MAX || gm->k > INT32_MAX || gm->batch > INT32_MAX ||
+             !emit_gemm_batch_stride(gm, 0, &sa) || !emit_gemm_batch_stride(gm, 1, &sb))
+        snprintf(why, n, "our kernel: the batch is not one stride per operand (or a size is over 2^31)");
+    else if (macs < min && min == INT64_MAX)
+        snprintf(why, n, "our kernel: GTC_GEMM=kernel");
+    else if (macs < min)
+        snprintf(why, n, "our kernel: %lld multiply-adds, under the %s threshold of %lld for cuBLASLt", (long long)macs,
+                 tc ? target_precision_name(tg->precision) : "fp32", (long long)min);
+    else if (min == 0) {
+        snprintf(why, n, "cuBLASLt: GTC_GEMM=cublaslt");
+        return true;
+    }
+    else {
+        snprintf(why, n, "cuBLASLt%s: %lld multiply-adds, at or over the %s threshold of %lld",
+                 tc ? (tg->precision == PREC_TF32 ? " (tf32 tensor cores)" : " (bf16 tensor cores)") : "",
+                 (long long)macs, tc ? target_precision_name(tg->precision) : "fp32", (long long)min);
+        return true;
+    }
+    return false;
+}
+
 /* ---- ROW and REDUCE forms ---------------------------------------------------------------------- */
 
 /* ROW steps with rows this short run a warp per row (8 rows per block, no shared memory); rows
@@ -166,6 +215,13 @@ static int lower_launch(const Graph *g, const Target *tg, const Step *st, StepLo
         EmitGemm gm;
         if (emit_gemm_info(g, st, &gm, d)) return -1;
         const int64_t elem = (int64_t)ir_dtype_size(N(g, gm.mm)->type.dtype);
+        if (gemm_blas(tg, &gm, N(g, gm.mm)->type.dtype, out->why_gemm, sizeof out->why_gemm)) {
+            /* the epilogue kernel: a grid-stride loop over the product, as an elementwise step */
+            out->form = LOWER_GEMM_BLAS;
+            out->block[0] = EW_BLOCK;
+            out->grid[0] = clamp_grid((gm.m * gm.n * gm.batch + EW_BLOCK - 1) / EW_BLOCK, (int64_t)EW_BLOCKS_PER_SM * tg->sms);
+            return 0;
+        }
         if (gemm_tile(tg, &gm, elem, out, N(g, st->root), d)) return -1;
         int64_t gx, gy = 1;
         unsigned threads = 256;
@@ -191,12 +247,12 @@ static int lower_launch(const Graph *g, const Target *tg, const Step *st, StepLo
     return 0;
 }
 
-/* ---- the CPU GEMMs' product and scratch ----------------------------------------------------------- */
+/* ---- the library GEMMs' product and scratch ------------------------------------------------------- */
 
-/* Where a CPU GEMM writes its product: the matmul's own buffer, else an output of the step of the
+/* Where a library GEMM (cblas; cuBLASLt) writes its product: the matmul's own buffer, else an output of the step of the
  * same size and dtype that nothing else aliases (the epilogue reads each element before it
  * overwrites it), else (-1) the arena's scratch region. */
-static NodeId cpu_gemm_out(const Graph *g, const Step *st) {
+static NodeId gemm_out(const Graph *g, const Step *st) {
     const Plan *p = g->plan;
     const Node *mm = N(g, st->root);
     for (int pass = 0; pass < 2; pass++)
@@ -253,6 +309,9 @@ static int step_regions(const Graph *g, const Step *st, bool writes, Region **ou
         int j = st->copy_output, alias = p->output_alias ? p->output_alias[j] : -1;
         r[k++] = alias >= 0 ? (Region){0, alias, alias} : (Region){1, j, j};
     }
+    /* a cuBLASLt step without a buffer for its product writes the shared scratch, then reads it */
+    if (st->lower.form == LOWER_GEMM_BLAS && st->lower.gemm_out < 0 && p->scratch_off >= 0)
+        r[k++] = (Region){2, p->scratch_off, p->scratch_off + p->scratch_bytes - 1};
     *out = r;
     return k;
 }
@@ -329,6 +388,11 @@ int pass_lower(Graph *g, const Target *t, Diag *d) {
         return -1;
     }
     if (!t) t = target_default();
+    char perr[160];
+    if (target_precision_check(t, perr, sizeof perr)) {
+        diag_at(d, NULL, "%s", perr);
+        return -1;
+    }
     p->target = *t;
     p->lowered = false;
     int64_t scratch = 0;
@@ -336,18 +400,21 @@ int pass_lower(Graph *g, const Target *t, Diag *d) {
         Step *st = &p->steps[s];
         StepLower *l = &st->lower;
         memset(l, 0, sizeof *l);
-        l->cpu_gemm_out = -1;
+        l->gemm_out = -1;
         if (lower_launch(g, t, st, l, d)) return -1;
         l->uses = step_uses(g, st);
-        if (st->kind == STEP_GEMM && (l->cpu_gemm_out = cpu_gemm_out(g, st)) < 0) {
+        if (st->kind == STEP_GEMM && (l->gemm_out = gemm_out(g, st)) < 0) {
             const Node *mm = N(g, st->root);
             int64_t b = ir_numel(&mm->type) * (int64_t)ir_dtype_size(mm->type.dtype);
             if (b > scratch) scratch = b;
         }
+        if (l->form == LOWER_GEMM_BLAS)
+            for (int k = 0; k < st->nouts && !l->epilogue; k++)
+                l->epilogue = !(st->outs[k] == st->root && l->gemm_out == st->root);
     }
-    lower_edges(g, p);
     p->scratch_off = scratch ? (p->arena_bytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN : -1;
     p->scratch_bytes = scratch;
+    lower_edges(g, p);
     /* The index-error word: gathers and scatters anywhere in the steps (inlined ones too). */
     free(p->checks);
     p->checks = NULL;

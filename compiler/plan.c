@@ -67,7 +67,7 @@ Step *plan_add_step(Plan *p, StepKind kind, NodeId root) {
     s->gemm_in[0] = s->gemm_in[1] = -1;
     s->row_pro.mm = s->row_epi.mm = -1;
     s->copy_output = -1;
-    s->lower.cpu_gemm_out = -1;
+    s->lower.gemm_out = -1;
     return s;
 }
 
@@ -93,6 +93,19 @@ int plan_output_of(const Graph *g, NodeId v) {
     for (int i = 0; i < g->noutputs; i++)
         if (g->outputs[i].value == v) return i;
     return -1;
+}
+
+int plan_buf_slot(const Graph *g, const BufRef *b, int *slot, int64_t *off) {
+    *off = 0;
+    switch (b->kind) {
+    case BUF_INPUT: *slot = b->index; return 0;
+    case BUF_OUTPUT: *slot = g->ninputs + b->index; return 0; /* a donated output's slot holds its input's */
+    case BUF_ARENA:
+        if (b->offset < 0) return -1;
+        *slot = g->ninputs + g->noutputs, *off = b->offset;
+        return 0;
+    default: return -1;
+    }
 }
 
 int64_t plan_arena_total(const Plan *p) {
@@ -235,7 +248,7 @@ static char *headline(const Graph *g, const Step *s, char *out, size_t n) {
 static char *form_str(const StepLower *l, char *out, size_t n) {
     static const char *const names[] = {"-", "grid-stride", "block per output", "8 columns per block", "warp per row",
                                         "thread per row", "tiled gemm", "skinny gemm", "skinny gemm (A transposed)",
-                                        "small-K gemm"};
+                                        "small-K gemm", "cuBLASLt gemm, grid-stride epilogue"};
     if (l->form == LOWER_GEMM_TILED)
         snprintf(out, n, "%s %dx%d tm%d ks%d bk%d", names[l->form], l->bm, l->bn, l->tm, l->ks, l->bk);
     else if (l->form == LOWER_ROW_WARP)
@@ -247,7 +260,7 @@ static char *form_str(const StepLower *l, char *out, size_t n) {
 
 static const char *form_key(LowerForm f) {
     static const char *const keys[] = {"none", "grid", "red_block", "red_cols", "row_warp", "row_thread",
-                                       "gemm_tiled", "gemm_skinny", "gemm_skinny_t", "gemm_smallk"};
+                                       "gemm_tiled", "gemm_skinny", "gemm_skinny_t", "gemm_smallk", "gemm_blas"};
     return (unsigned)f < sizeof keys / sizeof *keys ? keys[f] : "?";
 }
 
@@ -259,7 +272,8 @@ static void print_lower_text(const Graph *g, int i, FILE *f) {
     fprintf(f, "  kernel: %s; grid %u x %u x %u, block %u, shared memory %u bytes%s", form_str(l, a, sizeof a), l->grid[0],
             l->grid[1], l->grid[2], l->block[0], l->smem, l->own_sm ? ", own SM" : "");
     if (p->steps[i].kind == STEP_GEMM)
-        fprintf(f, "; CPU product in %s", l->cpu_gemm_out >= 0 ? g->nodes[l->cpu_gemm_out].name : "scratch");
+        fprintf(f, "; %s product in %s\n  gemm: %s", l->form == LOWER_GEMM_BLAS ? "library (cblas, cuBLASLt)" : "CPU",
+                l->gemm_out >= 0 ? g->nodes[l->gemm_out].name : "scratch", l->why_gemm);
     fputs("\n  after: ", f);
     int n = 0;
     for (int k = 0; k < 64 && k < i; k++)
@@ -329,7 +343,7 @@ static void print_text(const Graph *g, FILE *f) {
     }
     step_index_free(&x);
     if (p->lowered && p->scratch_off >= 0)
-        fprintf(f, "scratch: arena [%lld,%lld) for the CPU GEMMs whose product has no buffer of its own\n",
+        fprintf(f, "scratch: arena [%lld,%lld) for the library GEMMs (cblas, cuBLASLt) whose product has no buffer of its own\n",
                 (long long)p->scratch_off, (long long)(p->scratch_off + p->scratch_bytes));
     if (p->lowered && p->check_off >= 0) {
         fprintf(f, "checks: arena [%lld,%lld) flags an index out of range in", (long long)p->check_off,
@@ -401,8 +415,10 @@ static cJSON *json_lower(const Graph *g, int i) {
     cJSON_AddNumberToObject(o, "smem", l->smem);
     cJSON_AddBoolToObject(o, "own_sm", l->own_sm);
     if (p->steps[i].kind == STEP_GEMM) {
-        if (l->cpu_gemm_out >= 0) cJSON_AddStringToObject(o, "cpu_product", g->nodes[l->cpu_gemm_out].name);
+        if (l->gemm_out >= 0) cJSON_AddStringToObject(o, "cpu_product", g->nodes[l->gemm_out].name);
         else cJSON_AddStringToObject(o, "cpu_product", "scratch");
+        cJSON_AddStringToObject(o, "gemm_choice", l->why_gemm);
+        if (l->form == LOWER_GEMM_BLAS) cJSON_AddBoolToObject(o, "epilogue", l->epilogue);
     }
     cJSON *after = cJSON_AddArrayToObject(o, "after");
     for (int k = 0; k < 64 && k < i; k++)
@@ -434,6 +450,7 @@ static void print_json(const Graph *g, FILE *f) {
         cJSON_AddNumberToObject(to, "smem_per_sm", t->smem_sm);
         cJSON_AddNumberToObject(to, "fp64_ratio", t->fp64_ratio);
         cJSON_AddNumberToObject(to, "tensor_core_gen", t->tensor_gen);
+        cJSON_AddStringToObject(to, "precision", target_precision_name(t->precision));
     }
     cJSON *steps = cJSON_AddArrayToObject(j, "steps");
     for (int i = 0; i < p->nsteps; i++) {

@@ -65,7 +65,9 @@ typedef enum {
     LOWER_GEMM_TILED,   /* GEMM: the tiled kernel, tile bm x bn (see gtc_gemm in the prelude) */
     LOWER_GEMM_SKINNY,  /* GEMM, N <= 8: a warp per row of C */
     LOWER_GEMM_SKINNY_T,/* GEMM, N <= 8, A read transposed: 8 rows per block */
-    LOWER_GEMM_SMALLK   /* GEMM, K <= 8: a thread per element of C */
+    LOWER_GEMM_SMALLK,  /* GEMM, K <= 8: a thread per element of C */
+    LOWER_GEMM_BLAS     /* GEMM through cuBLASLt into `gemm_out` (captured in the CUDA Graph), then
+                         * the step's kernel, grid-stride, applies the epilogue (when it has one) */
 } LowerForm;
 
 /* What pass_lower decided for one step; the code generators, plan_build and (through RtPlanStep)
@@ -77,8 +79,12 @@ typedef struct {
     unsigned grid[3], block[3]; /* the CUDA launch configuration */
     unsigned smem;              /* dynamic shared memory, bytes (the tiled GEMM's K pipeline) */
     bool own_sm;                /* RtPlanStep.own_sm: one block per SM (the tiled GEMM) */
-    NodeId cpu_gemm_out;        /* STEP_GEMM on the CPU: the buffer cblas writes the product into
-                                 * (-1: the arena's scratch, Plan.scratch_off) */
+    NodeId gemm_out;            /* STEP_GEMM through a library (cblas on the CPU, cuBLASLt on CUDA
+                                 * when form is LOWER_GEMM_BLAS): the buffer it writes the product
+                                 * into (-1: the arena's scratch, Plan.scratch_off) */
+    bool epilogue;              /* LOWER_GEMM_BLAS: the step's kernel has work after the product
+                                 * (an output other than the product in place) */
+    char why_gemm[160];         /* STEP_GEMM: why this form (the cost model's words, for gtc plan) */
     uint64_t after;             /* the steps this one waits for, edges implied by others left out
                                  * (bit i: step i; 0 for every step of a plan over 64 steps) */
     uint64_t uses;              /* RtPlanStep.uses: the argument-block slots its kernel uses */
@@ -116,9 +122,10 @@ typedef struct Plan {
     bool placed;        /* pass_memplan has assigned buffers */
     bool lowered;       /* pass_lower has decided every step's StepLower */
     Target target;      /* the target it was lowered for */
-    int64_t scratch_off, scratch_bytes; /* the CPU GEMMs' scratch appended to the arena, 256-aligned
-                                         * (offset -1: none); the generated code's arena is
-                                         * scratch_off + scratch_bytes when there is one */
+    int64_t scratch_off, scratch_bytes; /* the library GEMMs' scratch appended to the arena,
+                                         * 256-aligned (offset -1: none): the CPU's cblas, and
+                                         * cuBLASLt steps (which the graph's edges serialise); the
+                                         * generated code's arena is scratch_off + scratch_bytes */
     int nchecks;        /* the gather/scatter_add nodes the steps compute, whose kernels flag an */
     NodeId *checks;     /* index out of range (RtPlan.checks; pass_lower) */
     int64_t check_off;  /* their error word, two int64 after the arena and scratch, 256-aligned
@@ -144,6 +151,9 @@ int plan_output_of(const Graph *g, NodeId v);
 /* The arena the generated code needs: memplan's, plus the CPU GEMMs' scratch that pass_lower
  * appends (scratch_off + scratch_bytes when scratch_off >= 0), plus the index-error word. */
 int64_t plan_arena_total(const Plan *p);
+/* Where buffer b lives in the argument block (runtime/core/plan_abi.h): the pointer slot and the
+ * byte offset from it. 0, or -1 when b is not in memory (or not placed yet). */
+int plan_buf_slot(const Graph *g, const BufRef *b, int *slot, int64_t *off);
 /* 1 + node id's position in p->checks (the code its kernels write), or 0 when it has none. */
 int plan_check_code(const Plan *p, NodeId id);
 

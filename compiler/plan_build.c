@@ -53,6 +53,44 @@ static const char *names(BuiltPlan *bp, const Graph *g, const NodeId *ids, int n
 
 static const RtStepKind rt_kinds[] = {RT_STEP_ELEMWISE, RT_STEP_REDUCE, RT_STEP_ROW, RT_STEP_GEMM, RT_STEP_COPY};
 
+/* A cuBLASLt step's product (RtPlanGemm): shapes, leading dimensions and batch strides from the
+ * GEMM's geometry (the same as the CPU's cblas call, compiler/emit_cpu.c), the operands' and the
+ * product's places in the argument block. */
+static int blas_fill(const Graph *g, const Step *st, RtPlanGemm *b, Diag *d) {
+    const Plan *p = g->plan;
+    EmitGemm gm;
+    if (emit_gemm_info(g, st, &gm, d)) return -1;
+    memset(b, 0, sizeof *b);
+    b->on = 1;
+    b->epilogue = st->lower.epilogue;
+    b->precision = p->target.precision;
+    b->dtype = g->nodes[gm.mm].type.dtype;
+    b->ta = gm.ta, b->tb = gm.tb;
+    b->m = gm.m, b->n = gm.n, b->k = gm.k, b->batch = gm.batch;
+    b->lda = gm.ta ? gm.m : gm.k, b->ldb = gm.tb ? gm.k : gm.n, b->ldc = gm.n;
+    if (b->lda < 1) b->lda = 1;
+    if (b->ldb < 1) b->ldb = 1;
+    if (b->ldc < 1) b->ldc = 1;
+    b->sc = gm.m * gm.n;
+    const NodeId ops[2] = {gm.a, gm.b};
+    for (int k = 0; k < 2; k++)
+        if (!emit_gemm_batch_stride(&gm, k, k ? &b->sb : &b->sa) ||
+            plan_buf_slot(g, &p->buf[ops[k]], &b->slot[k], &b->off[k])) {
+            diag_node(d, &g->nodes[gm.mm], "internal: a cuBLASLt step's operand has no single place and stride");
+            return -1;
+        }
+    const NodeId out = st->lower.gemm_out;
+    if (out >= 0) {
+        if (plan_buf_slot(g, &p->buf[out], &b->slot[2], &b->off[2])) {
+            diag_node(d, &g->nodes[gm.mm], "internal: a cuBLASLt step's product has no buffer");
+            return -1;
+        }
+    } else {
+        b->slot[2] = g->ninputs + g->noutputs, b->off[2] = p->scratch_off;
+    }
+    return 0;
+}
+
 RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src, const char *cpu_src, Diag *d) {
     if (emit_check_plan(g, d)) return NULL;
     const Plan *p = g->plan;
@@ -104,6 +142,10 @@ RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src
         rs->after = l->after;
         rs->uses = l->uses;
         rs->own_sm = l->own_sm;
+        if (l->form == LOWER_GEMM_BLAS && blas_fill(g, st, &rs->blas, d)) {
+            plan_build_free(rp);
+            return NULL;
+        }
     }
     int nodes = 0;
     for (int i = 0; i < g->nnodes; i++) nodes += g->nodes[i].op != OP_INPUT;

@@ -91,4 +91,26 @@ void target_describe(const Target *t, char *buf, size_t n) {
     snprintf(buf, n, "%s (compute capability %d.%d), %d SMs, %d bytes of shared memory per block, %d per SM, "
                      "FP64 at 1/%d of FP32, tensor cores generation %d",
              t->name, t->cc_major, t->cc_minor, t->sms, t->smem_block, t->smem_sm, t->fp64_ratio, t->tensor_gen);
+    size_t used = strlen(buf);
+    if (t->precision != PREC_FP32 && used < n)
+        snprintf(buf + used, n - used, "; products in %s", target_precision_name(t->precision));
+}
+
+const char *target_precision_name(int p) { return p == PREC_TF32 ? "tf32" : p == PREC_BF16 ? "bf16" : "fp32"; }
+
+int target_precision_parse(const char *s, int *p, char *err, size_t errn) {
+    static const struct { const char *name; int p; } names[] = {
+        {"fp32", PREC_FP32}, {"tf32", PREC_TF32}, {"bf16", PREC_BF16},
+        {"highest", PREC_FP32}, {"high", PREC_TF32}, {"medium", PREC_BF16}};
+    for (size_t i = 0; s && i < sizeof names / sizeof *names; i++)
+        if (strcmp(s, names[i].name) == 0) return *p = names[i].p, 0;
+    snprintf(err, errn, "'%.40s' is not a precision (fp32, tf32 or bf16; or highest, high, medium)", s ? s : "");
+    return -1;
+}
+
+int target_precision_check(const Target *t, char *err, size_t errn) {
+    if (t->precision == PREC_FP32 || t->cc_major >= 8) return 0;
+    snprintf(err, errn, "--precision=%s needs tensor cores of compute capability 8.0 or later; %s is %d.%d",
+             target_precision_name(t->precision), t->name, t->cc_major, t->cc_minor);
+    return -1;
 }

@@ -16,8 +16,23 @@ typedef struct {
     int smem_sm;     /* shared memory per SM, bytes */
     int fp64_ratio;  /* FP32 : FP64 throughput, as N in 1:N (2: half rate, 64: a consumer part) */
     int tensor_gen;  /* tensor-core generation: 0 none, 1 Volta, 2 Turing, 3 Ampere, 4 Ada and
-                      * Hopper, 5 Blackwell (recorded; no lowering decision reads it yet) */
+                      * Hopper, 5 Blackwell; tf32 and bf16 products need 3 or later) */
+    int precision;   /* TargetPrecision: how products are computed (--precision; not a property
+                      * of the GPU, but of what the plan is lowered to do on it) */
 } Target;
+
+/* The precision policy for products (matmul): fp32 exact (the default); tf32: tensor cores on
+ * float32 storage (operands rounded to 10-bit mantissas, float32 accumulation); bf16: operands
+ * rounded to bfloat16, float32 accumulation; storage, reductions and every other op stay float32. */
+typedef enum { PREC_FP32, PREC_TF32, PREC_BF16 } TargetPrecision;
+/* "fp32", "tf32", "bf16" */
+const char *target_precision_name(int p);
+/* Parses a --precision value (also "highest" = fp32, "high" = tf32, "medium" = bf16, PyTorch's
+ * names): 0, or -1 with a one-line reason in err. */
+int target_precision_parse(const char *s, int *p, char *err, size_t errn);
+/* 0, or -1 with a reason in err when t cannot run products at t->precision (tf32 and bf16 need
+ * tensor cores of compute capability 8.0 or later). */
+int target_precision_check(const Target *t, char *err, size_t errn);
 
 /* The default target: the H200 (sm_90, 132 SMs, 227 KiB of shared memory per block). */
 const Target *target_default(void);

@@ -22,10 +22,11 @@
 
 #include "../../ir/ir.h" /* DType, IR_MAX_RANK */
 
-#define RT_PLAN_ABI 7 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
+#define RT_PLAN_ABI 8 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
                        * 5: .after holds only the edges no others imply (was: every conflict);
                        * 6: RtPlan.checks and .check_off (the index-error word);
-                       * 7: RtPlanIO.state (optimizer state a model owns) */
+                       * 7: RtPlanIO.state (optimizer state a model owns);
+                       * 8: RtPlanStep.blas (GEMM steps through cuBLASLt) */
 #define RT_PLAN_MAX_ARGS_BYTES 4096 /* CUDA's kernel parameter space */
 #define RT_PLAN_STEP_MAX 9007199254740992.0 /* 2^53: the largest AdamW step t (a float64 input) the
                                              * executor takes; it refuses t < 1 and fractions */
@@ -50,6 +51,24 @@ typedef struct {
 
 typedef enum { RT_STEP_ELEMWISE, RT_STEP_REDUCE, RT_STEP_ROW, RT_STEP_GEMM, RT_STEP_COPY } RtStepKind;
 
+/* A GEMM step's product through the GPU's BLAS (cuBLASLt), captured into the plan's CUDA Graph
+ * before the step's kernel, which then applies the epilogue (when `epilogue`). Row-major,
+ * C[batch][m][n] = op(A)[m][k] @ op(B)[k][n] with leading dimensions lda, ldb, ldc and batch
+ * strides sa, sb, sc (elements; 0: broadcast); each matrix at p[slot] + off (bytes) of the
+ * argument block. The CPU plan runs cblas from its step function and ignores this. */
+typedef enum { RT_PREC_FP32, RT_PREC_TF32, RT_PREC_BF16 } RtPrecision; /* = TargetPrecision */
+typedef struct {
+    int on;              /* 1: the CUDA executor runs this product with cuBLASLt */
+    int epilogue;        /* 1: the step's kernel runs after it; 0: the product is the result */
+    int precision;       /* RtPrecision: the compute type of a float32 product */
+    DType dtype;         /* float32 or float64 */
+    int ta, tb;          /* op(A) = A^T, op(B) = B^T */
+    int64_t m, n, k, batch;
+    int64_t lda, ldb, ldc, sa, sb, sc;
+    int slot[3];         /* A, B, C: argument-block pointer slots */
+    int64_t off[3];      /* and byte offsets from them */
+} RtPlanGemm;
+
 typedef struct {
     RtStepKind kind;
     const char *kernel;  /* generated function name, e.g. "gtc_k3" */
@@ -69,6 +88,7 @@ typedef struct {
                           * block is bound by its own load latency, and two on one SM run ~1.45x
                           * slower). The CUDA executor pads the block's dynamic shared memory so
                           * that two cannot fit when the grid fits in one wave (cuda_graph.cu). */
+    RtPlanGemm blas;     /* a GEMM step lowered to cuBLASLt (on = 1); zero otherwise */
 } RtPlanStep;
 
 /* A node whose kernels check indices (gather, scatter_add). An index out of range makes them

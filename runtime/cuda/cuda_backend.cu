@@ -2,6 +2,7 @@
 // cuBLAS handle), its caching device allocator, host<->device transfers through pinned staging,
 // fill, synchronize, CUDA error reporting, and the rt_cuda_backend table.
 #include "cuda_internal.cuh"
+#include "rt_plan_blas.h"
 
 #include <stdlib.h>
 
@@ -516,6 +517,7 @@ void rt_cuda_shutdown(void) {
     release_cached();
     stage_free();
     cublasDestroy(g_cuda.blas);
+    rt_cuda_blas_shutdown();
     cudaStreamDestroy(g_cuda.stream);
     g_cuda.blas = nullptr;
     g_cuda.stream = nullptr;

@@ -10,11 +10,16 @@
 // already left out those that others imply (compiler/pass_lower.c: a kernel with two
 // programmatic in-edges was not launched early). GTC_PROGRAMMATIC_EDGES=0 builds ordinary edges
 // instead. A
-// step marked own_sm (the tiled GEMM) gets an SM per block through padded shared memory.
+// step marked own_sm (the tiled GEMM) gets an SM per block through padded shared memory. A
+// GEMM step lowered to cuBLASLt (RtPlanStep.blas) is a child graph (the captured call,
+// cuda_plan_blas.cu) followed by its kernel, the epilogue, when it has one; edges into and out of
+// it are ordinary (programmatic edges join kernel nodes only), and a run that changes a pointer
+// it uses captures it again and swaps the child graph in place.
 #include <stdlib.h>
 
 #include "cuda_internal.cuh"
 #include "rt_graph.h"
+#include "rt_plan_blas.h"
 
 struct RtCudaGraph {
     cudaGraph_t graph;
@@ -22,6 +27,9 @@ struct RtCudaGraph {
     int nnodes;
     cudaGraphNode_t *nodes;
     cudaKernelNodeParams *params;
+    cudaGraphNode_t *kernel;   // per step: its kernel node (NULL: a cuBLASLt step without epilogue)
+    RtCudaBlas **blas;         // per step: its cuBLASLt call (NULL: a kernel step)
+    cudaGraphNode_t *child;    // per step: the child graph node of that call
     int nslots;     // 8-byte slots of the argument block: pointers, then scalars
     uint64_t *uses; // per node: its step's RtPlanStep.uses
     unsigned char args[RT_PLAN_MAX_ARGS_BYTES];
@@ -33,9 +41,13 @@ extern "C" void rt_cuda_graph_free(RtCudaGraph *g) {
     if (!g) return;
     if (g->exec) cudaGraphExecDestroy(g->exec);
     if (g->graph) cudaGraphDestroy(g->graph);
+    for (int i = 0; g->blas && i < g->nnodes; i++) rt_cuda_blas_free(g->blas[i]);
     free(g->nodes);
     free(g->params);
     free(g->uses);
+    free(g->kernel);
+    free(g->blas);
+    free(g->child);
     free(g);
 }
 
@@ -93,7 +105,10 @@ extern "C" RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *const 
     g->nodes = (cudaGraphNode_t *)calloc((size_t)plan->nsteps + 1, sizeof *g->nodes);
     g->params = (cudaKernelNodeParams *)calloc((size_t)plan->nsteps + 1, sizeof *g->params);
     g->uses = (uint64_t *)calloc((size_t)plan->nsteps + 1, sizeof *g->uses);
-    if (!g->nodes || !g->params || !g->uses) {
+    g->kernel = (cudaGraphNode_t *)calloc((size_t)plan->nsteps + 1, sizeof *g->kernel);
+    g->blas = (RtCudaBlas **)calloc((size_t)plan->nsteps + 1, sizeof *g->blas);
+    g->child = (cudaGraphNode_t *)calloc((size_t)plan->nsteps + 1, sizeof *g->child);
+    if (!g->nodes || !g->params || !g->uses || !g->kernel || !g->blas || !g->child) {
         rt_cuda_graph_free(g);
         rt_error(RT_EOOM, "out of host memory");
         return NULL;
@@ -117,23 +132,47 @@ extern "C" RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *const 
         p->extra = NULL;
         if (e != cudaSuccess) break;
         /* The plan's edges (already reduced), so independent steps overlap; over 64 steps: a
-         * chain. */
-        cudaGraphNode_t deps[64];
-        size_t ndeps = 0;
+         * chain. g->nodes[k] is step k's last node; kdeps: those that are kernel nodes. */
+        cudaGraphNode_t deps[64], kdeps[64];
+        size_t ndeps = 0, nk = 0;
         if (plan->nsteps > 64) {
             if (i) deps[ndeps++] = g->nodes[i - 1];
         } else {
             for (int k = 0; k < i; k++)
                 if ((s->after >> k) & 1) deps[ndeps++] = g->nodes[k];
         }
-        e = cudaGraphAddKernelNode(&g->nodes[i], g->graph, prog ? NULL : (ndeps ? deps : NULL), prog ? 0 : ndeps, p);
+        if (s->blas.on) { /* the captured call after every dependency, then the epilogue after it */
+            cudaGraph_t child = NULL;
+            if (!(g->blas[i] = rt_cuda_blas_new(&s->blas, plan->graph, i)) ||
+                rt_cuda_blas_capture(g->blas[i], g->args, &child)) {
+                rt_cuda_graph_free(g);
+                return NULL;
+            }
+            e = cudaGraphAddChildGraphNode(&g->child[i], g->graph, ndeps ? deps : NULL, ndeps, child);
+            cudaGraphDestroy(child); /* the node holds a copy */
+            g->nodes[i] = g->child[i];
+            if (e != cudaSuccess || !s->blas.epilogue) continue;
+            e = cudaGraphAddKernelNode(&g->kernel[i], g->graph, &g->child[i], 1, p);
+            g->nodes[i] = g->kernel[i];
+            continue;
+        }
+        for (size_t k = 0; prog && k < ndeps; k++) {
+            cudaGraphNodeType t;
+            if (cudaGraphNodeGetType(deps[k], &t) == cudaSuccess && t == cudaGraphNodeTypeKernel)
+                kdeps[nk++] = deps[k];
+            else /* ordinary edges from a cuBLASLt step's child graph */
+                deps[k - nk] = deps[k];
+        }
+        if (prog) ndeps -= nk;
+        e = cudaGraphAddKernelNode(&g->nodes[i], g->graph, ndeps ? deps : NULL, ndeps, p);
+        g->kernel[i] = g->nodes[i];
         if (e != cudaSuccess || !prog) continue;
-        for (size_t k = 0; e == cudaSuccess && k < ndeps; k++) {
+        for (size_t k = 0; e == cudaSuccess && k < nk; k++) {
             cudaGraphEdgeData ed;
             memset(&ed, 0, sizeof ed);
             ed.type = cudaGraphDependencyTypeProgrammatic;
             ed.from_port = cudaGraphKernelNodePortLaunchCompletion;
-            e = cudaGraphAddDependencies(g->graph, &deps[k], &g->nodes[i], &ed, 1);
+            e = cudaGraphAddDependencies(g->graph, &kdeps[k], &g->nodes[i], &ed, 1);
         }
     }
     if (e == cudaSuccess) e = cudaGraphInstantiate(&g->exec, g->graph, 0);
@@ -158,10 +197,19 @@ extern "C" int rt_cuda_graph_launch(RtCudaGraph *g, const void *args, size_t nby
                     changed |= (uint64_t)1 << (k < 63 ? k : 63);
         memcpy(g->args, args, nbytes);
         g->nbytes = nbytes;
-        for (int i = 0; i < g->nnodes; i++)
-            if (g->uses[i] & changed)
+        for (int i = 0; i < g->nnodes; i++) {
+            if (!(g->uses[i] & changed)) continue;
+            if (g->blas[i]) {
+                cudaGraph_t child = NULL;
+                if (rt_cuda_blas_capture(g->blas[i], g->args, &child)) return -1;
+                cudaError_t e = cudaGraphExecChildGraphNodeSetParams(g->exec, g->child[i], child);
+                cudaGraphDestroy(child);
+                CU_TRY("updating a cuBLASLt step of the plan's CUDA graph", e);
+            }
+            if (g->kernel[i])
                 CU_TRY("updating the plan's CUDA graph",
-                       cudaGraphExecKernelNodeSetParams(g->exec, g->nodes[i], &g->params[i]));
+                       cudaGraphExecKernelNodeSetParams(g->exec, g->kernel[i], &g->params[i]));
+        }
     }
     CU_TRY("launching the plan's CUDA graph", cudaGraphLaunch(g->exec, g_cuda.stream));
     return 0;

@@ -264,12 +264,22 @@ static const php_gtc_plan_host fgraph_host = {
 /* The GPU the JIT lowers for: the backend's device (its SMs, shared memory, compute
  * capability); the default target where the backend has no device (the CPU). NULL after
  * throwing. The target is part of the cache key: the same graph lowers differently elsewhere. */
-static const Target *jit_target(const RtBackend *b, Target *t) {
+static const Target *jit_target(const RtBackend *b, Target *t, int precision) {
     RtDeviceInfo dp;
-    if (!b->device_info) return target_default();
+    char err[160];
+    if (!b->device_info) {
+        *t = *target_default();
+        t->precision = precision;
+        return t;
+    }
     if (b->device_info(-1, &dp) || target_from_device(t, dp.sms, dp.cc_major, dp.cc_minor, dp.smem_block, dp.smem_sm)) {
         if (rt_status() == RT_OK) rt_error(RT_ERUNTIME, "the %s device reports impossible properties", b->name);
         php_gtc_throw_rt();
+        return NULL;
+    }
+    t->precision = precision;
+    if (target_precision_check(t, err, sizeof err)) {
+        php_gtc_throw(RT_EINVAL, "Fusion::compile(): %s (the %s device)", err, b->name);
         return NULL;
     }
     return t;
@@ -280,9 +290,9 @@ static const Target *jit_target(const RtBackend *b, Target *t) {
  * captured (taken over) are bound at every run after the graph's other inputs. false after
  * throwing. */
 static bool graph_object(Graph *g, const char *name, const RtBackend *b, zval *shape, RtTensor **captured,
-                         int ncaptured, zval *rv) {
+                         int ncaptured, int precision, zval *rv) {
     Target tt = {0};
-    const Target *t = jit_target(b, &tt);
+    const Target *t = jit_target(b, &tt, precision);
     if (!t) {
         graph_free(g);
         goto fail;
@@ -344,12 +354,12 @@ bool php_gtc_fusion_graph(Graph *g, const char *name, zval *shape, zval *rv) {
         zval_ptr_dtor(shape);
         return false;
     }
-    return graph_object(g, name, b, shape, NULL, 0, rv);
+    return graph_object(g, name, b, shape, NULL, 0, PREC_FP32, rv);
 }
 
 /* A FusionGraph for fn over inputs into rv; false after throwing. */
 static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable *inputs, const char *name,
-                       HashTable *donate, bool reads, zval *rv) {
+                       HashTable *donate, bool reads, int precision, zval *rv) {
     const RtBackend *b = php_gtc_backend();
     if (!b) return false;
     zval shape;
@@ -357,7 +367,7 @@ static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTab
     int ncaptured;
     Graph *g = fusion_trace_closure(fci, fcc, inputs, name, donate, b, reads, &shape, &captured, &ncaptured);
     if (!g) return false;
-    return graph_object(g, name, b, &shape, captured, ncaptured, rv);
+    return graph_object(g, name, b, &shape, captured, ncaptured, precision, rv);
 }
 
 ZEND_METHOD(Cuda_FusionGraph, __construct) { ZEND_PARSE_PARAMETERS_NONE(); }
@@ -478,14 +488,24 @@ ZEND_METHOD(Cuda_Fusion, compile) {
     zval *third = NULL;
     bool cuda_graph = false;
     HashTable *donate = NULL;
-    ZEND_PARSE_PARAMETERS_START(2, 5)
+    zend_string *prec = NULL;
+    ZEND_PARSE_PARAMETERS_START(2, 6)
         Z_PARAM_FUNC(fci, fcc)
         Z_PARAM_ARRAY_HT(inputs)
         Z_PARAM_OPTIONAL
         Z_PARAM_ZVAL(third)
         Z_PARAM_ARRAY_HT(donate)
         Z_PARAM_BOOL(cuda_graph)
+        Z_PARAM_STR(prec)
     ZEND_PARSE_PARAMETERS_END();
+    int precision = PREC_FP32;
+    char perr[160];
+    if (prec && (strlen(ZSTR_VAL(prec)) != ZSTR_LEN(prec) ||
+                 target_precision_parse(ZSTR_VAL(prec), &precision, perr, sizeof perr))) {
+        if (strlen(ZSTR_VAL(prec)) != ZSTR_LEN(prec)) zend_argument_value_error(6, "must not contain any null bytes");
+        else zend_argument_value_error(6, "%s", perr);
+        RETURN_THROWS();
+    }
     if (third && Z_TYPE_P(third) == IS_STRING) {
         name = Z_STR_P(third);
     } else if (third && Z_TYPE_P(third) != IS_TRUE && Z_TYPE_P(third) != IS_FALSE) {
@@ -495,7 +515,8 @@ ZEND_METHOD(Cuda_Fusion, compile) {
     (void)cuda_graph; /* php-gpu-tensors' cudaGraph (also a bool third argument): a plan on a
                        * CUDA device is one CUDA Graph replay anyway */
     if (name && !php_gtc_no_nul(name, "graph name")) RETURN_THROWS();
-    if (!make_graph(&fci, &fcc, inputs, name ? ZSTR_VAL(name) : "fusion", donate, false, return_value)) RETURN_THROWS();
+    if (!make_graph(&fci, &fcc, inputs, name ? ZSTR_VAL(name) : "fusion", donate, false, precision, return_value))
+        RETURN_THROWS();
 }
 
 /* run(fn, inputs, enabled): compile (or reuse) and run once with the inputs themselves; with
@@ -547,7 +568,7 @@ ZEND_METHOD(Cuda_Fusion, run) {
         RETURN_COPY_VALUE(&ret);
     }
     zval g;
-    if (!make_graph(&fci, &fcc, inputs, "fusion", NULL, true, &g)) RETURN_THROWS();
+    if (!make_graph(&fci, &fcc, inputs, "fusion", NULL, true, PREC_FP32, &g)) RETURN_THROWS();
     uint32_t n = zend_hash_num_elements(inputs), i = 0;
     zval *args = safe_emalloc(n + 1, sizeof(zval), 0), *v;
     ZEND_HASH_FOREACH_VAL(inputs, v) {

@@ -543,9 +543,11 @@ final class Fusion
      * format): replays update those input tensors in place and return them. Tensors the closure
      * captures (use ($w)) are inputs of their own, read at every run. php-gpu-tensors' call
      * compile($fn, $inputs, true) / cudaGraph: true is accepted: a plan on a CUDA device always
-     * replays as one CUDA Graph.
+     * replays as one CUDA Graph. $precision: how the plan's products (matmul) are computed:
+     * "fp32" (exact, the default), "tf32" or "bf16" (tensor cores through cuBLASLt on a device of
+     * compute capability 8.0+; float32 storage and accumulation), as `gtc compile --precision`.
      */
-    public static function compile(callable $fn, array $inputs, string|bool $name = "fusion", array $donate = [], bool $cudaGraph = false): FusionGraph {}
+    public static function compile(callable $fn, array $inputs, string|bool $name = "fusion", array $donate = [], bool $cudaGraph = false, string $precision = "fp32"): FusionGraph {}
 
     /**
      * Traces (or reuses the plan of) $fn over $inputs (real values, often none: the closure's

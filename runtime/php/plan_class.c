@@ -353,6 +353,10 @@ void php_gtc_plan_method_getPlan(INTERNAL_FUNCTION_PARAMETERS) {
         launch_to_php(st->block, &v);
         add_assoc_zval(&step, "block", &v);
         add_assoc_long(&step, "smem", (zend_long)st->smem);
+        if (st->kind == RT_STEP_GEMM) /* the product on CUDA: cuBLASLt (and in which precision) or our kernel */
+            add_assoc_string(&step, "gemm", !st->blas.on ? "kernel"
+                                            : st->blas.precision == RT_PREC_TF32 ? "cuBLASLt tf32"
+                                            : st->blas.precision == RT_PREC_BF16 ? "cuBLASLt bf16" : "cuBLASLt fp32");
         add_next_index_zval(return_value, &step);
     }
 }

@@ -511,7 +511,7 @@ TEST(pass_lower__train_step__launch_tile_smem_and_cpu_product) {
     assert_int_equal(z1->block[0], 256);
     assert_int_equal(z1->smem, 71680);
     assert_true(z1->own_sm);
-    assert_int_equal(z1->cpu_gemm_out, id("h1"));
+    assert_int_equal(z1->gemm_out, id("h1"));
     const StepLower *row = &p->steps[writer(p, "dlogits")].lower;
     assert_int_equal(row->form, LOWER_ROW_WARP);
     assert_int_equal(row->warps, 4);
@@ -527,11 +527,80 @@ TEST(pass_lower__train_step__launch_tile_smem_and_cpu_product) {
     const StepLower *dw1 = &p->steps[5].lower;
     assert_int_equal(dw1->form, LOWER_GEMM_TILED);
     assert_int_equal(dw1->smem, 73728);
-    assert_int_equal(dw1->cpu_gemm_out, -1);
+    assert_int_equal(dw1->gemm_out, -1);
     assert_int_equal(p->scratch_off, 1579008);
     assert_int_equal(p->scratch_off % 256, 0);
     assert_true(p->scratch_off >= p->arena_bytes);
     assert_int_equal(p->scratch_bytes, 480 * 256 * 4);
+}
+
+/* The cost model: train_step's two 512x256x480 products stay in our kernel in fp32 (under 2^29
+ * multiply-adds) and go to cuBLASLt with tf32 or bf16 (at or over 2^24); the skinny one stays
+ * ours; the product's buffer and the scratch are the CPU's, and a scratch-writing cuBLASLt step
+ * waits for the other (they share it). GTC_GEMM forces either form. */
+TEST(pass_lower__precision_and_gemm_env__cublaslt_steps) {
+    Target t = *target_default();
+    const int precs[] = {PREC_TF32, PREC_BF16};
+    for (int k = 0; k < 2; k++) {
+        t.precision = precs[k];
+        Plan *p = plan_file_for("examples/train_step.json", &t);
+        const StepLower *z1 = &p->steps[writer(p, "h1")].lower;
+        assert_int_equal(z1->form, LOWER_GEMM_BLAS);
+        assert_int_equal(z1->gemm_out, id("h1"));
+        assert_true(z1->epilogue);
+        assert_false(z1->own_sm);
+        assert_non_null(strstr(z1->why_gemm, k ? "cuBLASLt (bf16 tensor cores): 62914560 multiply-adds"
+                                               : "cuBLASLt (tf32 tensor cores): 62914560 multiply-adds"));
+        assert_int_equal(p->steps[3].lower.form, LOWER_GEMM_SKINNY_T);
+        assert_non_null(strstr(p->steps[3].lower.why_gemm, "N or K of at most 8"));
+        const StepLower *dw1 = &p->steps[5].lower;
+        assert_int_equal(dw1->form, LOWER_GEMM_BLAS);
+        assert_int_equal(dw1->gemm_out, -1);
+        assert_true(dw1->epilogue);
+        assert_int_equal(p->target.precision, precs[k]);
+        graph_free(g);
+        g = NULL;
+    }
+    t.precision = PREC_FP32;
+    setenv("GTC_GEMM", "cublaslt", 1);
+    Plan *p = plan_file_for("examples/train_step.json", &t);
+    assert_int_equal(p->steps[writer(p, "h1")].lower.form, LOWER_GEMM_BLAS);
+    assert_string_equal(p->steps[writer(p, "h1")].lower.why_gemm, "cuBLASLt: GTC_GEMM=cublaslt");
+    graph_free(g);
+    g = NULL;
+    setenv("GTC_GEMM", "kernel", 1);
+    t.precision = PREC_TF32;
+    p = plan_file_for("examples/train_step.json", &t);
+    assert_int_equal(p->steps[writer(p, "h1")].lower.form, LOWER_GEMM_TILED);
+    assert_string_equal(p->steps[writer(p, "h1")].lower.why_gemm, "our kernel: GTC_GEMM=kernel");
+    unsetenv("GTC_GEMM");
+}
+
+/* tf32 and bf16 need tensor cores of compute capability 8.0+: a plan for sm_75 is refused. */
+TEST(target_precision__parse_and_check__errors) {
+    int prec = -1;
+    char err[256];
+    assert_int_equal(target_precision_parse("high", &prec, err, sizeof err), 0);
+    assert_int_equal(prec, PREC_TF32);
+    assert_int_equal(target_precision_parse("medium", &prec, err, sizeof err), 0);
+    assert_int_equal(prec, PREC_BF16);
+    assert_int_equal(target_precision_parse("fp32", &prec, err, sizeof err), 0);
+    assert_int_equal(prec, PREC_FP32);
+    assert_int_equal(target_precision_parse("fp16", &prec, err, sizeof err), -1);
+    assert_string_equal(err, "'fp16' is not a precision (fp32, tf32 or bf16; or highest, high, medium)");
+    assert_int_equal(target_precision_parse(NULL, &prec, err, sizeof err), -1);
+    Target t;
+    assert_int_equal(target_parse("sm_75", &t, err, sizeof err), 0);
+    assert_int_equal(target_precision_check(&t, err, sizeof err), 0);
+    t.precision = PREC_BF16;
+    assert_int_equal(target_precision_check(&t, err, sizeof err), -1);
+    assert_string_equal(err, "--precision=bf16 needs tensor cores of compute capability 8.0 or later; sm_75 is 7.5");
+    Diag d;
+    diag_init(&d, "examples/train_step.json");
+    g = ir_read_json_file("examples/train_step.json", &d);
+    assert_non_null(g);
+    assert_int_equal(pipeline_run(g, &t, &d, NULL), -1);
+    assert_non_null(strstr(d.msg, "needs tensor cores of compute capability 8.0"));
 }
 
 /* The transitive closure of the after masks: bit i of anc[j] when j waits for i, directly or not. */
@@ -732,6 +801,8 @@ int main(void) {
         cmocka_unit_test_teardown(pipeline_run__stop_after_memplan__not_lowered, teardown),
         cmocka_unit_test(target_parse__known_names__fields),
         cmocka_unit_test(target_parse__garbage_and_unknown__errors),
+        cmocka_unit_test_teardown(pass_lower__precision_and_gemm_env__cublaslt_steps, teardown),
+        cmocka_unit_test_teardown(target_precision__parse_and_check__errors, teardown),
         cmocka_unit_test(target_from_device__figures__kept_rates_from_the_table),
         cmocka_unit_test_teardown(plan_print__three_formats__deterministic, teardown),
     };

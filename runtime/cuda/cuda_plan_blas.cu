@@ -1,0 +1,146 @@
+// runtime/cuda/cuda_plan_blas.cu: a plan's GEMM step through cuBLASLt (RtPlanGemm, plan_abi.h),
+// as a graph of its own that cuda_graph.cu adds to the plan's CUDA Graph as a child node. The
+// matmul description, the layouts and the algorithm are chosen once, when the executor builds its
+// graph (cuBLASLt's heuristic, deterministic for one device and library); a run whose operand or
+// product pointers changed captures the call again with the new ones, and the executor swaps the
+// child graph in place (measured on the H200: 4-9 us of host time, bench/gemm_lt.cu). Each step
+// owns its workspace, so independent products may run side by side.
+#include <stdlib.h>
+
+#include <cublasLt.h>
+
+#include "cuda_internal.cuh"
+#include "rt_plan_blas.h"
+
+#define BLAS_WORKSPACE (8u << 20)
+
+static cublasLtHandle_t g_lt;
+
+struct RtCudaBlas {
+    RtPlanGemm gm;
+    cublasLtMatmulDesc_t op;
+    cublasLtMatrixLayout_t la, lb, lc; // cuBLASLt's A (our B), B (our A), C: column-major views
+    cublasLtMatmulAlgo_t algo;
+    void *ws;
+    cudaStream_t cap;                  // the stream captures run on (never launched on)
+};
+
+extern "C" void rt_cuda_blas_free(RtCudaBlas *b) {
+    if (!b) return;
+    if (b->op) cublasLtMatmulDescDestroy(b->op);
+    if (b->la) cublasLtMatrixLayoutDestroy(b->la);
+    if (b->lb) cublasLtMatrixLayoutDestroy(b->lb);
+    if (b->lc) cublasLtMatrixLayoutDestroy(b->lc);
+    if (b->ws) cudaFree(b->ws);
+    if (b->cap) cudaStreamDestroy(b->cap);
+    free(b);
+}
+
+extern "C" void rt_cuda_blas_shutdown(void) {
+    if (g_lt) cublasLtDestroy(g_lt);
+    g_lt = nullptr;
+}
+
+// A stored row-major matrix of `rows` x `cols` (leading dimension ld) is the column-major
+// cols x rows matrix with the same ld; a batch steps `stride` elements.
+static cublasStatus_t layout(cublasLtMatrixLayout_t *l, cudaDataType_t t, int64_t rows, int64_t cols, int64_t ld,
+                             int64_t batch, int64_t stride) {
+    cublasStatus_t s = cublasLtMatrixLayoutCreate(l, t, (uint64_t)cols, (uint64_t)rows, ld);
+    if (s == CUBLAS_STATUS_SUCCESS && batch > 1) {
+        int32_t n = (int32_t)batch;
+        s = cublasLtMatrixLayoutSetAttribute(*l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &n, sizeof n);
+        if (s == CUBLAS_STATUS_SUCCESS)
+            s = cublasLtMatrixLayoutSetAttribute(*l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof stride);
+    }
+    return s;
+}
+
+// Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: cuBLASLt's A is our B and its
+// B our A, each with its transpose flag.
+extern "C" RtCudaBlas *rt_cuda_blas_new(const RtPlanGemm *gm, const char *graph, int step) {
+    RtCudaBlas *b = (RtCudaBlas *)calloc(1, sizeof *b);
+    if (!b) {
+        rt_error(RT_EOOM, "out of host memory");
+        return nullptr;
+    }
+    b->gm = *gm;
+    const bool f64 = gm->dtype == DT_FLOAT64;
+    const cudaDataType_t t = f64 ? CUDA_R_64F : CUDA_R_32F;
+    const cublasComputeType_t ct = f64 ? CUBLAS_COMPUTE_64F
+                                   : gm->precision == RT_PREC_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                   : gm->precision == RT_PREC_BF16 ? CUBLAS_COMPUTE_32F_FAST_16BF
+                                                                   : CUBLAS_COMPUTE_32F;
+    const cublasOperation_t opa = gm->tb ? CUBLAS_OP_T : CUBLAS_OP_N, opb = gm->ta ? CUBLAS_OP_T : CUBLAS_OP_N;
+    cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
+    const char *what = "cublasLtCreate";
+    cudaError_t e = cudaSuccess;
+    if (!g_lt) s = cublasLtCreate(&g_lt);
+    if (s == CUBLAS_STATUS_SUCCESS) what = "cublasLtMatmulDescCreate", s = cublasLtMatmulDescCreate(&b->op, ct, t);
+    if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa);
+    if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb);
+    // our B stored [k][n] (or [n][k] transposed), our A stored [m][k] (or [k][m]), C [m][n]
+    if (s == CUBLAS_STATUS_SUCCESS)
+        what = "cublasLtMatrixLayoutCreate",
+        s = layout(&b->la, t, gm->tb ? gm->n : gm->k, gm->tb ? gm->k : gm->n, gm->ldb, gm->batch, gm->sb);
+    if (s == CUBLAS_STATUS_SUCCESS)
+        s = layout(&b->lb, t, gm->ta ? gm->k : gm->m, gm->ta ? gm->m : gm->k, gm->lda, gm->batch, gm->sa);
+    if (s == CUBLAS_STATUS_SUCCESS) s = layout(&b->lc, t, gm->m, gm->n, gm->ldc, gm->batch, gm->sc);
+    if (s == CUBLAS_STATUS_SUCCESS) {
+        what = "cublasLtMatmulAlgoGetHeuristic";
+        cublasLtMatmulPreference_t pref = nullptr;
+        size_t wsz = BLAS_WORKSPACE;
+        cublasLtMatmulHeuristicResult_t r;
+        int n = 0;
+        s = cublasLtMatmulPreferenceCreate(&pref);
+        if (s == CUBLAS_STATUS_SUCCESS)
+            s = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsz, sizeof wsz);
+        if (s == CUBLAS_STATUS_SUCCESS)
+            s = cublasLtMatmulAlgoGetHeuristic(g_lt, b->op, b->la, b->lb, b->lc, b->lc, pref, 1, &r, &n);
+        if (pref) cublasLtMatmulPreferenceDestroy(pref);
+        if (s == CUBLAS_STATUS_SUCCESS && n < 1) s = CUBLAS_STATUS_NOT_SUPPORTED;
+        if (s == CUBLAS_STATUS_SUCCESS) b->algo = r.algo;
+    }
+    if (s != CUBLAS_STATUS_SUCCESS) {
+        rt_error(RT_ERUNTIME, "plan %s, step %d: cuBLASLt cannot run its %lld x %lld x %lld product: %s: %s (%s)", graph,
+                 step, (long long)gm->m, (long long)gm->n, (long long)gm->k, what, cublasGetStatusName(s),
+                 cublasGetStatusString(s));
+        rt_cuda_blas_free(b);
+        return nullptr;
+    }
+    e = cudaMalloc(&b->ws, BLAS_WORKSPACE);
+    if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&b->cap, cudaStreamNonBlocking);
+    if (e != cudaSuccess) {
+        cuda_fail("allocating a cuBLASLt step's workspace", e);
+        rt_cuda_blas_free(b);
+        return nullptr;
+    }
+    return b;
+}
+
+static char *slot_ptr(const void *args, int slot, int64_t off) {
+    return ((char *const *)args)[slot] + off;
+}
+
+// The call with the argument block's current pointers, captured into a new graph.
+extern "C" int rt_cuda_blas_capture(RtCudaBlas *b, const void *args, cudaGraph_t *out) {
+    const RtPlanGemm *gm = &b->gm;
+    const double one = 1, zero = 0;
+    const float onef = 1, zerof = 0;
+    const bool f64 = gm->dtype == DT_FLOAT64;
+    const void *A = slot_ptr(args, gm->slot[0], gm->off[0]), *B = slot_ptr(args, gm->slot[1], gm->off[1]);
+    void *C = slot_ptr(args, gm->slot[2], gm->off[2]);
+    *out = nullptr;
+    CU_TRY("capturing a cuBLASLt step", cudaStreamBeginCapture(b->cap, cudaStreamCaptureModeThreadLocal));
+    cublasStatus_t s = cublasLtMatmul(g_lt, b->op, f64 ? (const void *)&one : &onef, B, b->la, A, b->lb,
+                                      f64 ? (const void *)&zero : &zerof, C, b->lc, C, b->lc, &b->algo, b->ws,
+                                      BLAS_WORKSPACE, b->cap);
+    cudaGraph_t g = nullptr;
+    cudaError_t e = cudaStreamEndCapture(b->cap, &g);
+    if (s != CUBLAS_STATUS_SUCCESS) {
+        if (g) cudaGraphDestroy(g);
+        return cublas_fail("cublasLtMatmul (captured)", s);
+    }
+    if (e != cudaSuccess) return cuda_fail("capturing a cuBLASLt step", e);
+    *out = g;
+    return 0;
+}

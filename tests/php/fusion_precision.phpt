@@ -1,0 +1,44 @@
+--TEST--
+Fusion::compile(precision:): fp32 (exact), tf32 and bf16 products (cuBLASLt on a CUDA device of compute capability 8.0+, the CPU computes them exact); the plan says which GEMM form each product took; results within the documented bounds of fp32; bad precisions
+--FILE--
+<?php
+use Cuda\CudaArray;
+use Cuda\Fusion;
+$a = CudaArray::rand([256, 512], 1)->subtract(0.5);
+$b = CudaArray::rand([512, 256], 2)->subtract(0.5);
+$fn = fn($x, $w) => $x->matmul($w)->relu();
+$ref = Fusion::compile($fn, [$a, $b])->run($a, $b);
+$refv = $ref->toArray();
+$max = 0.0;
+foreach ($refv as $row) foreach ($row as $v) $max = max($max, abs($v));
+// bounds relative to the largest element: tf32 rounds operands to 10-bit mantissas, bf16 to 7
+foreach (['fp32' => 1e-6, 'tf32' => 5e-3, 'high' => 5e-3, 'bf16' => 3e-2, 'medium' => 3e-2] as $p => $bound) {
+    $g = Fusion::compile($fn, [$a, $b], precision: $p);
+    $out = $g->run($a, $b)->toArray();
+    $err = 0.0;
+    foreach ($out as $i => $row) foreach ($row as $j => $v) $err = max($err, abs($v - $refv[$i][$j]));
+    $plan = json_encode($g->getPlan());
+    $blas = str_contains($plan, 'cuBLASLt');
+    $onGpu = (getenv('GTC_DEVICE') ?: 'cpu') !== 'cpu';
+    echo "$p: within bound ", $err / $max <= $bound ? 'yes' : "NO ($err / $max)", '; form ',
+        $blas === ($p !== 'fp32') ? 'as expected' : 'UNEXPECTED', "\n";
+}
+foreach (['fp16', '', "tf32\0x", 'TF32'] as $bad) {
+    try {
+        Fusion::compile($fn, [$a, $b], precision: $bad);
+        echo "no error\n";
+    } catch (\ValueError $e) {
+        echo get_class($e), ': ', $e->getMessage(), "\n";
+    }
+}
+?>
+--EXPECT--
+fp32: within bound yes; form as expected
+tf32: within bound yes; form as expected
+high: within bound yes; form as expected
+bf16: within bound yes; form as expected
+medium: within bound yes; form as expected
+ValueError: Cuda\Fusion::compile(): Argument #6 ($precision) 'fp16' is not a precision (fp32, tf32 or bf16; or highest, high, medium)
+ValueError: Cuda\Fusion::compile(): Argument #6 ($precision) '' is not a precision (fp32, tf32 or bf16; or highest, high, medium)
+ValueError: Cuda\Fusion::compile(): Argument #6 ($precision) must not contain any null bytes
+ValueError: Cuda\Fusion::compile(): Argument #6 ($precision) 'TF32' is not a precision (fp32, tf32 or bf16; or highest, high, medium)
