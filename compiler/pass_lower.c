@@ -100,10 +100,12 @@ static int gemm_tile(const Target *tg, const EmitGemm *gm, int64_t elem, StepLow
  * selection"; measured on the H200 with bench/gemm_lt.cu and bench/scale.sh). In float32 our tiled
  * kernel with its fused epilogue ties or wins below about 2^29 (512x256x480: ours 7.3 us, cuBLASLt
  * 9.2); above, cuBLAS's kernels pull ahead (4096^3: 51 TFLOP/s against our 34). With tf32 or bf16
- * only tensor cores give the speed, and our kernel has none: cuBLASLt from 2^24 (below, a product
- * is launch-bound either way and runs exact in our kernel). Both scale with the target's SMs. */
+ * only tensor cores give the speed, and our kernel has none; still, below about 2^27 the step is
+ * launch-bound and the separate epilogue costs more than tensor cores save (the 480-256-2 step at
+ * batch 512: 23.1 us all ours, 25.0 with its two 2^26 products through cuBLASLt in tf32), so those
+ * stay exact in our kernel. Both scale with the target's SMs against the H200's 132. */
 #define BLAS_MACS_FP32 ((int64_t)1 << 29)
-#define BLAS_MACS_TC ((int64_t)1 << 24)
+#define BLAS_MACS_TC ((int64_t)1 << 27)
 
 /* Whether a GEMM step runs through cuBLASLt, and why (in `why`, for gtc plan). GTC_GEMM=cublaslt
  * or GTC_GEMM=kernel in the environment overrides the cost model where cuBLASLt can take the

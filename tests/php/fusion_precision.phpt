@@ -4,8 +4,8 @@ Fusion::compile(precision:): fp32 (exact), tf32 and bf16 products (cuBLASLt on a
 <?php
 use Cuda\CudaArray;
 use Cuda\Fusion;
-$a = CudaArray::rand([256, 512], 1)->subtract(0.5);
-$b = CudaArray::rand([512, 256], 2)->subtract(0.5);
+$a = CudaArray::rand([512, 512], 1)->subtract(0.5);
+$b = CudaArray::rand([512, 512], 2)->subtract(0.5);
 $fn = fn($x, $w) => $x->matmul($w)->relu();
 $ref = Fusion::compile($fn, [$a, $b])->run($a, $b);
 $refv = $ref->toArray();

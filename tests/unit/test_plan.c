@@ -534,43 +534,52 @@ TEST(pass_lower__train_step__launch_tile_smem_and_cpu_product) {
     assert_int_equal(p->scratch_bytes, 480 * 256 * 4);
 }
 
-/* The cost model: train_step's two 512x256x480 products stay in our kernel in fp32 (under 2^29
- * multiply-adds) and go to cuBLASLt with tf32 or bf16 (at or over 2^24); the skinny one stays
+/* The cost model: blas_mlp's two 1024^3 products go to cuBLASLt in fp32 (at or over 2^29
+ * multiply-adds); train_step's two 512x256x480 products (2^25.9) stay ours in fp32 and in tf32
+ * or bf16 (under 2^27), and go to cuBLASLt when forced by GTC_GEMM; the skinny one stays
  * ours; the product's buffer and the scratch are the CPU's, and a scratch-writing cuBLASLt step
  * waits for the other (they share it). GTC_GEMM forces either form. */
 TEST(pass_lower__precision_and_gemm_env__cublaslt_steps) {
     Target t = *target_default();
-    const int precs[] = {PREC_TF32, PREC_BF16};
-    for (int k = 0; k < 2; k++) {
+    const int precs[] = {PREC_FP32, PREC_TF32, PREC_BF16};
+    for (int k = 0; k < 3; k++) {
         t.precision = precs[k];
-        Plan *p = plan_file_for("examples/train_step.json", &t);
+        Plan *p = plan_file_for("tests/golden/blas_mlp/graph.json", &t);
         const StepLower *z1 = &p->steps[writer(p, "h1")].lower;
         assert_int_equal(z1->form, LOWER_GEMM_BLAS);
         assert_int_equal(z1->gemm_out, id("h1"));
         assert_true(z1->epilogue);
         assert_false(z1->own_sm);
-        assert_non_null(strstr(z1->why_gemm, k ? "cuBLASLt (bf16 tensor cores): 62914560 multiply-adds"
-                                               : "cuBLASLt (tf32 tensor cores): 62914560 multiply-adds"));
-        assert_int_equal(p->steps[3].lower.form, LOWER_GEMM_SKINNY_T);
-        assert_non_null(strstr(p->steps[3].lower.why_gemm, "N or K of at most 8"));
-        const StepLower *dw1 = &p->steps[5].lower;
+        static const char *const why[] = {"cuBLASLt: 1073741824 multiply-adds, at or over the fp32 threshold of 536870912",
+                                          "cuBLASLt (tf32 tensor cores): 1073741824 multiply-adds, at or over the tf32 threshold of 134217728",
+                                          "cuBLASLt (bf16 tensor cores): 1073741824 multiply-adds, at or over the bf16 threshold of 134217728"};
+        assert_string_equal(z1->why_gemm, why[k]);
+        const StepLower *dw1 = &p->steps[p->nsteps - 1].lower; /* x^T @ d_h1 into w1 in place: scratch */
+        assert_int_equal(p->steps[p->nsteps - 1].kind, STEP_GEMM);
         assert_int_equal(dw1->form, LOWER_GEMM_BLAS);
         assert_int_equal(dw1->gemm_out, -1);
         assert_true(dw1->epilogue);
+        assert_int_equal(p->steps[writer(p, "d")].lower.form, LOWER_GEMM_TILED); /* 1024x16x1024: 2^24 */
         assert_int_equal(p->target.precision, precs[k]);
         graph_free(g);
         g = NULL;
+        p = plan_file_for("examples/train_step.json", &t); /* 512x256x480 products stay ours */
+        assert_int_equal(p->steps[writer(p, "h1")].lower.form, LOWER_GEMM_TILED);
+        assert_non_null(strstr(p->steps[writer(p, "h1")].lower.why_gemm, "our kernel: 62914560 multiply-adds, under the"));
+        assert_non_null(strstr(p->steps[3].lower.why_gemm, "N or K of at most 8"));
+        graph_free(g);
+        g = NULL;
     }
-    t.precision = PREC_FP32;
+    t.precision = PREC_TF32;
     setenv("GTC_GEMM", "cublaslt", 1);
     Plan *p = plan_file_for("examples/train_step.json", &t);
     assert_int_equal(p->steps[writer(p, "h1")].lower.form, LOWER_GEMM_BLAS);
     assert_string_equal(p->steps[writer(p, "h1")].lower.why_gemm, "cuBLASLt: GTC_GEMM=cublaslt");
+    assert_int_equal(p->steps[3].lower.form, LOWER_GEMM_SKINNY_T); /* cuBLASLt never takes N <= 8 */
     graph_free(g);
     g = NULL;
     setenv("GTC_GEMM", "kernel", 1);
-    t.precision = PREC_TF32;
-    p = plan_file_for("examples/train_step.json", &t);
+    p = plan_file_for("tests/golden/blas_mlp/graph.json", &t);
     assert_int_equal(p->steps[writer(p, "h1")].lower.form, LOWER_GEMM_TILED);
     assert_string_equal(p->steps[writer(p, "h1")].lower.why_gemm, "our kernel: GTC_GEMM=kernel");
     unsetenv("GTC_GEMM");
