@@ -108,6 +108,45 @@ int main() {
             cudaGraphExecDestroy(ge);
             cudaGraphDestroy(g);
         }
+    /* Transposes and the heuristic's other candidates (4096^3, tf32 and fp32): op(A), op(B) as a
+     * training step's backward asks (A^T B for weight gradients, A B^T for input gradients). */
+    for (int ct = 0; ct < 2; ct++)
+        for (int tr = 0; tr < 3; tr++) {
+            const int M = 4096, N = 4096, K = 4096;
+            const cublasOperation_t oa = tr == 2 ? CUBLAS_OP_T : CUBLAS_OP_N, ob = tr == 1 ? CUBLAS_OP_T : CUBLAS_OP_N;
+            cublasLtMatmulDesc_t op;
+            BK(cublasLtMatmulDescCreate(&op, ct ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUDA_R_32F));
+            BK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &oa, sizeof oa));
+            BK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &ob, sizeof ob));
+            cublasLtMatrixLayout_t la, lb, lc;
+            BK(cublasLtMatrixLayoutCreate(&la, CUDA_R_32F, N, K, N));
+            BK(cublasLtMatrixLayoutCreate(&lb, CUDA_R_32F, K, M, K));
+            BK(cublasLtMatrixLayoutCreate(&lc, CUDA_R_32F, N, M, N));
+            cublasLtMatmulPreference_t pref;
+            BK(cublasLtMatmulPreferenceCreate(&pref));
+            BK(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &WS, sizeof WS));
+            cublasLtMatmulHeuristicResult_t r[8];
+            int n = 0;
+            BK(cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, lc, lc, pref, 8, r, &n));
+            printf("4096^3 %s %s:", ct ? "tf32" : "fp32", tr == 0 ? "A B  " : tr == 1 ? "A^T B" : "A B^T");
+            for (int i = 0; i < n && i < 4; i++) {
+                const float one = 1, zero = 0;
+                cudaGraph_t g;
+                CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+                for (int j = 0; j < 4; j++)
+                    BK(cublasLtMatmul(lt, op, &one, B, la, A, lb, &zero, C, lc, C, lc, &r[i].algo, ws, WS, s));
+                CK(cudaStreamEndCapture(s, &g));
+                cudaGraphExec_t ge;
+                CK(cudaGraphInstantiate(&ge, g, 0));
+                printf("  algo %d %.1f us", i, time_graph(ge, s, 1) / 4);
+                cudaGraphExecDestroy(ge);
+                cudaGraphDestroy(g);
+            }
+            printf("\n");
+            cublasLtMatmulPreferenceDestroy(pref);
+            cublasLtMatrixLayoutDestroy(la), cublasLtMatrixLayoutDestroy(lb), cublasLtMatrixLayoutDestroy(lc);
+            cublasLtMatmulDescDestroy(op);
+        }
     /* Re-capture cost: capture one call into a child graph and swap it into an exec. */
     for (auto &sh : shapes) {
         Lt l = make(sh.M, sh.N, sh.K, CUBLAS_COMPUTE_32F_FAST_TF32, CUDA_R_32F);
