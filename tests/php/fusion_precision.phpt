@@ -23,6 +23,21 @@ foreach (['fp32' => 1e-6, 'tf32' => 5e-3, 'high' => 5e-3, 'bf16' => 3e-2, 'mediu
     echo "$p: within bound ", $err / $max <= $bound ? 'yes' : "NO ($err / $max)", '; form ',
         $blas === ($p !== 'fp32') ? 'as expected' : 'UNEXPECTED', "\n";
 }
+// a batch of products against one broadcast weight (cuBLASLt's strided batch, B's stride 0) and
+// a transposed operand: each within its bound of the exact product
+$xb = CudaArray::rand([8, 256, 256], 3)->subtract(0.5);
+$wb = CudaArray::rand([256, 256], 4)->subtract(0.5);
+$fb = fn($x, $w) => $x->matmul($w->transpose([1, 0]))->multiply(2.0);
+$refb = Fusion::compile($fb, [$xb, $wb])->run($xb, $wb)->toArray();
+foreach (['fp32' => 1e-6, 'tf32' => 5e-3, 'bf16' => 3e-2] as $p => $bound) {
+    $out = Fusion::compile($fb, [$xb, $wb], precision: $p)->run($xb, $wb)->toArray();
+    $err = $mx = 0.0;
+    foreach ($out as $z => $m) foreach ($m as $i => $row) foreach ($row as $j => $v) {
+        $err = max($err, abs($v - $refb[$z][$i][$j]));
+        $mx = max($mx, abs($refb[$z][$i][$j]));
+    }
+    echo "batched $p: within bound ", $err / $mx <= $bound ? 'yes' : "NO ($err / $mx)", "\n";
+}
 foreach (['fp16', '', "tf32\0x", 'TF32'] as $bad) {
     try {
         Fusion::compile($fn, [$a, $b], precision: $bad);
@@ -38,6 +53,9 @@ tf32: within bound yes; form as expected
 high: within bound yes; form as expected
 bf16: within bound yes; form as expected
 medium: within bound yes; form as expected
+batched fp32: within bound yes
+batched tf32: within bound yes
+batched bf16: within bound yes
 ValueError: Cuda\Fusion::compile(): Argument #6 ($precision) 'fp16' is not a precision (fp32, tf32 or bf16; or highest, high, medium)
 ValueError: Cuda\Fusion::compile(): Argument #6 ($precision) '' is not a precision (fp32, tf32 or bf16; or highest, high, medium)
 ValueError: Cuda\Fusion::compile(): Argument #6 ($precision) must not contain any null bytes
