@@ -38,6 +38,20 @@ foreach (['fp32' => 1e-6, 'tf32' => 5e-3, 'bf16' => 3e-2] as $p => $bound) {
     }
     echo "batched $p: within bound ", $err / $mx <= $bound ? 'yes' : "NO ($err / $mx)", "\n";
 }
+// A^T B (a weight gradient's form; with tensor cores A is staged transposed first), 512 x 768 x 640
+$xa = CudaArray::rand([640, 512], 5)->subtract(0.5);
+$wa = CudaArray::rand([640, 768], 6)->subtract(0.5);
+$ft = fn($x, $w) => $x->transpose([1, 0])->matmul($w);
+$reft = Fusion::compile($ft, [$xa, $wa])->run($xa, $wa)->toArray();
+foreach (['fp32' => 1e-6, 'tf32' => 5e-3, 'bf16' => 3e-2] as $p => $bound) {
+    $out = Fusion::compile($ft, [$xa, $wa], precision: $p)->run($xa, $wa)->toArray();
+    $err = $mx = 0.0;
+    foreach ($out as $i => $row) foreach ($row as $j => $v) {
+        $err = max($err, abs($v - $reft[$i][$j]));
+        $mx = max($mx, abs($reft[$i][$j]));
+    }
+    echo "A^T B $p: within bound ", $err / $mx <= $bound ? 'yes' : "NO ($err / $mx)", ', ', count($out), 'x', count($out[0]), "\n";
+}
 foreach (['fp16', '', "tf32\0x", 'TF32'] as $bad) {
     try {
         Fusion::compile($fn, [$a, $b], precision: $bad);
@@ -56,6 +70,9 @@ medium: within bound yes; form as expected
 batched fp32: within bound yes
 batched tf32: within bound yes
 batched bf16: within bound yes
+A^T B fp32: within bound yes, 512x768
+A^T B tf32: within bound yes, 512x768
+A^T B bf16: within bound yes, 512x768
 ValueError: Cuda\Fusion::compile(): Argument #6 ($precision) 'fp16' is not a precision (fp32, tf32 or bf16; or highest, high, medium)
 ValueError: Cuda\Fusion::compile(): Argument #6 ($precision) '' is not a precision (fp32, tf32 or bf16; or highest, high, medium)
 ValueError: Cuda\Fusion::compile(): Argument #6 ($precision) must not contain any null bytes
