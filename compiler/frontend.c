@@ -1,19 +1,46 @@
-/* compiler/frontend.c: loads a graph from a file, choosing the front-end by extension. */
+/* compiler/frontend.c: loads a graph from a file, choosing the front-end: PHP by the .php
+ * extension, ONNX by the .onnx extension or by its first byte (frontend_onnx_sniff), else JSON. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "frontend.h"
+#include "frontend_onnx.h"
 #include "frontend_php.h"
 
-static const char *selected_function;
+static const char *selected_function, *train_spec;
 
 void frontend_select_function(const char *name) { selected_function = name; }
+void frontend_select_train(const char *spec) { train_spec = spec; }
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+bool frontend_is_onnx(const char *path) {
+    if (ends_with(path, ".onnx")) return true;
+    if (ends_with(path, ".php") || ends_with(path, ".json")) return false;
+    Diag d;
+    diag_init(&d, path);
+    size_t len;
+    char *buf = ir_read_file(path, &len, &d);
+    bool yes = buf && frontend_onnx_sniff(buf, len);
+    free(buf);
+    return yes;
+}
 
 Graph *frontend_load(const char *path, Diag *d) {
-    size_t n = strlen(path);
-    if (n >= 4 && strcmp(path + n - 4, ".php") == 0) return frontend_php_load(path, selected_function, d);
-    if (selected_function) {
-        diag_at(d, NULL, "--function picks a graph function in a .php file; a JSON graph file holds one graph");
+    bool onnx = frontend_is_onnx(path), php = ends_with(path, ".php");
+    if (selected_function && !php) {
+        diag_at(d, NULL, "--function picks a graph function in a .php file; a%s file holds one graph",
+                onnx ? "n ONNX" : " JSON graph");
         return NULL;
     }
+    if (train_spec && !onnx) {
+        diag_at(d, NULL, "--train applies to ONNX models; a graph file has its own \"train\" section (docs/graph-format.md)");
+        return NULL;
+    }
+    if (php) return frontend_php_load(path, selected_function, d);
+    if (onnx) return frontend_onnx_load(path, train_spec, d);
     return ir_read_json_file(path, d);
 }
