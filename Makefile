@@ -231,6 +231,7 @@ test: $(DEPS_STAMP)
 	$(MAKE) phpt
 	$(MAKE) pie
 	$(MAKE) e2e
+	$(MAKE) onnx
 	$(MAKE) train-test
 	$(MAKE) asan
 	@echo "make test: all suites passed"
@@ -247,6 +248,19 @@ demo: $(DEPS_STAMP)
 	$(MAKE) $(BUILD)/models/digits.so
 	OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} $(PHP) -n -d extension=$(abspath $(GTC_EXT)) \
 	  -d extension=$(abspath $(BUILD)/models/digits.so) examples/train_mlp.php --mode=aot --dataset=digits $(DEMO_ARGS)
+
+# ONNX import (docs/onnx.md): models built with onnx.helper for every supported operator, compiled
+# by gtc and run from PHP on the CPU backend, against ONNX Runtime (1e-5 relative), and an
+# imported MLP fine-tuned with --train against float64 finite differences; onnx and onnxruntime
+# come from PyPI into $(ONNX_VENV) (scripts/onnx-venv.sh, which fails loudly without PyPI).
+# ONNX_ARGS adds options (--device cuda on the GPU machine).
+ONNX_VENV ?= build/onnx-venv
+ONNX_ARGS ?=
+.PHONY: onnx onnx-venv
+onnx-venv:
+	bash scripts/onnx-venv.sh $(ONNX_VENV)
+onnx: $(GTC) $(GTC_EXT) onnx-venv
+	$(ONNX_VENV)/bin/python tests/onnx/test_onnx.py $(GTC) $(GTC_EXT) $(ONNX_ARGS)
 
 # The example training steps against an independent float64 NumPy gradient.
 ref:

@@ -24,8 +24,9 @@ int ox_fail(Ox *x, const char *fmt, ...) {
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (x->node) {
-        const char *nm = x->node->name && *x->node->name ? x->node->name : "";
-        snprintf(loc, sizeof loc, "nodes[%d] \"%.60s\" (%.40s, opset %lld)", x->node_index, nm,
+        char nm[80] = "";
+        if (x->node->name && *x->node->name) snprintf(nm, sizeof nm, " \"%.60s\"", x->node->name);
+        snprintf(loc, sizeof loc, "nodes[%d]%s (%.40s, opset %lld)", x->node_index, nm,
                  x->node->op_type ? x->node->op_type : "?", (long long)x->opset);
         diag_at(x->d, loc, "%s", msg);
     } else {
@@ -454,6 +455,7 @@ static void ox_free(Ox *x) {
 
 /* Reads the model into x->g (not yet verified); 0 or -1 with the error in x->d. */
 static int import(Ox *x, const void *buf, size_t len) {
+    if (!len) return ox_fail(x, "the file is empty (not an ONNX model)");
     x->model = onnx__model_proto__unpack(NULL, len, buf);
     if (!x->model)
         return ox_fail(x, "not a valid ONNX model (the protobuf message is malformed or truncated)");
@@ -524,11 +526,11 @@ static int import(Ox *x, const void *buf, size_t len) {
             return ox_fail(x, "graph output \"%.80s\" is not computed by any node", on ? on : "");
         }
         Operand o;
+        ir_name(x, on, x->base, sizeof x->base); /* a constant output's nodes are named after it */
+        x->seq = 0;
         if (ox_operand(x, v, &o)) return -1;
         if (o.id < 0) { /* a rank-0 constant output: a full node */
             Attrs a = {.has_dtype = true, .dtype = v->c->dtype, .value = o.value};
-            x->base[0] = 0;
-            snprintf(x->base, sizeof x->base, "const");
             if ((o.id = ox_add(x, OP_FULL, 0, NULL, &a)) < 0) return -1;
         }
         char nm[IR_MAX_NAME + 32];
