@@ -297,7 +297,7 @@ int ox_attr_ints(Ox *x, const char *name, int64_t *out, int max, int *n) {
     if (!attr_is(a, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS))
         return ox_fail(x, "attribute \"%s\" must be a list of ints", name);
     if (a->n_ints > (size_t)max) return ox_fail(x, "attribute \"%s\" has %zu entries (at most %d)", name, a->n_ints, max);
-    memcpy(out, a->ints, a->n_ints * sizeof *out);
+    if (a->n_ints) memcpy(out, a->ints, a->n_ints * sizeof *out);
     *n = (int)a->n_ints;
     return 0;
 }
@@ -308,7 +308,7 @@ int ox_attr_string(Ox *x, const char *name, const char *def, char *out, size_t n
     if (!attr_is(a, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING) || !a->has_s)
         return ox_fail(x, "attribute \"%s\" must be a string", name);
     size_t k = a->s.len < n - 1 ? a->s.len : n - 1;
-    memcpy(out, a->s.data, k);
+    if (k) memcpy(out, a->s.data, k);
     out[k] = 0;
     if (strlen(out) != k) return ox_fail(x, "attribute \"%s\" holds a NUL byte", name);
     return 0;

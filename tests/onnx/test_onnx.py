@@ -163,7 +163,9 @@ def sh(cmd, **kw):
 
 
 def compile_model(args, path, so, extra=()):
-    out = sh([args.gtc, "compile", path, "-o", so, "--cpu-only", *extra])
+    # on the GPU machine (--device cuda) the model carries its CUDA kernels too
+    cpu = [] if args.device == "cuda" else ["--cpu-only"]
+    out = sh([args.gtc, "compile", path, "-o", so, *cpu, *extra])
     m = re.search(r"class (\w+)", out)
     if not m:
         raise RuntimeError("no class in: " + out)
