@@ -261,6 +261,12 @@ onnx-venv:
 	bash scripts/onnx-venv.sh $(ONNX_VENV)
 onnx: $(GTC) $(GTC_EXT) onnx-venv
 	$(ONNX_VENV)/bin/python tests/onnx/test_onnx.py $(GTC) $(GTC_EXT) $(ONNX_ARGS)
+# PyTorch models exported with torch.onnx.export (not part of make test: needs torch, onnx and
+# onnxruntime in TORCH_PYTHON; run here and on the GPU machine with ONNX_ARGS="--device cuda").
+TORCH_PYTHON ?= /usr/bin/python3
+.PHONY: onnx-torch
+onnx-torch: $(GTC) $(GTC_EXT)
+	$(TORCH_PYTHON) tests/onnx/torch_export.py $(GTC) $(GTC_EXT) $(ONNX_ARGS)
 
 # The example training steps against an independent float64 NumPy gradient.
 ref:
