@@ -86,12 +86,17 @@ def main():
         with open(os.path.join(d, "cmd"), "w") as f:
             f.write("check model.onnx\n")
     # --train's own errors
-    d = os.path.join(root, "tests", "errors", "onnx_train_bad_loss")
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "model.onnx"), "wb") as f:
-        f.write(good().SerializeToString())
-    with open(os.path.join(d, "cmd"), "w") as f:
-        f.write("check --train loss=hinge model.onnx\n")
+    no_params = model([h.make_node("Relu", ["x"], ["y"])], [X], [Y])
+    for name, m, spec in (("onnx_train_bad_loss", good(), "loss=hinge"), ("onnx_train_unknown_output", good(), "loss=mse,output=z"),
+                          ("onnx_train_no_params", no_params, "loss=mse"), ("onnx_train_bad_lr", good(), "loss=mse,lr=-1"),
+                          ("onnx_train_bad_item", good(), "loss=mse,momentum"),
+                          ("onnx_train_bad_option", good(), "loss=mse,optimizer=sgd,beta1=0.9")):
+        d = os.path.join(root, "tests", "errors", name)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "model.onnx"), "wb") as f:
+            f.write(m.SerializeToString())
+        with open(os.path.join(d, "cmd"), "w") as f:
+            f.write("check --train %s model.onnx\n" % spec)
     corpus = os.path.join(root, "tests", "fuzz", "corpus", "onnx")
     os.makedirs(corpus, exist_ok=True)
     with open(os.path.join(corpus, "mlp.onnx"), "wb") as f:

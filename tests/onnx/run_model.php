@@ -17,8 +17,8 @@ $m = new $class();
 $names = array_keys($m->inputs());
 $call = [];
 foreach ($names as $n) {
-    if (!isset($inputs[$n])) { fwrite(STDERR, "run_model: no value for input $n\n"); exit(1); }
-    $call[$n] = $inputs[$n];
+    // a training step's optimizer state (P_m, P_v, adamw_step) is the object's own: not passed
+    if (isset($inputs[$n])) $call[$n] = $inputs[$n];
 }
 if ($steps === 0) {
     $res = $m->run(...$call);

@@ -6,8 +6,8 @@ operator, runs each through ONNX Runtime (the reference, CPU) and through gtc: `
 --cpu-only`, the weights gtc wrote beside the model (OUT.npz), and the compiled class run from
 PHP on gtc.so's CPU backend (tests/onnx/run_model.php). Float outputs must agree within 1e-5
 relative (plus 1e-6 absolute for values near zero), integer outputs exactly. Then fine-tuning:
-`--train loss=mse` on an imported MLP, whose first SGD step is checked against float64 NumPy
-finite differences and whose loss must fall over a few steps.
+`--train loss=mse` and `loss=cross_entropy` on an imported MLP: the first SGD step against
+float64 NumPy finite differences, then 20 steps (SGD, AdamW) that must lower the loss.
 
 usage: test_onnx.py GTC GTC_SO [--keep DIR] [--only NAME] [--device cuda]
 Runs with the venv's python (make onnx: build/onnx-venv, onnx and onnxruntime from PyPI).
@@ -215,22 +215,37 @@ def mlp_np(p, x):
     return hdn @ p["w2"] + p["b2"]
 
 
-def check_training(args, work):
+def ce_np(z, labels):
+    """Mean cross entropy of logits z [N, C] with class indices, float64."""
+    m = z.max(axis=1, keepdims=True)
+    lse = np.log(np.exp(z - m).sum(axis=1)) + m[:, 0]
+    return np.mean(lse - z[np.arange(len(labels)), labels])
+
+
+def check_training(args, work, loss_kind):
+    """One SGD step of the imported MLP against float64 finite differences, then 20 steps (SGD
+    for mse, AdamW for cross_entropy) that must lower the loss."""
     case = mlp_case()
     path = os.path.join(work, "mlp.onnx")
     onnx.save(case.model(), path)
-    so = os.path.join(work, "mlp_train.so")
+    so = os.path.join(work, "mlp_%s.so" % loss_kind)
     lr = 0.05
-    cls = compile_model(args, path, so, ["--train", "loss=mse,optimizer=sgd,lr=%g" % lr])
-    target = f32(16, 2)
-    data = os.path.join(work, "mlp_train_in.npz")
-    np.savez(data, x=case.inputs["x"], target=target)
-    out = os.path.join(work, "mlp_train_out.npz")
+    x64 = case.inputs["x"].astype(np.float64)
+    if loss_kind == "mse":
+        target = f32(16, 2)
+        feed = {"x": case.inputs["x"], "target": target}
+        loss = lambda q: np.mean((mlp_np(q, x64) - target.astype(np.float64)) ** 2)
+    else:
+        labels = RNG.integers(0, 2, 16).astype(np.int64)
+        feed = {"x": case.inputs["x"], "labels": labels}
+        loss = lambda q: ce_np(mlp_np(q, x64), labels)
+    data = os.path.join(work, "mlp_%s_in.npz" % loss_kind)
+    np.savez(data, **feed)
+    out = os.path.join(work, "mlp_%s_out.npz" % loss_kind)
+    cls = compile_model(args, path, so, ["--train", "loss=%s,optimizer=sgd,lr=%g" % (loss_kind, lr)])
     text = php(args, so, [cls, "--steps=1", out, data, so[:-3] + ".npz"])
     after = np.load(out)
     p64 = {k: v.astype(np.float64) for k, v in case.inits.items()}
-    x64, t64 = case.inputs["x"].astype(np.float64), target.astype(np.float64)
-    loss = lambda q: np.mean((mlp_np(q, x64) - t64) ** 2)
     bad = []
     if abs(float(text.split()[0]) - loss(p64)) > 1e-5 * loss(p64):
         bad.append("loss %s, NumPy %.8g" % (text.split()[0], loss(p64)))
@@ -246,10 +261,13 @@ def check_training(args, work):
         g = (case.inits[k].astype(np.float64) - after[k].astype(np.float64)) / lr
         if not np.allclose(g, fd, rtol=2e-3, atol=2e-5):
             bad.append("%s: SGD step's gradient differs from finite differences (max %.3g)" % (k, np.max(np.abs(g - fd))))
-    text = php(args, so, [cls, "--steps=20", out, data, so[:-3] + ".npz"])
+    opt = "sgd" if loss_kind == "mse" else "adamw"
+    so2 = os.path.join(work, "mlp_%s_%s.so" % (loss_kind, opt))
+    cls = compile_model(args, path, so2, ["--train", "loss=%s,optimizer=%s,lr=%g" % (loss_kind, opt, 0.01 if opt == "adamw" else lr)])
+    text = php(args, so2, [cls, "--steps=20", out, data, so2[:-3] + ".npz"])
     losses = [float(v) for v in text.split()]
     if not losses[-1] < 0.7 * losses[0]:
-        bad.append("the loss did not fall over 20 steps: %s" % losses)
+        bad.append("the loss did not fall over 20 %s steps: %s" % (opt, losses))
     return bad
 
 
@@ -275,12 +293,14 @@ def main():
         print("%-10s %s" % (case.name, "ok" if not bad else "FAIL\n  " + "\n  ".join(bad)))
         fails += bool(bad)
         passes += not bad
-    if not args.only or args.only == "train":
+    for kind in ("mse", "cross_entropy"):
+        if args.only and args.only != "train_" + kind:
+            continue
         try:
-            bad = check_training(args, work)
+            bad = check_training(args, work, kind)
         except Exception as e:
             bad = [str(e)]
-        print("%-10s %s" % ("train", "ok" if not bad else "FAIL\n  " + "\n  ".join(bad)))
+        print("%-10s %s" % ("train_" + kind, "ok" if not bad else "FAIL\n  " + "\n  ".join(bad)))
         fails += bool(bad)
         passes += not bad
     print("%d passed, %d failed" % (passes, fails))
