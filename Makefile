@@ -60,7 +60,7 @@ COMPILER_SRCS += compiler/plan_build.c
 # files), so protobuf-c is a dependency of gtc alone. onnx.proto (third_party/onnx/) is compiled
 # by protoc-c into $(BUILD)/gen/onnx.pb-c.[ch]. frontend.c (which chooses the front-end) and
 # build.c (gtc compile) go with it: gtc.so never loads a graph file.
-ONNX_SRCS := compiler/frontend_onnx.c compiler/onnx_ops.c compiler/onnx_weights.c
+ONNX_SRCS := compiler/frontend_onnx.c compiler/onnx_ops.c compiler/onnx_fold.c compiler/onnx_weights.c
 CLI_SRCS := compiler/frontend.c compiler/build.c $(ONNX_SRCS)
 COMPILER_SRCS += $(ONNX_SRCS)
 ONNX_PB_OBJ = $(BUILD)/obj/gen/onnx.pb-c.o

@@ -99,5 +99,30 @@ int ox_write_npz(Ox *x, const char *npz_path);
 
 /* Lowers the current node x->node; 0 or -1 after the error is set. */
 int ox_lower_node(Ox *x);
+/* The current node's input count, and input k's value (NULL when omitted; *failed set when it
+ * names nothing). */
+int ox_nin(Ox *x);
+OxValue *ox_input(Ox *x, int k, bool *failed);
+TensorType ox_vtype(Ox *x, const OxValue *v);
+/* Input k's integer value, known while importing: at most max entries (*n = -1: omitted). */
+int ox_static_ints(Ox *x, int k, const char *what, int64_t *out, int max, int *n);
+/* Squeeze (un false) or Unsqueeze's result shape; Reshape's target with 0s resolved. */
+int ox_squeeze_shape(Ox *x, bool un, const TensorType *t, const int64_t *ax, int n, int64_t *out, int *rank);
+int ox_reshape_target(Ox *x, const TensorType *t, int64_t *s, int n, bool allowzero);
+/* Refuses a node whose outputs after the first are read. */
+int ox_only_first_output(Ox *x);
+/* Refuses any attribute not in known (NULL-terminated). */
+int ox_attrs_known(Ox *x, const char *const *known);
+#define KNOWN(...) do { static const char *const k_[] = {__VA_ARGS__, NULL}; if (ox_attrs_known(x, k_)) return -1; } while (0)
+#define NO_ATTRS() do { static const char *const k_[] = {NULL}; if (ox_attrs_known(x, k_)) return -1; } while (0)
+/* Slice bounds and steps beyond +-2^53 as +-IR_SLICE_BIG (INT64_MAX / INT64_MIN: "to the end"). */
+static inline int64_t ox_clamp_bound(int64_t v) { return v > IR_SLICE_BIG ? IR_SLICE_BIG : v < -IR_SLICE_BIG ? -IR_SLICE_BIG : v; }
+
+/* ---- onnx_fold.c ------------------------------------------------------------------------------ */
+
+int ox_lower_constant(Ox *x, Op op);
+int ox_lower_shape(Ox *x, Op op);
+/* Folds an integer op whose inputs are all known: 1 when folded, 0 when not, -1 on error. */
+int ox_fold(Ox *x, const char *type);
 
 #endif

@@ -1,8 +1,8 @@
 /* compiler/onnx_ops.c: each supported ONNX operator (opset 13 on) as IR nodes, one table row per
  * operator (docs/onnx.md lists them). Composites (conv2d, the pools, softmax, layer_norm, gelu)
  * go through ir_expand_composite, so their attribute checks and messages are the JSON graphs'.
- * Shape arithmetic on values known while importing (Shape, Constant, integer initializers) is
- * folded here, so Reshape, Slice, Squeeze and friends get their static operands. */
+ * Values known while importing (Constant, Shape, their integer arithmetic) are folded first, by
+ * onnx_fold.c, so Reshape, Slice, Squeeze and friends get their static operands. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,24 +13,24 @@ typedef int (*Lower)(Ox *x, Op op);
 
 /* ---- operands ----------------------------------------------------------------------------------- */
 
-static int nin(Ox *x) { return (int)x->node->n_input; }
+int ox_nin(Ox *x) { return (int)x->node->n_input; }
 
 /* Input k's value; NULL when omitted (and *failed set when it names nothing). */
-static OxValue *input(Ox *x, int k, bool *failed) {
-    if (k >= nin(x)) return NULL;
+OxValue *ox_input(Ox *x, int k, bool *failed) {
+    if (k >= ox_nin(x)) return NULL;
     return ox_value(x, x->node->input[k], failed);
 }
 
 /* Input k read as data (required). */
 static int data(Ox *x, int k, Operand *o) {
     bool failed = false;
-    OxValue *v = input(x, k, &failed);
+    OxValue *v = ox_input(x, k, &failed);
     if (failed) return -1;
     if (!v) return ox_fail(x, "needs input %d", k);
     return ox_operand(x, v, o);
 }
 
-static TensorType vtype(Ox *x, const OxValue *v) {
+TensorType ox_vtype(Ox *x, const OxValue *v) {
     if (v->id >= 0) return x->g->nodes[v->id].type;
     TensorType t = {.dtype = v->c->dtype, .rank = v->c->rank};
     memcpy(t.dims, v->c->dims, sizeof t.dims);
@@ -39,9 +39,9 @@ static TensorType vtype(Ox *x, const OxValue *v) {
 
 /* Input k's integer value, which must be known while importing (an initializer, a Constant, a
  * Shape ...): at most max entries, into out (*n: the count; -1 when the input is omitted). */
-static int static_ints(Ox *x, int k, const char *what, int64_t *out, int max, int *n) {
+int ox_static_ints(Ox *x, int k, const char *what, int64_t *out, int max, int *n) {
     bool failed = false;
-    OxValue *v = input(x, k, &failed);
+    OxValue *v = ox_input(x, k, &failed);
     if (failed) return -1;
     if (!v) return *n = -1, 0;
     if (!v->c) return ox_fail(x, "input %d (%s) must be a constant (an initializer or a Constant node); it is computed at run time", k, what);
@@ -56,7 +56,7 @@ static int static_ints(Ox *x, int k, const char *what, int64_t *out, int max, in
 /* A float input known while importing, or NULL (Clip's bounds, Dropout's ratio). */
 static int static_scalar(Ox *x, int k, bool *have, double *val) {
     bool failed = false;
-    OxValue *v = input(x, k, &failed);
+    OxValue *v = ox_input(x, k, &failed);
     *have = false;
     if (failed) return -1;
     if (!v || !v->c || v->is_init || v->c->numel != 1) return 0;
@@ -79,7 +79,7 @@ static NodeId reshape(Ox *x, Operand o, int rank, const int64_t *dims) {
 }
 
 /* Only the first output may be read (second outputs such as MaxPool's indices are refused). */
-static int only_first_output(Ox *x) {
+int ox_only_first_output(Ox *x) {
     for (size_t k = 1; k < x->node->n_output; k++)
         if (x->node->output[k] && *x->node->output[k])
             return ox_fail(x, "output %zu (\"%.60s\") is not supported; only the first output may be used", k, x->node->output[k]);
@@ -89,7 +89,7 @@ static int only_first_output(Ox *x) {
 static int done(Ox *x, NodeId id) { return id < 0 ? -1 : ox_set(x, 0, id); }
 
 /* Attributes the importer does not read are refused, so none is silently ignored. */
-static int attrs_known(Ox *x, const char *const *known) {
+int ox_attrs_known(Ox *x, const char *const *known) {
     for (size_t i = 0; i < x->node->n_attribute; i++) {
         const char *nm = x->node->attribute[i]->name ? x->node->attribute[i]->name : "";
         bool ok = false;
@@ -98,8 +98,6 @@ static int attrs_known(Ox *x, const char *const *known) {
     }
     return 0;
 }
-#define KNOWN(...) do { static const char *const k_[] = {__VA_ARGS__, NULL}; if (attrs_known(x, k_)) return -1; } while (0)
-#define NO_ATTRS() do { static const char *const k_[] = {NULL}; if (attrs_known(x, k_)) return -1; } while (0)
 
 /* ---- elementwise -------------------------------------------------------------------------------- */
 
@@ -123,10 +121,10 @@ static int l_binary(Ox *x, Op op) {
 static int l_variadic(Ox *x, Op op) {
     NO_ATTRS();
     Operand acc;
-    if (nin(x) < 1) return ox_fail(x, "needs at least one input");
+    if (ox_nin(x) < 1) return ox_fail(x, "needs at least one input");
     if (data(x, 0, &acc)) return -1;
-    if (nin(x) == 1) return done(x, ox_add(x, OP_MUL, 2, (Operand[]){acc, {-1, 1}}, NULL));
-    for (int k = 1; k < nin(x); k++) {
+    if (ox_nin(x) == 1) return done(x, ox_add(x, OP_MUL, 2, (Operand[]){acc, {-1, 1}}, NULL));
+    for (int k = 1; k < ox_nin(x); k++) {
         Operand b;
         if (data(x, k, &b)) return -1;
         NodeId r = ox_add(x, op, 2, (Operand[]){acc, b}, NULL);
@@ -159,7 +157,7 @@ static int l_clip(Ox *x, Op op) {
     r = a;
     for (int k = 1; k <= 2; k++) {
         bool failed = false;
-        OxValue *v = input(x, k, &failed);
+        OxValue *v = ox_input(x, k, &failed);
         if (failed) return -1;
         if (!v) continue;
         Operand b;
@@ -191,7 +189,7 @@ static int l_cast(Ox *x, Op op) {
 static int l_identity(Ox *x, Op op) {
     (void)op;
     bool failed = false;
-    OxValue *v = input(x, 0, &failed);
+    OxValue *v = ox_input(x, 0, &failed);
     if (failed) return -1;
     if (!v) return ox_fail(x, "needs input 0");
     Operand a;
@@ -203,10 +201,10 @@ static int l_identity(Ox *x, Op op) {
 /* Dropout in inference: the identity (training_mode must be absent or a constant false). */
 static int l_dropout(Ox *x, Op op) {
     KNOWN("seed");
-    if (only_first_output(x)) return -1;
+    if (ox_only_first_output(x)) return -1;
     bool have;
     double t;
-    if (nin(x) > 2 && *x->node->input[2]) {
+    if (ox_nin(x) > 2 && *x->node->input[2]) {
         if (static_scalar(x, 2, &have, &t)) return -1;
         if (!have || t != 0)
             return ox_fail(x, "training_mode must be a constant false: gtc imports Dropout for inference (fine-tuning adds "
@@ -252,7 +250,7 @@ static int l_gemm(Ox *x, Op op) {
     NodeId y = ox_add(x, OP_MATMUL, 2, (Operand[]){a, b}, NULL);
     if (y >= 0 && alpha != 1) y = ox_add(x, OP_MUL, 2, (Operand[]){{y, 0}, {-1, alpha}}, NULL);
     bool failed = false;
-    OxValue *cv = input(x, 2, &failed);
+    OxValue *cv = ox_input(x, 2, &failed);
     if (failed || y < 0) return -1;
     if (cv && beta != 0) {
         Operand c;
@@ -277,7 +275,7 @@ static int l_softmax(Ox *x, Op op) {
 
 static int l_layer_norm(Ox *x, Op op) {
     KNOWN("axis", "epsilon", "stash_type");
-    if (only_first_output(x)) return -1;
+    if (ox_only_first_output(x)) return -1;
     int64_t ax;
     double eps;
     Operand in[3];
@@ -285,7 +283,7 @@ static int l_layer_norm(Ox *x, Op op) {
         return -1;
     if (ax < -IR_MAX_RANK || ax >= IR_MAX_RANK) return ox_fail(x, "axis %lld is out of range", (long long)ax);
     bool failed = false;
-    OxValue *bv = input(x, 2, &failed);
+    OxValue *bv = ox_input(x, 2, &failed);
     if (failed) return -1;
     in[2] = (Operand){-1, 0};
     if (bv && ox_operand(x, bv, &in[2])) return -1;
@@ -298,7 +296,7 @@ static int l_layer_norm(Ox *x, Op op) {
 static int l_batch_norm(Ox *x, Op op) {
     (void)op;
     KNOWN("epsilon", "momentum", "training_mode");
-    if (only_first_output(x)) return -1;
+    if (ox_only_first_output(x)) return -1;
     int64_t tm;
     double eps;
     if (ox_attr_int(x, "training_mode", 0, &tm) || ox_attr_float(x, "epsilon", 1e-5, &eps)) return -1;
@@ -307,7 +305,7 @@ static int l_batch_norm(Ox *x, Op op) {
     if (data(x, 0, &xx)) return -1;
     for (int k = 1; k <= 4; k++) {
         bool failed = false;
-        OxValue *v = input(x, k, &failed);
+        OxValue *v = ox_input(x, k, &failed);
         if (failed) return -1;
         if (!v) return ox_fail(x, "needs input %d", k);
         if (k >= 3) v->no_train = true;
@@ -376,7 +374,7 @@ static int l_conv(Ox *x, Op op) {
     int n = 2;
     if (data(x, 0, &in[0]) || data(x, 1, &in[1])) return -1;
     bool failed = false;
-    OxValue *bv = input(x, 2, &failed);
+    OxValue *bv = ox_input(x, 2, &failed);
     if (failed || (bv && ox_operand(x, bv, &in[n++]))) return -1;
     TensorType xt = ox_type(x, in[0]), wt = ox_type(x, in[1]);
     if (wt.rank != 4) return ox_fail(x, "only 2-D convolutions are supported: W must have rank 4, got %d", wt.rank);
@@ -393,7 +391,7 @@ static int l_conv(Ox *x, Op op) {
 static int l_pool(Ox *x, Op op) {
     if (op == OP_MAX_POOL2D) KNOWN("auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "storage_order", "strides");
     else KNOWN("auto_pad", "ceil_mode", "count_include_pad", "dilations", "kernel_shape", "pads", "strides");
-    if (only_first_output(x)) return -1;
+    if (ox_only_first_output(x)) return -1;
     Operand a;
     if (data(x, 0, &a)) return -1;
     int64_t cm, cip, so;
@@ -434,7 +432,7 @@ static int l_reduce(Ox *x, Op op) {
     if (ox_attr_int(x, "keepdims", 1, &keep) || ox_attr_int(x, "noop_with_empty_axes", 0, &noop) || data(x, 0, &a)) return -1;
     if (ox_attr(x, "axes")) {
         if (ox_attr_ints(x, "axes", axes, IR_MAX_RANK, &n)) return -1;
-    } else if (static_ints(x, 1, "axes", axes, IR_MAX_RANK, &n)) {
+    } else if (ox_static_ints(x, 1, "axes", axes, IR_MAX_RANK, &n)) {
         return -1;
     }
     if (n <= 0 && noop) return l_identity(x, op);
@@ -462,7 +460,7 @@ static int l_flatten(Ox *x, Op op) {
 }
 
 /* Reshape's target: 0 copies the input's dimension (unless allowzero), one -1 is inferred. */
-static int reshape_target(Ox *x, const TensorType *t, int64_t *s, int n, bool allowzero) {
+int ox_reshape_target(Ox *x, const TensorType *t, int64_t *s, int n, bool allowzero) {
     for (int i = 0; i < n; i++) {
         if (s[i] == 0 && !allowzero) {
             if (i >= t->rank) return ox_fail(x, "shape[%d] is 0 (copy) but the input has rank %d", i, t->rank);
@@ -480,10 +478,10 @@ static int l_reshape(Ox *x, Op op) {
     int64_t az, s[IR_MAX_RANK];
     int n;
     Operand a;
-    if (ox_attr_int(x, "allowzero", 0, &az) || data(x, 0, &a) || static_ints(x, 1, "shape", s, IR_MAX_RANK, &n)) return -1;
+    if (ox_attr_int(x, "allowzero", 0, &az) || data(x, 0, &a) || ox_static_ints(x, 1, "shape", s, IR_MAX_RANK, &n)) return -1;
     if (n < 0) return ox_fail(x, "needs input 1 (shape)");
     TensorType t = ox_type(x, a);
-    if (reshape_target(x, &t, s, n, az != 0)) return -1;
+    if (ox_reshape_target(x, &t, s, n, az != 0)) return -1;
     return done(x, reshape(x, a, n, s));
 }
 
@@ -499,7 +497,7 @@ static int l_transpose(Ox *x, Op op) {
 }
 
 /* The result shape of Squeeze / Unsqueeze (ir/select.c's squeeze and unsqueeze rules). */
-static int squeeze_shape(Ox *x, bool un, const TensorType *t, const int64_t *ax, int n, int64_t *out, int *rank) {
+int ox_squeeze_shape(Ox *x, bool un, const TensorType *t, const int64_t *ax, int n, int64_t *out, int *rank) {
     char err[256];
     if (!un) {
         int r = ir_squeeze_shape(t->rank, t->dims, n >= 0 ? ax : NULL, n >= 0 ? n : 0, out, err, sizeof err);
@@ -526,9 +524,9 @@ static int squeeze_common(Ox *x, bool un) {
     int64_t ax[IR_MAX_RANK], s[IR_MAX_RANK];
     int n, r;
     Operand a;
-    if (data(x, 0, &a) || static_ints(x, 1, "axes", ax, IR_MAX_RANK, &n)) return -1;
+    if (data(x, 0, &a) || ox_static_ints(x, 1, "axes", ax, IR_MAX_RANK, &n)) return -1;
     TensorType t = ox_type(x, a);
-    if (squeeze_shape(x, un, &t, ax, n, s, &r)) return -1;
+    if (ox_squeeze_shape(x, un, &t, ax, n, s, &r)) return -1;
     return done(x, reshape(x, a, r, s));
 }
 
@@ -539,13 +537,13 @@ static int l_concat(Ox *x, Op op) {
     KNOWN("axis");
     int64_t ax;
     if (ox_attr_int(x, "axis", 0, &ax)) return -1;
-    if (nin(x) < 1 || nin(x) > IR_MAX_INPUTS) return ox_fail(x, "takes 1 to %d inputs, got %d", IR_MAX_INPUTS, nin(x));
+    if (ox_nin(x) < 1 || ox_nin(x) > IR_MAX_INPUTS) return ox_fail(x, "takes 1 to %d inputs, got %d", IR_MAX_INPUTS, ox_nin(x));
     Operand in[IR_MAX_INPUTS];
-    for (int k = 0; k < nin(x); k++)
+    for (int k = 0; k < ox_nin(x); k++)
         if (data(x, k, &in[k])) return -1;
     if (ax < -IR_MAX_RANK || ax >= IR_MAX_RANK) return ox_fail(x, "axis %lld is out of range", (long long)ax);
     Attrs at = {.has_axis = true, .axis = (int)ax};
-    return done(x, ox_add(x, op, nin(x), in, &at));
+    return done(x, ox_add(x, op, ox_nin(x), in, &at));
 }
 
 static int l_gather(Ox *x, Op op) {
@@ -554,7 +552,7 @@ static int l_gather(Ox *x, Op op) {
     Operand a, idx;
     if (ox_attr_int(x, "axis", 0, &ax) || data(x, 0, &a)) return -1;
     bool failed = false;
-    OxValue *iv = input(x, 1, &failed);
+    OxValue *iv = ox_input(x, 1, &failed);
     if (failed) return -1;
     if (!iv) return ox_fail(x, "needs input 1 (indices)");
     TensorType t = ox_type(x, a);
@@ -577,15 +575,13 @@ static int l_gather(Ox *x, Op op) {
     return done(x, ox_add(x, op, 2, (Operand[]){a, idx}, &at));
 }
 
-static int64_t clamp_bound(int64_t v) { return v > IR_SLICE_BIG ? IR_SLICE_BIG : v < -IR_SLICE_BIG ? -IR_SLICE_BIG : v; }
-
 static int l_slice(Ox *x, Op op) {
     NO_ATTRS();
     Operand a;
     int64_t st[IR_MAX_RANK], en[IR_MAX_RANK], ax[IR_MAX_RANK], sp[IR_MAX_RANK];
     int ns, ne, na, np;
-    if (data(x, 0, &a) || static_ints(x, 1, "starts", st, IR_MAX_RANK, &ns) || static_ints(x, 2, "ends", en, IR_MAX_RANK, &ne) ||
-        static_ints(x, 3, "axes", ax, IR_MAX_RANK, &na) || static_ints(x, 4, "steps", sp, IR_MAX_RANK, &np))
+    if (data(x, 0, &a) || ox_static_ints(x, 1, "starts", st, IR_MAX_RANK, &ns) || ox_static_ints(x, 2, "ends", en, IR_MAX_RANK, &ne) ||
+        ox_static_ints(x, 3, "axes", ax, IR_MAX_RANK, &na) || ox_static_ints(x, 4, "steps", sp, IR_MAX_RANK, &np))
         return -1;
     if (ns < 0 || ne < 0) return ox_fail(x, "needs inputs 1 (starts) and 2 (ends)");
     if (ne != ns || (na >= 0 && na != ns) || (np >= 0 && np != ns))
@@ -593,161 +589,11 @@ static int l_slice(Ox *x, Op op) {
     Attrs at = {.nslice = ns, .has_axes = na >= 0, .naxes = na > 0 ? na : 0, .has_steps = np >= 0};
     int r = ox_type(x, a).rank;
     for (int i = 0; i < ns; i++) {
-        at.starts[i] = clamp_bound(st[i]), at.ends[i] = clamp_bound(en[i]);
-        if (np >= 0) at.steps[i] = clamp_bound(sp[i]);
+        at.starts[i] = ox_clamp_bound(st[i]), at.ends[i] = ox_clamp_bound(en[i]);
+        if (np >= 0) at.steps[i] = ox_clamp_bound(sp[i]);
         if (na >= 0 && norm_axis(x, ax[i], r, "axis", &at.axes[i])) return -1;
     }
     return done(x, ox_add(x, op, 1, &a, &at));
-}
-
-/* ---- values known while importing --------------------------------------------------------------- */
-
-static int l_constant(Ox *x, Op op) {
-    (void)op;
-    if (x->node->n_attribute != 1) return ox_fail(x, "needs exactly one value attribute");
-    const Onnx__AttributeProto *at = x->node->attribute[0];
-    const char *nm = at->name ? at->name : "";
-    OxConst *c = NULL;
-    if (!strcmp(nm, "value") && at->t) {
-        c = ox_tensor(x, at->t, "attribute \"value\"");
-    } else if (!strcmp(nm, "value_float") || !strcmp(nm, "value_int")) {
-        bool f = nm[6] == 'f';
-        c = ox_const_new(f ? DT_FLOAT32 : DT_INT64, 0, NULL);
-        if (f) c->v[0] = at->f;
-        else c->iv[0] = at->i, c->v[0] = (double)at->i;
-    } else if (!strcmp(nm, "value_floats") || !strcmp(nm, "value_ints")) {
-        bool f = nm[6] == 'f';
-        int64_t n = f ? (int64_t)at->n_floats : (int64_t)at->n_ints;
-        if (n >= IR_MAX_DIM) return ox_fail(x, "attribute \"%s\" has too many values", nm);
-        c = ox_const_new(f ? DT_FLOAT32 : DT_INT64, 1, &n);
-        for (int64_t i = 0; i < n; i++)
-            if (f) c->v[i] = at->floats[i];
-            else c->iv[i] = at->ints[i], c->v[i] = (double)at->ints[i];
-    } else {
-        return ox_fail(x, "attribute \"%.40s\" is not supported (value, value_float(s), value_int(s))", nm);
-    }
-    return c ? ox_set_const(x, 0, c) : -1;
-}
-
-static int l_shape(Ox *x, Op op) {
-    (void)op;
-    KNOWN("start", "end");
-    bool failed = false;
-    OxValue *v = input(x, 0, &failed);
-    if (failed) return -1;
-    if (!v) return ox_fail(x, "needs input 0");
-    TensorType t = vtype(x, v);
-    int64_t s, e;
-    if (ox_attr_int(x, "start", 0, &s) || ox_attr_int(x, "end", t.rank, &e)) return -1;
-    if (s < 0) s += t.rank;
-    if (e < 0) e += t.rank;
-    s = s < 0 ? 0 : s > t.rank ? t.rank : s;
-    e = e < 0 ? 0 : e > t.rank ? t.rank : e;
-    int64_t n = e > s ? e - s : 0;
-    OxConst *c = ox_const_new(DT_INT64, 1, &n);
-    for (int64_t i = 0; i < n; i++) c->iv[i] = t.dims[s + i], c->v[i] = (double)t.dims[s + i];
-    return ox_set_const(x, 0, c);
-}
-
-/* Folds an integer op whose inputs are all known (the shape arithmetic of exported models):
- * 1 when folded, 0 when not foldable, -1 on error. */
-static int fold(Ox *x, const char *type) {
-    static const char *const foldable[] = {"Add", "Sub", "Mul", "Identity", "Cast", "Unsqueeze", "Squeeze", "Concat",
-                                           "Gather", "Reshape", "Slice", NULL};
-    bool ok = false;
-    for (const char *const *f = foldable; *f && !ok; f++) ok = !strcmp(*f, type);
-    if (!ok || nin(x) < 1) return 0;
-    OxConst *in[IR_MAX_INPUTS] = {0};
-    for (int k = 0; k < nin(x) && k < IR_MAX_INPUTS; k++) {
-        bool failed = false;
-        OxValue *v = input(x, k, &failed);
-        if (failed) return -1;
-        if (v && (!v->c || !v->c->iv || v->c->rank > 1 || v->id >= 0)) return 0;
-        in[k] = v ? v->c : NULL;
-    }
-    if (!in[0]) return 0;
-    OxConst *a = in[0], *r = NULL;
-    if (!strcmp(type, "Add") || !strcmp(type, "Sub") || !strcmp(type, "Mul")) {
-        OxConst *b = in[1];
-        if (!b || (b->numel != a->numel && b->numel != 1 && a->numel != 1)) return 0;
-        OxConst *big = a->numel >= b->numel ? a : b;
-        r = ox_const_new(DT_INT64, big->rank, big->dims);
-        for (int64_t i = 0; i < r->numel; i++) {
-            int64_t p = a->iv[a->numel == 1 ? 0 : i], q = b->iv[b->numel == 1 ? 0 : i];
-            r->iv[i] = type[0] == 'A' ? p + q : type[0] == 'S' ? p - q : p * q;
-        }
-    } else if (!strcmp(type, "Concat")) {
-        int64_t n = 0;
-        for (int k = 0; k < nin(x); k++) {
-            if (!in[k] || in[k]->rank != 1) return 0;
-            n += in[k]->numel;
-        }
-        r = ox_const_new(DT_INT64, 1, &n);
-        for (int k = 0, o = 0; k < nin(x); k++)
-            for (int64_t i = 0; i < in[k]->numel; i++) r->iv[o++] = in[k]->iv[i];
-    } else if (!strcmp(type, "Gather")) {
-        OxConst *b = in[1];
-        int64_t ax;
-        if (!b || a->rank != 1 || ox_attr_int(x, "axis", 0, &ax) || ax != 0) return 0;
-        r = ox_const_new(DT_INT64, b->rank, b->dims);
-        for (int64_t i = 0; i < b->numel; i++) {
-            int64_t k = b->iv[i] < 0 ? b->iv[i] + a->numel : b->iv[i];
-            if (k < 0 || k >= a->numel) {
-                ox_const_free(r);
-                return ox_fail(x, "index %lld is out of range for a tensor of %lld", (long long)b->iv[i], (long long)a->numel);
-            }
-            r->iv[i] = a->iv[k];
-        }
-    } else if (!strcmp(type, "Slice")) {
-        int64_t st[1], en[1], ax[1], sp[1] = {1};
-        int ns, ne, na, np;
-        if (a->rank != 1 || static_ints(x, 1, "starts", st, 1, &ns) || static_ints(x, 2, "ends", en, 1, &ne) ||
-            static_ints(x, 3, "axes", ax, 1, &na) || static_ints(x, 4, "steps", sp, 1, &np) || ns != 1 || ne != 1)
-            return x->d->nerrors ? -1 : 0;
-        TensorType t = {.rank = 1, .dims = {a->numel}};
-        Attrs at = {.nslice = 1, .starts = {clamp_bound(st[0])}, .ends = {clamp_bound(en[0])}, .steps = {clamp_bound(sp[0])},
-                    .has_steps = true};
-        int64_t s0[1], p0[1], n0[1];
-        char err[256];
-        if (ir_slice_normalize(&t, &at, s0, p0, n0, err, sizeof err)) return ox_fail(x, "%s", err);
-        r = ox_const_new(DT_INT64, 1, n0);
-        for (int64_t i = 0; i < n0[0]; i++) r->iv[i] = a->iv[s0[0] + i * p0[0]];
-    } else { /* Identity Cast Unsqueeze Squeeze Reshape: the values as they are, in a new shape */
-        int64_t s[IR_MAX_RANK];
-        int n = a->rank, rank = a->rank;
-        memcpy(s, a->dims, sizeof s);
-        TensorType t = {.dtype = DT_INT64, .rank = a->rank};
-        memcpy(t.dims, a->dims, sizeof t.dims);
-        if (!strcmp(type, "Cast")) {
-            int64_t to;
-            if (ox_attr_int(x, "to", 7, &to)) return -1;
-            if (to != 7 && to != 6) return 0;
-        } else if (!strcmp(type, "Unsqueeze") || !strcmp(type, "Squeeze")) {
-            int64_t ax[IR_MAX_RANK];
-            if (static_ints(x, 1, "axes", ax, IR_MAX_RANK, &n) ||
-                squeeze_shape(x, type[0] == 'U', &t, ax, n, s, &rank))
-                return -1;
-        } else if (!strcmp(type, "Reshape")) {
-            if (static_ints(x, 1, "shape", s, IR_MAX_RANK, &rank) || rank < 0 || reshape_target(x, &t, s, rank, false)) return -1;
-            int64_t known = 1, at = -1;
-            for (int i = 0; i < rank; i++)
-                if (s[i] == -1) at = i;
-                else known *= s[i];
-            if (at >= 0) s[at] = known ? a->numel / known : 0;
-        }
-        r = ox_const_new(DT_INT64, rank, s);
-        if (r->numel != a->numel) {
-            ox_const_free(r);
-            return ox_fail(x, "cannot reshape %lld values to %lld", (long long)a->numel, (long long)r->numel);
-        }
-        memcpy(r->iv, a->iv, (size_t)a->numel * sizeof *a->iv);
-    }
-    for (int64_t i = 0; i < r->numel; i++) r->v[i] = (double)r->iv[i];
-    if (only_first_output(x)) {
-        ox_const_free(r);
-        return -1;
-    }
-    return ox_set_const(x, 0, r) ? -1 : 1;
 }
 
 /* ---- the table ---------------------------------------------------------------------------------- */
@@ -777,17 +623,17 @@ static const struct {
     {"Flatten", l_flatten, OP_RESHAPE}, {"Reshape", l_reshape, OP_RESHAPE}, {"Transpose", l_transpose, OP_TRANSPOSE},
     {"Squeeze", l_squeeze, OP_RESHAPE}, {"Unsqueeze", l_unsqueeze, OP_RESHAPE},
     {"Concat", l_concat, OP_CONCAT}, {"Gather", l_gather, OP_GATHER}, {"Slice", l_slice, OP_SLICE},
-    {"Constant", l_constant, OP_FULL}, {"Shape", l_shape, OP_INPUT},
+    {"Constant", ox_lower_constant, OP_FULL}, {"Shape", ox_lower_shape, OP_INPUT},
 };
 
 int ox_lower_node(Ox *x) {
     const char *type = x->node->op_type;
     for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
         if (strcmp(table[i].name, type) != 0) continue;
-        int f = fold(x, type);
+        int f = ox_fold(x, type);
         if (f) return f < 0 ? -1 : 0;
         if (table[i].fn != l_dropout && table[i].fn != l_pool && table[i].fn != l_layer_norm && table[i].fn != l_batch_norm &&
-            only_first_output(x))
+            ox_only_first_output(x))
             return -1;
         return table[i].fn(x, table[i].op);
     }
