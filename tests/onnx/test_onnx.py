@@ -9,13 +9,13 @@ relative (plus 1e-6 absolute for values near zero), integer outputs exactly. The
 `--train loss=mse` and `loss=cross_entropy` on an imported MLP: the first SGD step against
 float64 NumPy finite differences, then 20 steps (SGD, AdamW) that must lower the loss.
 
-usage: test_onnx.py GTC GTC_SO [--keep DIR] [--only NAME] [--device cuda]
+usage: test_onnx.py GTC GTC_SO [--keep DIR] [--only NAME] [--device cuda] [--export DIR]
+--export DIR writes the models, their inputs and ONNX Runtime's outputs for gtc_run.py (the
+GPU machine has no PyPI: export here, carry DIR, run `gtc_run.py GTC GTC_SO DIR --device cuda`).
 Runs with the venv's python (make onnx: build/onnx-venv, onnx and onnxruntime from PyPI).
 """
 import argparse
 import os
-import re
-import subprocess
 import sys
 import tempfile
 
@@ -26,7 +26,9 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper as nh
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gtc_run import compile_model, php, run_and_compare  # noqa: E402
+
 RNG = np.random.default_rng(23)
 I64_MAX = np.iinfo(np.int64).max
 I64_MIN = np.iinfo(np.int64).min
@@ -155,58 +157,18 @@ def mlp_case():
                 {"x": f32(16, 6)}, {"w1": f32(6, 12), "b1": f32(12, lo=0, hi=0.5), "w2": f32(12, 2), "b2": f32(2)}, [("y", T.FLOAT)])
 
 
-def sh(cmd, **kw):
-    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
-    if r.returncode != 0:
-        raise RuntimeError("%s failed (%d):\n%s%s" % (" ".join(cmd), r.returncode, r.stdout, r.stderr))
-    return r.stdout
-
-
-def compile_model(args, path, so, extra=()):
-    # on the GPU machine (--device cuda) the model carries its CUDA kernels too
-    cpu = [] if args.device == "cuda" else ["--cpu-only"]
-    out = sh([args.gtc, "compile", path, "-o", so, *cpu, *extra])
-    m = re.search(r"class (\w+)", out)
-    if not m:
-        raise RuntimeError("no class in: " + out)
-    return m.group(1)
-
-
-def php(args, so, argv, env=None):
-    cmd = ["php", "-n", "-d", "extension=" + os.path.abspath(args.so), "-d", "extension=" + os.path.abspath(so),
-           os.path.join(HERE, "run_model.php"), *argv]
-    e = dict(os.environ, OPENBLAS_NUM_THREADS="1")
-    if args.device:
-        e["GTC_DEVICE"] = args.device
-    return sh(cmd, env=e)
-
-
 def check_case(args, case, work):
-    m = case.model()
+    """ONNX Runtime's outputs, then gtc's (gtc_run.py) against them; --export keeps both."""
     path = os.path.join(work, case.name + ".onnx")
-    onnx.save(m, path)
+    onnx.save(case.model(), path)
     sess = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
-    ref = dict(zip([o for o, _ in case.outputs], sess.run([o for o, _ in case.outputs], case.inputs)))
-    so = os.path.join(work, case.name + ".so")
-    cls = compile_model(args, path, so)
-    data = os.path.join(work, case.name + "_in.npz")
-    np.savez(data, **case.inputs)
-    out = os.path.join(work, case.name + "_out.npz")
-    weights = so[:-3] + ".npz"
-    php(args, so, [cls, out, data] + ([weights] if os.path.exists(weights) else []))
-    got = np.load(out)
-    bad = []
-    for name, _ in case.outputs:
-        r, g = ref[name], got[name]
-        if r.shape != g.shape:
-            bad.append("%s: shape %s, ONNX Runtime %s" % (name, g.shape, r.shape))
-        elif r.dtype.kind == "f":
-            err = np.abs(g.astype(np.float64) - r) - 1e-5 * np.abs(r)
-            if not np.all(err <= 1e-6):
-                bad.append("%s: max error %.3g beyond 1e-5 relative" % (name, float(np.max(err))))
-        elif not np.array_equal(r, g):
-            bad.append("%s: values differ" % name)
-    return bad
+    names = [o for o, _ in case.outputs]
+    ref = dict(zip(names, sess.run(names, case.inputs)))
+    np.savez(os.path.join(work, case.name + "_in.npz"), **case.inputs)
+    np.savez(os.path.join(work, case.name + "_ref.npz"), **ref)
+    if args.export:
+        return []
+    return run_and_compare(args, path, work, ref)
 
 
 def mlp_np(p, x):
@@ -278,7 +240,10 @@ def main():
     ap.add_argument("--keep")
     ap.add_argument("--only")
     ap.add_argument("--device")
+    ap.add_argument("--export", help="write the models, inputs and ONNX Runtime outputs into DIR for gtc_run.py; run no gtc")
     args = ap.parse_args()
+    if args.export:
+        args.keep = args.export
     args.gtc = os.path.abspath(args.gtc)
     work = args.keep or tempfile.mkdtemp(prefix="gtc-onnx-")
     os.makedirs(work, exist_ok=True)
@@ -294,6 +259,8 @@ def main():
         fails += bool(bad)
         passes += not bad
     for kind in ("mse", "cross_entropy"):
+        if args.export:
+            break
         if args.only and args.only != "train_" + kind:
             continue
         try:

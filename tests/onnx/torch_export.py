@@ -22,7 +22,7 @@ import torch
 from torch import nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_onnx import compile_model, php  # noqa: E402  (the same compile and run steps)
+from gtc_run import compare, compile_model, php  # noqa: E402  (the same compile and run steps)
 
 
 class Mlp(nn.Module):
@@ -77,13 +77,8 @@ def main():
             np.savez(os.path.join(work, name + "_in.npz"), x=x.numpy())
             out = os.path.join(work, name + "_out.npz")
             php(args, so, [cls, out, os.path.join(work, name + "_in.npz"), so[:-3] + ".npz"])
-            got = np.load(out)["y"]
-            bad = []
-            for what, r in (("PyTorch", ref), ("ONNX Runtime", ort_y)):
-                if got.shape != r.shape:
-                    bad.append("shape %s, %s %s" % (got.shape, what, r.shape))
-                elif not np.all(np.abs(got.astype(np.float64) - r) <= 1e-5 * np.abs(r) + 1e-6):
-                    bad.append("max error %.3g against %s" % (np.max(np.abs(got - r)), what))
+            got = dict(np.load(out))
+            bad = compare({"y": ref}, got, "PyTorch") + compare({"y": ort_y}, got, "ONNX Runtime")
         except (RuntimeError, subprocess.SubprocessError) as e:
             bad = [str(e)]
         print("%-10s %s" % (name, "ok" if not bad else "FAIL\n  " + "\n  ".join(bad)))
