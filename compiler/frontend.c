@@ -1,7 +1,9 @@
 /* compiler/frontend.c: loads a graph from a file, choosing the front-end: PHP by the .php
  * extension, ONNX by the .onnx extension or by its first byte (frontend_onnx_sniff), else JSON. */
-#include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "frontend.h"
 #include "frontend_onnx.h"
@@ -20,12 +22,14 @@ static bool ends_with(const char *s, const char *suffix) {
 bool frontend_is_onnx(const char *path) {
     if (ends_with(path, ".onnx")) return true;
     if (ends_with(path, ".php") || ends_with(path, ".json")) return false;
-    Diag d;
-    diag_init(&d, path);
-    size_t len;
-    char *buf = ir_read_file(path, &len, &d);
-    bool yes = buf && frontend_onnx_sniff(buf, len);
-    free(buf);
+    /* only the first byte of a regular file (a FIFO is never waited on: O_NONBLOCK, and it is
+     * refused by the reader the file goes to) */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0) return false;
+    struct stat st;
+    char c;
+    bool yes = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && read(fd, &c, 1) == 1 && frontend_onnx_sniff(&c, 1);
+    close(fd);
     return yes;
 }
 

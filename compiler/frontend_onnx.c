@@ -453,9 +453,52 @@ static void ox_free(Ox *x) {
     if (x->model) onnx__model_proto__free_unpacked(x->model, NULL);
 }
 
+/* protobuf-c decodes nested messages recursively without a limit: a hostile file of a few MB
+ * nesting graphs in attributes in nodes in graphs ... overflows the stack. This guard walks the
+ * wire format's framing only (tags and lengths, the fields' types from protobuf-c's own
+ * descriptors) and refuses nesting deeper than OX_MAX_DEPTH before protobuf-c decodes anything;
+ * anything malformed is left to protobuf-c to refuse. Recursion is bounded by the limit. */
+#define OX_MAX_DEPTH 64
+static bool wire_varint(const uint8_t *p, size_t n, size_t *i, uint64_t *v) {
+    *v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (*i >= n) return false;
+        uint8_t b = p[(*i)++];
+        *v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) return true;
+    }
+    return false;
+}
+
+static bool nesting_ok(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t n, int depth) {
+    if (depth > OX_MAX_DEPTH) return false;
+    for (size_t i = 0; i < n;) {
+        uint64_t key, len;
+        if (!wire_varint(p, n, &i, &key)) return true;
+        switch (key & 7) {
+        case 0: if (!wire_varint(p, n, &i, &len)) return true; break;
+        case 1: i += 8; break;
+        case 5: i += 4; break;
+        case 2: {
+            if (!wire_varint(p, n, &i, &len) || len > n - i) return true;
+            const ProtobufCFieldDescriptor *f =
+                key >> 3 <= UINT32_MAX ? protobuf_c_message_descriptor_get_field(desc, (unsigned)(key >> 3)) : NULL;
+            if (f && f->type == PROTOBUF_C_TYPE_MESSAGE && !nesting_ok(f->descriptor, p + i, (size_t)len, depth + 1))
+                return false;
+            i += (size_t)len;
+            break;
+        }
+        default: return true;
+        }
+    }
+    return true;
+}
+
 /* Reads the model into x->g (not yet verified); 0 or -1 with the error in x->d. */
 static int import(Ox *x, const void *buf, size_t len) {
     if (!len) return ox_fail(x, "the file is empty (not an ONNX model)");
+    if (!nesting_ok(&onnx__model_proto__descriptor, buf, len, 0))
+        return ox_fail(x, "not a valid ONNX model (messages nested more than %d deep)", OX_MAX_DEPTH);
     x->model = onnx__model_proto__unpack(NULL, len, buf);
     if (!x->model)
         return ox_fail(x, "not a valid ONNX model (the protobuf message is malformed or truncated)");
@@ -519,12 +562,9 @@ static int import(Ox *x, const void *buf, size_t len) {
     if (!gp->n_output) return ox_fail(x, "the graph has no outputs");
     for (size_t i = 0; i < gp->n_output; i++) {
         const char *on = gp->output[i]->name;
-        bool failed = false;
-        OxValue *v = on && *on ? ox_value(x, on, &failed) : NULL;
-        if (!v) {
-            x->d->nerrors = 0; /* a clearer message than ox_value's */
-            return ox_fail(x, "graph output \"%.80s\" is not computed by any node", on ? on : "");
-        }
+        NodeId vi = on && *on ? namemap_get(&x->byname, on) : -1;
+        if (vi < 0) return ox_fail(x, "graph output \"%.80s\" is not computed by any node", on ? on : "");
+        OxValue *v = &x->vals[vi];
         Operand o;
         ir_name(x, on, x->base, sizeof x->base); /* a constant output's nodes are named after it */
         x->seq = 0;
