@@ -5,6 +5,7 @@
 #   make asan       the unit, error, hostile-input and .phpt suites under AddressSanitizer + UBSan
 #   make pie        gtc.so built the PIE way (phpize, runtime/php/config.m4) and its .phpt suite
 #   make golden / golden-update    diff / rewrite the golden files
+#   make onnx       ONNX import against ONNX Runtime (onnx, onnxruntime from PyPI; docs/onnx.md)
 
 BUILD ?= build
 CC ?= cc

@@ -47,7 +47,9 @@ class Case:
     def model(self):
         vi = [h.make_tensor_value_info(n, nh.helper.np_dtype_to_tensor_dtype(a.dtype), a.shape) for n, a in self.inputs.items()]
         outs = [h.make_tensor_value_info(n, t, None) for n, t in self.outputs]
-        inits = [nh.from_array(a, n) for n, a in self.inits.items()]
+        # raw_data (from_array), or the typed fields (float_data, int64_data) for names ending in _typed
+        inits = [h.make_tensor(n, nh.helper.np_dtype_to_tensor_dtype(a.dtype), a.shape, a.flatten().tolist())
+                 if n.endswith("_typed") else nh.from_array(a, n) for n, a in self.inits.items()]
         g = h.make_graph(self.nodes, self.name, vi, outs, inits)
         m = h.make_model(g, opset_imports=[h.make_opsetid("", self.opset)])
         m.ir_version = 8
@@ -75,8 +77,10 @@ def cases():
     c.append(Case("gemm", [N("Gemm", ["x", "w", "b"], "y", alpha=0.5, beta=2.0, transB=1),
                            N("Gemm", ["xt", "w2"], "y2", transA=1)],
                   {"x": f32(3, 4), "xt": f32(4, 3)}, {"w": f32(5, 4), "b": f32(5), "w2": f32(4, 6)}, [("y", F), ("y2", F)]))
-    c.append(Case("matmul", [N("MatMul", ["x", "w"], "y"), N("MatMul", ["x", "x2"], "y2")],
-                  {"x": f32(2, 3, 4), "x2": f32(2, 4, 5)}, {"w": f32(4, 5)}, [("y", F), ("y2", F)]))
+    c.append(Case("matmul", [N("MatMul", ["x", "w_typed"], "y"), N("MatMul", ["x", "x2"], "y2"),
+                             N("Gather", ["x2", "i_typed"], "g", axis=2)],
+                  {"x": f32(2, 3, 4), "x2": f32(2, 4, 5)}, {"w_typed": f32(4, 5), "i_typed": np.array([4, 0, 1], np.int64)},
+                  [("y", F), ("y2", F), ("g", F)]))
     c.append(Case("arith", [N("Add", ["a", "b"], "add"), N("Sub", ["a", "w"], "sub"), N("Mul", ["a", "b"], "mul"),
                             N("Div", ["a", "p"], "div"), N("Pow", ["p", "b"], "pow"), N("Pow", ["a", "two"], "sq")],
                   {"a": f32(2, 3, 4), "b": f32(3, 1), "p": f32(4, lo=0.5, hi=2.0)}, {"w": f32(4), "two": np.array(2.0, np.float32)},
