@@ -20,7 +20,6 @@
 #include "emit.h"
 #include "emit_ext.h"
 #include "frontend.h"
-#include "frontend_onnx.h"
 #include "names.h"
 #include "pipeline.h"
 
@@ -527,7 +526,7 @@ int build_compile(const BuildOptions *o) {
     if (frontend_is_onnx(o->input)) { /* the parameters' initial values beside the extension */
         char *npz = fmt("%.*s.npz", (int)(strlen(o->output) - 3), o->output);
         diag_init(&d, o->input);
-        int n = frontend_onnx_write_weights(o->input, npz, &d);
+        int n = frontend_write_weights(o->input, npz, &d);
         if (n < 0) fprintf(stderr, "%s\n", d.msg);
         else if (n > 0) printf("%s: the initial values of %d input%s (the model's initializers)\n", npz, n, n == 1 ? "" : "s");
         free(npz);
@@ -563,6 +562,7 @@ void build_usage(FILE *f) {
             "  --cpu-only       no CUDA code: the model runs on gtc.so's CPU backend only\n"
             "  --train SPEC     an ONNX model as a training step: loss=mse|cross_entropy[,output=NAME]\n"
             "                   [,optimizer=sgd|adamw][,lr=NUMBER|NAME][,OPTION=NUMBER] (docs/onnx.md);\n"
+            "  --dim NAME=N,... an ONNX model's symbolic dimensions (a dynamic batch) fixed\n"
             "                   an ONNX model's initial weights are written to OUT.npz\n"
             "  -v, --verbose    print each command\n"
             "Environment: GTC_HOME (gtc's source tree or install prefix), PHP_CONFIG, CUDA_HOME,\n"

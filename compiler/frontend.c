@@ -9,10 +9,12 @@
 #include "frontend_onnx.h"
 #include "frontend_php.h"
 
-static const char *selected_function, *train_spec;
+static const char *selected_function;
+static OnnxOptions onnx_opts;
 
 void frontend_select_function(const char *name) { selected_function = name; }
-void frontend_select_train(const char *spec) { train_spec = spec; }
+void frontend_select_train(const char *spec) { onnx_opts.train = spec; }
+void frontend_select_dims(const char *spec) { onnx_opts.dims = spec; }
 
 static bool ends_with(const char *s, const char *suffix) {
     size_t n = strlen(s), k = strlen(suffix);
@@ -40,11 +42,16 @@ Graph *frontend_load(const char *path, Diag *d) {
                 onnx ? "n ONNX" : " JSON graph");
         return NULL;
     }
-    if (train_spec && !onnx) {
-        diag_at(d, NULL, "--train applies to ONNX models; a graph file has its own \"train\" section (docs/graph-format.md)");
+    if ((onnx_opts.train || onnx_opts.dims) && !onnx) {
+        diag_at(d, NULL, "%s applies to ONNX models%s", onnx_opts.train ? "--train" : "--dim",
+                onnx_opts.train ? "; a graph file has its own \"train\" section (docs/graph-format.md)" : "");
         return NULL;
     }
     if (php) return frontend_php_load(path, selected_function, d);
-    if (onnx) return frontend_onnx_load(path, train_spec, d);
+    if (onnx) return frontend_onnx_load(path, &onnx_opts, d);
     return ir_read_json_file(path, d);
+}
+
+int frontend_write_weights(const char *path, const char *npz_path, Diag *d) {
+    return frontend_is_onnx(path) ? frontend_onnx_write_weights(path, &onnx_opts, npz_path, d) : 0;
 }

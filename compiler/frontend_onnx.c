@@ -414,6 +414,23 @@ OxConst *ox_tensor(Ox *x, const Onnx__TensorProto *tp, const char *what) {
 
 bool frontend_onnx_sniff(const char *buf, size_t len) { return len > 0 && (unsigned char)buf[0] == 0x08; }
 
+/* The size --dim gives symbolic dimension `name` ("batch=32,seq=128"): 0 and *out, 1 when the
+ * spec does not name it, -1 after an error in the spec. */
+static int dim_given(Ox *x, const char *name, int64_t *out) {
+    for (const char *s = x->dims; s && *s;) {
+        size_t n = strcspn(s, ","), k = strcspn(s, "=");
+        if (k >= n || k == 0)
+            return ox_fail(x, "--dim expects NAME=SIZE items separated by commas, got \"%.*s\"", (int)(n < 60 ? n : 60), s);
+        char *end;
+        long long v = strtoll(s + k + 1, &end, 10);
+        if (end != s + n || end == s + k + 1 || v < 0 || v >= IR_MAX_DIM)
+            return ox_fail(x, "--dim %.*s: the size must be an integer from 0 to 2^31-1", (int)(n < 60 ? n : 60), s);
+        if (k == strlen(name) && strncmp(s, name, k) == 0) return *out = v, 0;
+        s += n + (s[n] == ',');
+    }
+    return 1;
+}
+
 /* A graph input's declared type: a tensor of a supported dtype with a fully static shape. */
 static int input_type(Ox *x, const Onnx__ValueInfoProto *vi, TensorType *t) {
     const char *nm = vi->name ? vi->name : "";
@@ -430,11 +447,13 @@ static int input_type(Ox *x, const Onnx__ValueInfoProto *vi, TensorType *t) {
     int64_t dims[IR_MAX_RANK];
     for (size_t i = 0; i < tt->shape->n_dim; i++) {
         const Onnx__TensorShapeProto__Dimension *dm = tt->shape->dim[i];
+        bool sym = dm && dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM && dm->dim_param && *dm->dim_param;
+        int given = sym ? dim_given(x, dm->dim_param, &dims[i]) : 1;
+        if (given < 0) return -1;
+        if (given == 0) continue;
         if (!dm || dm->value_case != ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
-            return ox_fail(x, "graph input \"%.80s\": dimension %zu is dynamic (\"%.40s\"); gtc compiles static shapes only "
-                              "(export with fixed sizes, or fix them with onnx.tools.update_model_dims)", nm, i,
-                           dm && dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM && dm->dim_param
-                               ? dm->dim_param : "?");
+            return ox_fail(x, "graph input \"%.80s\": dimension %zu is dynamic (\"%.40s\"); gtc compiles static shapes only: "
+                              "give its size with --dim %.40s=N", nm, i, sym ? dm->dim_param : "?", sym ? dm->dim_param : "NAME");
         dims[i] = dm->dim_value;
     }
     char what[160];
@@ -700,8 +719,9 @@ done:
     return rc;
 }
 
-Graph *frontend_onnx_read(const void *buf, size_t len, const char *train_spec, Diag *d) {
-    Ox x = {.file = d->file, .d = d};
+Graph *frontend_onnx_read(const void *buf, size_t len, const OnnxOptions *o, Diag *d) {
+    Ox x = {.file = d->file, .d = d, .dims = o ? o->dims : NULL};
+    const char *train_spec = o ? o->train : NULL;
     namemap_init(&x.byname);
     namemap_init(&x.used);
     int rc = import(&x, buf, len);
@@ -716,11 +736,11 @@ Graph *frontend_onnx_read(const void *buf, size_t len, const char *train_spec, D
     return g;
 }
 
-int frontend_onnx_write_weights(const char *path, const char *npz_path, Diag *d) {
+int frontend_onnx_write_weights(const char *path, const OnnxOptions *o, const char *npz_path, Diag *d) {
     size_t len;
     char *buf = ir_read_file(path, &len, d);
     if (!buf) return -1;
-    Ox x = {.file = d->file, .d = d};
+    Ox x = {.file = d->file, .d = d, .dims = o ? o->dims : NULL};
     namemap_init(&x.byname);
     namemap_init(&x.used);
     int rc = import(&x, buf, len);
@@ -731,11 +751,11 @@ int frontend_onnx_write_weights(const char *path, const char *npz_path, Diag *d)
     return rc;
 }
 
-Graph *frontend_onnx_load(const char *path, const char *train_spec, Diag *d) {
+Graph *frontend_onnx_load(const char *path, const OnnxOptions *o, Diag *d) {
     size_t len;
     char *buf = ir_read_file(path, &len, d);
     if (!buf) return NULL;
-    Graph *g = frontend_onnx_read(buf, len, train_spec, d);
+    Graph *g = frontend_onnx_read(buf, len, o, d);
     free(buf);
     return g;
 }

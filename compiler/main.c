@@ -43,7 +43,8 @@ static void usage(FILE *f) {
     fprintf(f, "  %-8s %s\n", "compile", "build a PHP extension: gtc compile FILE -o OUT.so (gtc compile --help)");
     fprintf(f, "\nFILE is a graph in the gtc JSON format (docs/graph-format.md), a PHP file with\n"
                "#[Gtc\\Graph] attributes (docs/php-graphs.md) or an ONNX model (.onnx, docs/onnx.md;\n"
-               "--train loss=mse|cross_entropy[,optimizer=sgd|adamw,lr=...] makes it a training step).\n"
+               "--train loss=mse|cross_entropy[,optimizer=sgd|adamw,lr=...] makes it a training step,\n"
+               "--dim batch=N fixes a symbolic dimension).\n"
                "Every command takes --target=sm_NN (or --arch=sm_NN): the GPU the plan is lowered for\n"
                "(default sm_90, docs/codegen.md).\n");
 }
@@ -264,6 +265,11 @@ int main(int argc, char **argv) {
         /* --train SPEC (any command): the loss and optimizer for an ONNX model (docs/onnx.md) */
         if (a < argc && strncmp(argv[a], "--train", 7) == 0 && (argv[a][7] == '=' || (!argv[a][7] && a + 1 < argc))) {
             frontend_select_train(argv[a][7] == '=' ? argv[a] + 8 : argv[++a]);
+            continue;
+        }
+        /* --dim NAME=N,... (any command): an ONNX model's symbolic dimensions */
+        if (a < argc && strncmp(argv[a], "--dim", 5) == 0 && (argv[a][5] == '=' || (!argv[a][5] && a + 1 < argc))) {
+            frontend_select_dims(argv[a][5] == '=' ? argv[a] + 6 : argv[++a]);
             continue;
         }
         argv[w++] = argv[a];

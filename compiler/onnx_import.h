@@ -35,6 +35,7 @@ typedef struct {
 typedef struct {
     const char *file;
     Diag *d;
+    const char *dims;               /* --dim's spec, or NULL */
     Graph *g;
     Onnx__ModelProto *model;
     int64_t opset;                  /* the default domain's version */

@@ -16,8 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     Diag d;
     diag_init(&d, "fuzz.onnx");
     /* the first byte picks --train or not, so the loss builder is fuzzed too */
-    const char *train = size && (data[0] & 0x80) ? "loss=mse,optimizer=adamw,lr=0.01" : NULL;
-    Graph *g = frontend_onnx_read(data, size, train, &d);
+    OnnxOptions o = {size && (data[0] & 0x80) ? "loss=mse,optimizer=adamw,lr=0.01" : NULL, "N=2,batch=3"};
+    Graph *g = frontend_onnx_read(data, size, &o, &d);
     if (!g) return 0;
     diag_init(&d, "fuzz.onnx");
     if (pipeline_run(g, NULL, &d, NULL) == 0) {

@@ -66,10 +66,13 @@ def compare(ref, got, what="ONNX Runtime"):
 
 
 def run_and_compare(args, path, work, ref):
-    """Compiles path, runs it on work/NAME_in.npz (+ the weights), compares with ref."""
+    """Compiles path (with the options in work/NAME.args, one per line, when present), runs it on
+    work/NAME_in.npz (+ the weights), compares with ref."""
     name = os.path.basename(path)[:-5]
     so = os.path.join(work, name + ".so")
-    cls = compile_model(args, path, so)
+    opts = os.path.join(work, name + ".args")
+    extra = open(opts).read().split("\n")[:-1] if os.path.exists(opts) else []
+    cls = compile_model(args, path, so, extra)
     out = os.path.join(work, name + "_out.npz")
     weights = so[:-3] + ".npz"
     php(args, so, [cls, out, os.path.join(work, name + "_in.npz")] + ([weights] if os.path.exists(weights) else []))

@@ -97,6 +97,15 @@ def main():
             f.write(m.SerializeToString())
         with open(os.path.join(d, "cmd"), "w") as f:
             f.write("check --train %s model.onnx\n" % spec)
+    # --dim's errors
+    dyn = cases()["onnx_dynamic_shape"]
+    for name, spec in (("onnx_dim_negative", "batch=-1"), ("onnx_dim_not_a_pair", "batch"), ("onnx_dim_other_name", "seq=4")):
+        d = os.path.join(root, "tests", "errors", name)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "model.onnx"), "wb") as f:
+            f.write(dyn.SerializeToString())
+        with open(os.path.join(d, "cmd"), "w") as f:
+            f.write("check --dim %s model.onnx\n" % spec)
     corpus = os.path.join(root, "tests", "fuzz", "corpus", "onnx")
     os.makedirs(corpus, exist_ok=True)
     with open(os.path.join(corpus, "mlp.onnx"), "wb") as f:

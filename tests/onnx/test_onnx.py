@@ -41,12 +41,14 @@ def f32(*shape, lo=-1.0, hi=1.0):
 class Case:
     """One model: nodes over graph inputs (data, fed at run time) and initializers."""
 
-    def __init__(self, name, nodes, inputs, inits, outputs, opset=17):
+    def __init__(self, name, nodes, inputs, inits, outputs, opset=17, dims=None):
         self.name, self.nodes, self.inputs, self.inits, self.outputs, self.opset = name, nodes, inputs, inits, outputs, opset
+        self.dims = dims or {}  # input name -> its declared shape with symbolic dimensions (gtc: --dim)
 
     def model(self):
-        vi = [h.make_tensor_value_info(n, nh.helper.np_dtype_to_tensor_dtype(a.dtype), a.shape) for n, a in self.inputs.items()]
-        outs = [h.make_tensor_value_info(n, t, None) for n, t in self.outputs]
+        vi = [h.make_tensor_value_info(n, nh.helper.np_dtype_to_tensor_dtype(a.dtype), self.dims.get(n, a.shape))
+              for n, a in self.inputs.items()]
+        outs = [h.make_tensor_value_info(n, t, self.dims.get(n)) for n, t in self.outputs]
         # raw_data (from_array), or the typed fields (float_data, int64_data) for names ending in _typed
         inits = [h.make_tensor(n, nh.helper.np_dtype_to_tensor_dtype(a.dtype), a.shape, a.flatten().tolist())
                  if n.endswith("_typed") else nh.from_array(a, n) for n, a in self.inits.items()]
@@ -57,7 +59,7 @@ class Case:
         im = onnx.shape_inference.infer_shapes(m)
         inferred = {v.name: v for v in list(im.graph.value_info) + list(im.graph.output)}
         for o in m.graph.output:
-            if o.name in inferred:
+            if o.name in inferred and o.name not in self.dims:
                 o.type.CopyFrom(inferred[o.name].type)
         onnx.checker.check_model(m)
         return m
@@ -146,6 +148,11 @@ def cases():
                              N("Concat", ["n", "m1"], "tgt", axis=0), N("Reshape", ["x3", "tgt"], "flat")],
                   {"x": f32(5, 4), "x3": f32(5, 2, 3)}, {},
                   [("mk", F), ("ak", F), ("sb", F), ("shape", T.INT64), ("s1", T.INT64), ("flat", F)]))
+    c.append(Case("dynbatch", [N("Gemm", ["x", "w", "b"], "y", transB=1), N("Shape", ["x"], "s"), N("Gather", ["s", "zero"], "n"),
+                               ints("m1", [-1]), N("Unsqueeze", ["n", "zero1"], "n1"), N("Concat", ["n1", "m1"], "t", axis=0),
+                               N("Reshape", ["y", "t"], "yr")],
+                  {"x": f32(3, 4)}, {"w": f32(5, 4), "b": f32(5), "zero": np.array(0, np.int64), "zero1": np.array([0], np.int64)},
+                  [("yr", F)], dims={"x": ["batch", 4], "yr": ["batch", 5]}))
     c.append(Case("cnn", [N("Conv", ["x", "w1", "b1"], "c1", pads=[1, 1, 1, 1]), N("Relu", ["c1"], "r1"),
                           N("MaxPool", ["r1"], "p1", kernel_shape=[2, 2], strides=[2, 2]),
                           N("Conv", ["p1", "w2", "b2"], "c2", pads=[1, 1, 1, 1]), N("Relu", ["c2"], "r2"),
@@ -170,6 +177,14 @@ def check_case(args, case, work):
     ref = dict(zip(names, sess.run(names, case.inputs)))
     np.savez(os.path.join(work, case.name + "_in.npz"), **case.inputs)
     np.savez(os.path.join(work, case.name + "_ref.npz"), **ref)
+    syms = {d: case.inputs[n].shape[i] for n, shp in case.dims.items() if n in case.inputs
+            for i, d in enumerate(shp) if isinstance(d, str)}
+    args_file = os.path.join(work, case.name + ".args")
+    if syms:
+        with open(args_file, "w") as f:
+            f.write("--dim\n%s\n" % ",".join("%s=%d" % kv for kv in syms.items()))
+    elif os.path.exists(args_file):
+        os.unlink(args_file)
     if args.export:
         return []
     return run_and_compare(args, path, work, ref)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tests/onnx/torch_export.py: PyTorch models exported with torch.onnx.export, imported by gtc.
 
-An MLP (Linear, GELU, LayerNorm, Dropout, Softmax) and a CNN (Conv2d, BatchNorm2d, ReLU,
+An MLP (Linear, GELU, LayerNorm, Dropout, Softmax; exported with a dynamic batch, fixed by
+gtc's --dim) and a CNN (Conv2d, BatchNorm2d, ReLU,
 MaxPool2d, AvgPool2d, Flatten, Linear) in eval mode with seeded weights, exported at a fixed
 batch (the TorchScript exporter, dynamo=False, opset 17: Shape/Gather/Concat chains and
 INT64_MAX slice ends as exporters write them), compiled by `gtc compile`, run from PHP with the
@@ -67,13 +68,16 @@ def main():
             model.bn.running_mean.uniform_(-0.5, 0.5)
             model.bn.running_var.uniform_(0.5, 2.0)
         path = os.path.join(work, name + ".onnx")
-        torch.onnx.export(model, (x,), path, input_names=["x"], output_names=["y"], opset_version=17, dynamo=False)
+        # the MLP with a dynamic batch, as exporters are usually asked: gtc fixes it with --dim
+        dyn = {"x": {0: "batch"}, "y": {0: "batch"}} if isinstance(model, Mlp) else None
+        torch.onnx.export(model, (x,), path, input_names=["x"], output_names=["y"], opset_version=17, dynamo=False,
+                          dynamic_axes=dyn)
         with torch.no_grad():
             ref = model(x).numpy()
         ort_y = ort.InferenceSession(path, providers=["CPUExecutionProvider"]).run(["y"], {"x": x.numpy()})[0]
         so = os.path.join(work, name + ".so")
         try:
-            cls = compile_model(args, path, so)
+            cls = compile_model(args, path, so, ["--dim", "batch=%d" % x.shape[0]] if dyn else [])
             np.savez(os.path.join(work, name + "_in.npz"), x=x.numpy())
             out = os.path.join(work, name + "_out.npz")
             php(args, so, [cls, out, os.path.join(work, name + "_in.npz"), so[:-3] + ".npz"])
