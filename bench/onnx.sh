@@ -9,7 +9,9 @@
 #
 # PYTHON: a python with onnx and onnxruntime (default build/onnx-venv/bin/python, made by
 # scripts/onnx-venv.sh; onnxruntime-gpu / torch / onnx2torch for the GPU rows). ITERS (200) runs
-# per row. GTC_DEVICE picks gtc's backend as usual. Raw JSON lines go to $OUT when set.
+# per row. GTC_DEVICE picks gtc's backend as usual. Raw JSON lines go to $OUT when set. MODELS=DIR
+# takes the models from DIR (written by `onnx_bench.py make DIR` where onnx is installed) instead
+# of making them; the reference rows then need onnxruntime (and torch) in PYTHON, or are skipped.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 gtc=${1:-build/gtc}
@@ -24,9 +26,13 @@ command -v nvidia-smi >/dev/null 2>&1 || cpu_only=(--cpu-only)
 echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 command -v nvidia-smi >/dev/null 2>&1 && echo "gpu: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
 echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-unset}"
-echo "gtc: $(git -C "$here/.." log -1 --format='%h %cs' 2>/dev/null || echo '?'); onnxruntime: $("$py_bin" -c 'import onnxruntime; print(onnxruntime.__version__)')"
+echo "gtc: $(git -C "$here/.." log -1 --format='%h %cs' 2>/dev/null || echo '?'); onnxruntime: $("$py_bin" -c 'import onnxruntime; print(onnxruntime.__version__)' 2>/dev/null || echo none)"
 
-"$py_bin" "$here/onnx_bench.py" make "$dir" || { echo "onnx.sh: cannot make the models" >&2; exit 1; }
+if [ -n "${MODELS:-}" ]; then  # made elsewhere (`onnx_bench.py make DIR`): the GPU machine has no PyPI
+  cp "$MODELS"/*.onnx "$MODELS"/*_in.npz "$dir"/ || exit 1
+else
+  "$py_bin" "$here/onnx_bench.py" make "$dir" || { echo "onnx.sh: cannot make the models" >&2; exit 1; }
+fi
 : >"$dir/results.jsonl"
 for m in mlp_b1 mlp_b256 cnn_b1 cnn_b256; do
   if ! out=$("$gtc" compile "$dir/$m.onnx" -o "$dir/$m.so" "${cpu_only[@]}" 2>"$dir/$m.err"); then
