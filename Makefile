@@ -5,6 +5,7 @@
 #   make asan       the unit, error, hostile-input and .phpt suites under AddressSanitizer + UBSan
 #   make pie        gtc.so built the PIE way (phpize, runtime/php/config.m4) and its .phpt suite
 #   make golden / golden-update    diff / rewrite the golden files
+#   make onnx       ONNX import against ONNX Runtime (onnx, onnxruntime from PyPI; docs/onnx.md)
 
 BUILD ?= build
 CC ?= cc
@@ -56,6 +57,15 @@ PHP_EXT_SRCS += runtime/php/optimizer.c runtime/php/optimizer_state.c
 # The backend table (runtime/backends.c): a row for CUDA only where its objects are linked.
 PHP_EXT_SRCS += runtime/backends.c
 COMPILER_SRCS += compiler/plan_build.c
+# The ONNX front-end (docs/onnx.md): the `gtc` command's only, never gtc.so's (the JIT reads no
+# files), so protobuf-c is a dependency of gtc alone. onnx.proto (third_party/onnx/) is compiled
+# by protoc-c into $(BUILD)/gen/onnx.pb-c.[ch]. frontend.c (which chooses the front-end) and
+# build.c (gtc compile) go with it: gtc.so never loads a graph file.
+ONNX_SRCS := compiler/frontend_onnx.c compiler/onnx_ops.c compiler/onnx_fold.c compiler/onnx_weights.c
+CLI_SRCS := compiler/frontend.c compiler/build.c $(ONNX_SRCS)
+COMPILER_SRCS += $(ONNX_SRCS)
+ONNX_PB_OBJ = $(BUILD)/obj/gen/onnx.pb-c.o
+ONNX_LIBS := -lprotobuf-c -lzip
 
 LIBGTC := $(BUILD)/libgtc.a
 LIBGTCRT := $(BUILD)/libgtcrt.a
@@ -65,7 +75,7 @@ PHP_INCLUDES = $(shell $(PHP_CONFIG) --includes 2>/dev/null)
 RUN_TESTS ?= $(firstword $(wildcard /usr/lib/php/*/build/run-tests.php) $(PHP_RUN_TESTS))
 PHP ?= php
 GTC := $(BUILD)/gtc
-LIBGTC_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(IR_SRCS) $(COMPILER_SRCS))
+LIBGTC_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(IR_SRCS) $(COMPILER_SRCS)) $(ONNX_PB_OBJ)
 LIBGTCRT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(IR_SRCS) $(RT_CORE_SRCS) $(RT_CPU_SRCS))
 PHP_EXT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(PHP_EXT_SRCS))
 ALL_OBJS := $(LIBGTC_OBJS) $(LIBGTCRT_OBJS) $(PHP_EXT_OBJS) $(patsubst %.c,$(BUILD)/obj/%.o,$(GTC_MAIN))
@@ -110,7 +120,7 @@ $(BUILD)/obj/runtime/php/%.o: runtime/php/%.c
 	$(CC) $(CFLAGS) $(subst -I,-isystem ,$(PHP_INCLUDES)) -c $< -o $@
 
 # gtc.so also carries the compiler's objects (the JIT plans with them); ir/ comes once, from libgtcrt.
-GTC_EXT_COMPILER_OBJS := $(filter-out $(BUILD)/obj/ir/%,$(LIBGTC_OBJS))
+GTC_EXT_COMPILER_OBJS := $(filter-out $(BUILD)/obj/ir/% $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRCS)) $(ONNX_PB_OBJ),$(LIBGTC_OBJS))
 $(GTC_EXT): $(PHP_EXT_OBJS) $(GTC_EXT_COMPILER_OBJS) $(LIBGTCRT)
 	$(CC) -shared $(LDFLAGS_BASE) -o $@ $(PHP_EXT_OBJS) $(GTC_EXT_COMPILER_OBJS) -Wl,--whole-archive $(LIBGTCRT) \
 	  -Wl,--no-whole-archive $(GTC_EXT_CUDA) -lopenblas -lcjson -lzip -lm -ldl
@@ -129,7 +139,17 @@ $(BUILD)/obj/compiler/emit_text.o: $(BUILD)/gen/emit_text.inc
 $(BUILD)/obj/compiler/emit_text.o: CFLAGS += -I$(BUILD)/gen
 
 $(GTC): $(BUILD)/obj/compiler/main.o $(LIBGTC)
-	$(CC) $(LDFLAGS_BASE) -o $@ $^ -lcjson -lm
+	$(CC) $(LDFLAGS_BASE) -o $@ $^ -lcjson $(ONNX_LIBS) -lm
+
+# onnx.proto through protoc-c (scripts/install-deps.sh installs protobuf-c-compiler).
+$(BUILD)/gen/onnx.pb-c.c $(BUILD)/gen/onnx.pb-c.h &: third_party/onnx/onnx.proto
+	@mkdir -p $(BUILD)/gen
+	protoc-c --proto_path=third_party/onnx --c_out=$(BUILD)/gen onnx.proto
+$(ONNX_PB_OBJ): $(BUILD)/gen/onnx.pb-c.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -I$(BUILD)/gen -c $< -o $@
+$(patsubst %.c,$(BUILD)/obj/%.o,$(ONNX_SRCS)): $(BUILD)/gen/onnx.pb-c.h
+$(patsubst %.c,$(BUILD)/obj/%.o,$(ONNX_SRCS)): CFLAGS += -I$(BUILD)/gen
 
 $(UNIT_BINS): $(BUILD)/tests/%: tests/unit/%.c $(LIBGTC)
 	@mkdir -p $(dir $@)
@@ -212,6 +232,7 @@ test: $(DEPS_STAMP)
 	$(MAKE) phpt
 	$(MAKE) pie
 	$(MAKE) e2e
+	$(MAKE) onnx
 	$(MAKE) train-test
 	$(MAKE) asan
 	@echo "make test: all suites passed"
@@ -228,6 +249,25 @@ demo: $(DEPS_STAMP)
 	$(MAKE) $(BUILD)/models/digits.so
 	OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} $(PHP) -n -d extension=$(abspath $(GTC_EXT)) \
 	  -d extension=$(abspath $(BUILD)/models/digits.so) examples/train_mlp.php --mode=aot --dataset=digits $(DEMO_ARGS)
+
+# ONNX import (docs/onnx.md): models built with onnx.helper for every supported operator, compiled
+# by gtc and run from PHP on the CPU backend, against ONNX Runtime (1e-5 relative), and an
+# imported MLP fine-tuned with --train against float64 finite differences; onnx and onnxruntime
+# come from PyPI into $(ONNX_VENV) (scripts/onnx-venv.sh, which fails loudly without PyPI).
+# ONNX_ARGS adds options (--device cuda on the GPU machine).
+ONNX_VENV ?= build/onnx-venv
+ONNX_ARGS ?=
+.PHONY: onnx onnx-venv
+onnx-venv:
+	bash scripts/onnx-venv.sh $(ONNX_VENV)
+onnx: $(GTC) $(GTC_EXT) onnx-venv
+	$(ONNX_VENV)/bin/python tests/onnx/test_onnx.py $(GTC) $(GTC_EXT) $(ONNX_ARGS)
+# PyTorch models exported with torch.onnx.export (not part of make test: needs torch, onnx and
+# onnxruntime in TORCH_PYTHON; run here and on the GPU machine with ONNX_ARGS="--device cuda").
+TORCH_PYTHON ?= /usr/bin/python3
+.PHONY: onnx-torch
+onnx-torch: $(GTC) $(GTC_EXT)
+	$(TORCH_PYTHON) tests/onnx/torch_export.py $(GTC) $(GTC_EXT) $(ONNX_ARGS)
 
 # The example training steps against an independent float64 NumPy gradient.
 ref:
@@ -330,7 +370,7 @@ $(BUILD)/models/cnn_digits.so: examples/cnn_digits.json $(MODEL_DEPS)
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-FUZZ_TARGETS := fuzz_graph fuzz_php fuzz_npy fuzz_runtime
+FUZZ_TARGETS := fuzz_graph fuzz_php fuzz_npy fuzz_runtime fuzz_onnx
 .PHONY: fuzz fuzz-build
 fuzz:
 	@command -v $(FUZZ_CC) >/dev/null || FUZZ_CC=$(FUZZ_CC) bash scripts/install-deps.sh clang
@@ -338,7 +378,7 @@ fuzz:
 	bash tests/fuzz/run.sh build/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 fuzz-build: $(addprefix $(BUILD)/,$(FUZZ_TARGETS))
 $(addprefix $(BUILD)/,$(FUZZ_TARGETS)): $(BUILD)/%: tests/fuzz/%.c $(LIBGTC) $(LIBGTCRT)
-	$(CC) $(CFLAGS) -fsanitize=fuzzer -MF $@.d -o $@ $< $(LIBGTC) $(LIBGTCRT) -lopenblas -lcjson -lm -ldl
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -MF $@.d -o $@ $< $(LIBGTC) $(LIBGTCRT) -lopenblas -lcjson $(ONNX_LIBS) -lm -ldl
 
 clean:
 	rm -rf build

@@ -527,6 +527,15 @@ int build_compile(const BuildOptions *o) {
         goto done;
     }
     printf("%s: class %s (%s)\n", o->output, cls, with_cuda ? "CUDA and CPU" : "CPU only");
+    if (frontend_is_onnx(o->input)) { /* the parameters' initial values beside the extension */
+        char *npz = fmt("%.*s.npz", (int)(strlen(o->output) - 3), o->output);
+        diag_init(&d, o->input);
+        int n = frontend_write_weights(o->input, npz, &d);
+        if (n < 0) fprintf(stderr, "%s\n", d.msg);
+        else if (n > 0) printf("%s: the initial values of %d input%s (the model's initializers)\n", npz, n, n == 1 ? "" : "s");
+        free(npz);
+        if (n < 0) goto done;
+    }
     rc = 0;
 done:
     if (srcdir && !o->emit_dir && !build_ok)
@@ -545,7 +554,7 @@ done:
 void build_usage(FILE *f) {
     fprintf(f,
             "usage: gtc compile FILE -o OUT.so [--emit-dir DIR] [--arch sm_90] [--precision fp32]\n"
-            "                   [--nvcc PATH] [--cc PATH] [--cpu-only] [-v]\n"
+            "                   [--nvcc PATH] [--cc PATH] [--cpu-only] [--train SPEC] [--dim NAME=N] [-v]\n"
             "Compiles the graph in FILE into a PHP extension. Load it after gtc.so:\n"
             "  php -d extension=gtc.so -d extension=OUT.so script.php\n"
             "  -o OUT.so        the extension to write (its directory must exist)\n"
@@ -557,6 +566,10 @@ void build_usage(FILE *f) {
             "  --nvcc PATH      the CUDA compiler (default: $CUDA_HOME/bin/nvcc, then PATH)\n"
             "  --cc PATH        the C compiler (default: cc from PATH)\n"
             "  --cpu-only       no CUDA code: the model runs on gtc.so's CPU backend only\n"
+            "  --train SPEC     an ONNX model as a training step: loss=mse|cross_entropy[,output=NAME]\n"
+            "                   [,optimizer=sgd|adamw][,lr=NUMBER|NAME][,OPTION=NUMBER] (docs/onnx.md);\n"
+            "                   an ONNX model's initial weights are written to OUT.npz\n"
+            "  --dim NAME=N,... an ONNX model's symbolic dimensions (a dynamic batch) fixed\n"
             "  -v, --verbose    print each command\n"
             "Environment: GTC_HOME (gtc's source tree or install prefix), PHP_CONFIG, CUDA_HOME,\n"
             "GTC_CFLAGS (extra cc flags), TMPDIR.\n");

@@ -41,10 +41,13 @@ static void usage(FILE *f) {
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
     fprintf(f, "  %-8s %s\n", "compile", "build a PHP extension: gtc compile FILE -o OUT.so (gtc compile --help)");
-    fprintf(f, "\nFILE is a graph in the gtc JSON format (docs/graph-format.md) or a PHP file with\n"
-               "#[Gtc\\Graph] attributes (docs/php-graphs.md). Every command takes --target=sm_NN\n"
-               "(or --arch=sm_NN): the GPU the plan is lowered for (default sm_90, docs/codegen.md), and\n"
-               "--precision=fp32|tf32|bf16: how its products are computed (default fp32, exact).\n");
+    fprintf(f, "\nFILE is a graph in the gtc JSON format (docs/graph-format.md), a PHP file with\n"
+               "#[Gtc\\Graph] attributes (docs/php-graphs.md) or an ONNX model (.onnx, docs/onnx.md;\n"
+               "--train loss=mse|cross_entropy[,optimizer=sgd|adamw,lr=...] makes it a training step,\n"
+               "--dim batch=N fixes a symbolic dimension).\n"
+               "Every command takes --target=sm_NN (or --arch=sm_NN): the GPU the plan is lowered for\n"
+               "(default sm_90, docs/codegen.md), and --precision=fp32|tf32|bf16: how its products are\n"
+               "computed (default fp32, exact).\n");
 }
 
 static Graph *load(const char *file) {
@@ -258,6 +261,16 @@ int main(int argc, char **argv) {
     for (int a = 2, w = 2; a <= argc; a++) {
         if (a < argc && strncmp(argv[a], "--function", 10) == 0 && (argv[a][10] == '=' || (!argv[a][10] && a + 1 < argc))) {
             frontend_select_function(argv[a][10] == '=' ? argv[a] + 11 : argv[++a]);
+            continue;
+        }
+        /* --train SPEC (any command): the loss and optimizer for an ONNX model (docs/onnx.md) */
+        if (a < argc && strncmp(argv[a], "--train", 7) == 0 && (argv[a][7] == '=' || (!argv[a][7] && a + 1 < argc))) {
+            frontend_select_train(argv[a][7] == '=' ? argv[a] + 8 : argv[++a]);
+            continue;
+        }
+        /* --dim NAME=N,... (any command): an ONNX model's symbolic dimensions */
+        if (a < argc && strncmp(argv[a], "--dim", 5) == 0 && (argv[a][5] == '=' || (!argv[a][5] && a + 1 < argc))) {
+            frontend_select_dims(argv[a][5] == '=' ? argv[a] + 6 : argv[++a]);
             continue;
         }
         argv[w++] = argv[a];

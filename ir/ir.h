@@ -18,6 +18,9 @@
 #define IR_MAX_DIM ((int64_t)1 << 31)         /* one dimension: 0 <= d < 2^31 */
 #define IR_MAX_BYTES ((int64_t)1 << 40)       /* one tensor: at most 1 TiB */
 #define IR_MAX_FILE_BYTES ((size_t)64 << 20)  /* a graph file: at most 64 MiB */
+/* Slice bounds beyond +-2^53 (ONNX exporters write INT64_MAX / INT64_MIN for "to the end") are
+ * read as +-2^53: past any dimension, and exact in a double and in JSON. */
+#define IR_SLICE_BIG ((int64_t)1 << 53)
 
 /* ---- dtypes ------------------------------------------------------------------------------ */
 
@@ -99,6 +102,11 @@ bool ir_shape_equal(const TensorType *a, const TensorType *b);
  * integer lattice (int8 with uint8 gives int16, uint64 with a signed integer float64), an integer
  * with a float gives that float. */
 DType ir_promote(DType a, bool a_weak, DType b, bool b_weak);
+
+/* The .npy (version 1.0) header for an array of `descr` ("<f4") and shape, C order, padded to
+ * 64 bytes as np.save writes it, into buf (n >= 640 bytes); returns its length. Shared by the
+ * runtime's .npy writer and gtc compile's weights file. */
+size_t ir_npy_header(const char *descr, int rank, const int64_t *shape, char *buf, size_t n);
 
 /* NumPy broadcasting of n shapes; -1 with a message in err when they are incompatible. */
 int ir_broadcast(const TensorType *const *in, int n, TensorType *out, char *err, size_t errn);

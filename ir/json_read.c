@@ -111,6 +111,25 @@ static int read_ints_max(Reader *r, const Node *n, const cJSON *j, const char *k
     return 0;
 }
 
+/* Reads slice bounds or steps: at most IR_MAX_RANK integers of any size, those beyond +-2^53
+ * (INT64_MAX, INT64_MIN: "to the end" as ONNX exporters write it) read as +-IR_SLICE_BIG. */
+static int read_slice_ints(Reader *r, const Node *n, const cJSON *j, const char *key, int64_t *out, int *count) {
+    if (!cJSON_IsArray(j)) return NFAIL(n, "\"%s\" must be a list of integers, got %s", key, type_name(j));
+    int k = 0;
+    for (const cJSON *e = j->child; e; e = e->next, k++) {
+        if (k >= IR_MAX_RANK) return NFAIL(n, "\"%s\" has more than %d entries", key, IR_MAX_RANK);
+        double v = cJSON_IsNumber(e) ? e->valuedouble : NAN;
+        if (!isfinite(v) || v != floor(v)) {
+            char got[48];
+            return NFAIL(n, "\"%s\"[%d] must be an integer, got %s", key, k, describe(e, got, sizeof got));
+        }
+        const double big = (double)IR_SLICE_BIG;
+        out[k] = v > big ? IR_SLICE_BIG : v < -big ? -IR_SLICE_BIG : (int64_t)v;
+    }
+    *count = k;
+    return 0;
+}
+
 /* Reads a list of at most IR_MAX_RANK integers in [lo, hi]. */
 static int read_ints(Reader *r, const Node *n, const cJSON *j, const char *key, int64_t lo,
                      int64_t hi, int64_t *out, int *count) {
@@ -229,17 +248,16 @@ static int read_attrs(Reader *r, Node *n, const cJSON *j) {
         return NFAIL(n, "needs \"shape\"");
     }
     if (n->op == OP_SLICE) {
-        const int64_t big = (int64_t)1 << 53;
         const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, "starts");
         const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "ends");
         if (!s || !e) return NFAIL(n, "needs \"starts\" and \"ends\"");
         int ne, ns = 0;
-        if (read_ints(r, n, s, "starts", -big, big, a->starts, &a->nslice)) return -1;
-        if (read_ints(r, n, e, "ends", -big, big, a->ends, &ne)) return -1;
+        if (read_slice_ints(r, n, s, "starts", a->starts, &a->nslice)) return -1;
+        if (read_slice_ints(r, n, e, "ends", a->ends, &ne)) return -1;
         if (ne != a->nslice)
             return NFAIL(n, "\"starts\" has %d entr%s but \"ends\" has %d", a->nslice, a->nslice == 1 ? "y" : "ies", ne);
         if ((v = cJSON_GetObjectItemCaseSensitive(j, "steps"))) {
-            if (read_ints(r, n, v, "steps", -big, big, a->steps, &ns)) return -1;
+            if (read_slice_ints(r, n, v, "steps", a->steps, &ns)) return -1;
             if (ns != a->nslice)
                 return NFAIL(n, "\"starts\" has %d entr%s but \"steps\" has %d", a->nslice, a->nslice == 1 ? "y" : "ies", ns);
             a->has_steps = true;

@@ -144,3 +144,19 @@ int ir_broadcast(const TensorType *const *in, int n, TensorType *out, char *err,
     }
     return 0;
 }
+
+size_t ir_npy_header(const char *descr, int rank, const int64_t *shape, char *buf, size_t n) {
+    char dict[512];
+    int k = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
+    for (int i = 0; i < rank; i++)
+        k += snprintf(dict + k, sizeof dict - (size_t)k, "%s%lld%s", i ? ", " : "", (long long)shape[i], rank == 1 ? "," : "");
+    k += snprintf(dict + k, sizeof dict - (size_t)k, "), }");
+    size_t pre = 10, total = pre + (size_t)k + 1, pad = (64 - total % 64) % 64, hlen = (size_t)k + pad + 1;
+    if (pre + hlen > n) return 0;
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    buf[8] = (char)(hlen & 0xff), buf[9] = (char)(hlen >> 8);
+    memcpy(buf + pre, dict, (size_t)k);
+    memset(buf + pre + k, ' ', pad);
+    buf[pre + hlen - 1] = '\n';
+    return pre + hlen;
+}

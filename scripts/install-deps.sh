@@ -25,6 +25,9 @@ probe() {
     libopenblas-dev) has_c cblas.h openblas ;;
     libzip-dev) has_c zip.h zip ;;
     python3-numpy) python3 -c 'import numpy' >/dev/null 2>&1 ;;
+    protobuf-c-compiler) command -v protoc-c >/dev/null ;;
+    libprotobuf-c-dev) has_c protobuf-c/protobuf-c.h protobuf-c ;;
+    python3-venv) /usr/bin/python3 -c 'import ensurepip, venv' >/dev/null 2>&1 ;;
     clang) command -v "${FUZZ_CC:-clang}" >/dev/null ;;
     *) false ;;
   esac
@@ -38,6 +41,9 @@ pkgs=(
   libopenblas-dev       # CPU GEMM (cblas)
   libzip-dev            # .npz checkpoints (the zip container; docs/checkpoints.md)
   python3-numpy         # .npy interoperability tests
+  protobuf-c-compiler   # protoc-c: third_party/onnx/onnx.proto into C (the ONNX front-end, docs/onnx.md)
+  libprotobuf-c-dev     # protobuf-c's runtime library and headers
+  python3-venv          # make onnx: onnx and onnxruntime from PyPI in build/onnx-venv (scripts/onnx-venv.sh)
   "$@"                  # extras from the command line
 )
 missing=()

@@ -531,27 +531,16 @@ int rt_npy_write(const RtTensor *t, char **out, size_t *len) {
     for (size_t i = 0; i < sizeof descrs / sizeof *descrs; i++)
         if (descrs[i].dt == t->dtype) descr = descrs[i].descr;
     if (!descr) return rt_error(RT_EINVAL, "npy: unsupported dtype");
-    char dict[512];
-    int k = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
-    for (int i = 0; i < t->rank; i++)
-        k += snprintf(dict + k, sizeof dict - (size_t)k, "%s%lld%s", i ? ", " : "",
-                      (long long)t->shape[i], t->rank == 1 ? "," : "");
-    k += snprintf(dict + k, sizeof dict - (size_t)k, "), }");
-    size_t pre = 10, total = pre + (size_t)k + 1;
-    size_t pad = (64 - total % 64) % 64;
-    size_t hlen = (size_t)k + pad + 1, nbytes = rt_nbytes(t);
-    char *buf = malloc(pre + hlen + nbytes);
+    char head[640];
+    size_t hlen = ir_npy_header(descr, t->rank, t->shape, head, sizeof head), nbytes = rt_nbytes(t);
+    char *buf = malloc(hlen + nbytes);
     if (!buf) return rt_error(RT_EOOM, "out of host memory");
-    memcpy(buf, "\x93NUMPY\x01\x00", 8);
-    buf[8] = (char)(hlen & 0xff), buf[9] = (char)(hlen >> 8);
-    memcpy(buf + pre, dict, (size_t)k);
-    memset(buf + pre + k, ' ', pad);
-    buf[pre + hlen - 1] = '\n';
-    if (rt_to_host(t, buf + pre + hlen)) {
+    memcpy(buf, head, hlen);
+    if (rt_to_host(t, buf + hlen)) {
         free(buf);
         return -1;
     }
     *out = buf;
-    *len = pre + hlen + nbytes;
+    *len = hlen + nbytes;
     return 0;
 }

@@ -4,7 +4,7 @@
 #
 # usage: tests/golden/run.sh GTC_BINARY [--update]
 #
-# Each case is a directory tests/golden/<case>/ holding graph.json (or graph.php, a PHP graph
+# Each case is a directory tests/golden/<case>/ holding graph.json (or graph.onnx, or graph.php, a PHP graph
 # file) and expected/. Every file in expected/ is one comparison, and its name says what to
 # run: the stem is the subcommand, so expected/dump.txt is the stdout of `gtc dump graph.json`,
 # expected/check.txt that of `gtc check graph.json`, and dropping in expected/plan.txt adds
@@ -47,6 +47,7 @@ for dir in "$here"/*/; do
     name=$(basename "$dir")
     in=graph.json # or graph.php: a PHP graph file (docs/php-graphs.md)
     [ -f "$dir/graph.php" ] && in=graph.php
+    [ -f "$dir/graph.onnx" ] && in=graph.onnx # or an ONNX model (docs/onnx.md)
     [ -f "$dir/$in" ] || continue
     files=()
     for f in "$dir"/expected/*; do [ -f "$f" ] && files+=("$f"); done
