@@ -330,7 +330,7 @@ GTC_FN uint64_t gtc_uabs64(uint64_t a) { return a; }
 #define gtc_to_f16(x) GTC_TO_HALF(x, f16, bf16)
 /* (OS)(v) for any storage type OS: a C cast cannot make a struct */
 #define gtc_cast(OS, v) _Generic((OS){0}, gtc_bf16: gtc_to_bf16(v), gtc_f16: gtc_to_f16(v), \
-                                 default: (__typeof__(GTC_NUM((OS){0})))GTC_NUM(v))
+                                 default: (__typeof__(GTC_NUM((OS){0})))gtc_val(v))
 #endif
 
 
