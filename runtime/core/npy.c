@@ -465,9 +465,10 @@ int rt_npy_header(const void *buf, size_t len, RtNpyHeader *h) {
     if (L.fortran.kind != V_BOOL) return NPY_ERR("'fortran_order' must be True or False");
     const Val *d = &L.descr;
     if (d->kind != V_STR) return NPY_ERR("unsupported 'descr' (a structured, subarray or non-string dtype)");
-    if (d->slen == 3 && memcmp(d->s, "<V2", 3) == 0)
-        return NPY_ERR("unsupported dtype '<V2': raw 2-byte values (ml_dtypes saves bfloat16 so) do not "
-                       "say what they hold; save them as float32 (exact for bfloat16)");
+    if ((d->slen == 3 && strchr("<>|=", d->s[0]) && memcmp(d->s + 1, "V2", 2) == 0) ||
+        (d->slen == 2 && memcmp(d->s, "V2", 2) == 0))
+        return NPY_ERR("unsupported dtype '%.*s': raw 2-byte values (ml_dtypes saves bfloat16 so) do "
+                       "not say what they hold; save them as float32 (exact for bfloat16)", (int)d->slen, d->s);
     if (d->slen > NPY_STR_KEEP || !descr_dtype(d->s, d->slen, &h->dtype, &h->big_endian))
         return NPY_ERR("unsupported dtype '%.*s' (bool, int8 to int64, uint8 to uint64, float16, float32 and "
                        "float64 are read)",
