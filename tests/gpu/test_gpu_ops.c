@@ -823,9 +823,9 @@ static void test_nn(void) {
     int64_t sd[3] = {37, 129, 5}, s2[2] = {257, 10}, sl[1] = {257};
     const double ratios[3] = {0, 0.1, 0.7};
     const int64_t seeds[3] = {0, 12345, ((int64_t)1 << 40) + 3};
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < 4; d++) /* float32, float64, bfloat16, float16 */
         for (int r = 0; r < 3; r++) {
-            DType dt = d ? DT_FLOAT64 : DT_FLOAT32;
+            DType dt = mm_dtypes[d];
             RtTensor *x = gen(dt, 3, sd, (Range){-3, 3, 0, 0});
             RtTensor *seed = need(rt_from_host(CPU, DT_INT64, 0, NULL, &seeds[r]), "seed");
             Attrs a;
