@@ -1,7 +1,5 @@
 --TEST--
 bfloat16/float16 dropout keeps float32's mask and rounds x * scale once (scale rounded to the dtype first); scatter_add of them and compiled steps refuse with clear messages
---INI--
-gtc.device=cpu
 --FILE--
 <?php
 use Cuda\CudaArray;

@@ -5,8 +5,6 @@ bfloat16 and float16 eager ops on the CPU against float64 NumPy references round
 exec('/usr/bin/python3 -c "import numpy" 2>/dev/null', $out, $rc);
 if ($rc !== 0) die('skip NumPy is not available to /usr/bin/python3');
 ?>
---INI--
-gtc.device=cpu
 --FILE--
 <?php
 use Cuda\CudaArray;

@@ -5,8 +5,6 @@ float16 .npy both ways with NumPy ('<f2' and '>f2'); bfloat16 .npy refused on sa
 exec('/usr/bin/python3 -c "import numpy" 2>/dev/null', $out, $rc);
 if ($rc !== 0) die('skip NumPy is not available to /usr/bin/python3');
 ?>
---INI--
-gtc.device=cpu
 --FILE--
 <?php
 use Cuda\CudaArray;
