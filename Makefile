@@ -241,6 +241,7 @@ asan: $(DEPS_STAMP)
 # On a GPU machine: every op on the GPU against the CPU backend, and the .phpt suite on CUDA.
 test-gpu: $(GPU_TEST_BINS) $(GTC_EXT)
 	$(BUILD)/tests/test_gpu_ops
+	$(BUILD)/tests/test_half_rounding
 	GTC_DEVICE=cuda bash tests/php/run.sh $(GTC_EXT)
 
 # The example data sets in examples/data/, deterministically (scripts/make-data.sh), and the
