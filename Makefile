@@ -37,7 +37,7 @@ PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cud
                 runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/kernel_compiler.c
 GTC_MAIN := compiler/main.c
 UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit
-RT_UNIT_TESTS := test_tensor test_cpu_ops test_kcache
+RT_UNIT_TESTS := test_tensor test_cpu_ops test_kcache test_half
 # gtc compile: the build driver and the extension glue generator; gtc.so's API for models.
 COMPILER_SRCS += compiler/emit_ext.c compiler/names.c compiler/build.c
 UNIT_TESTS += test_emit_ext
@@ -281,6 +281,7 @@ asan: $(DEPS_STAMP)
 # On a GPU machine: every op on the GPU against the CPU backend, and the .phpt suite on CUDA.
 test-gpu: $(GPU_TEST_BINS) $(GTC_EXT)
 	$(BUILD)/tests/test_gpu_ops
+	$(BUILD)/tests/test_half_rounding
 	GTC_DEVICE=cuda bash tests/php/run.sh $(GTC_EXT)
 
 # The example data sets in examples/data/, deterministically (scripts/make-data.sh), and the

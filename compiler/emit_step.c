@@ -339,6 +339,15 @@ int emit_check_plan(const Graph *g, Diag *d) {
                 "a kernel takes at most %d bytes", g->ninputs, nscalars, g->noutputs, args, RT_PLAN_MAX_ARGS_BYTES);
         return -1;
     }
+    /* bfloat16 and float16 run eagerly (every backend op) but generated kernels do not compute
+     * them yet: the one refusal both emitters and the JIT reach (an eager composite then runs op
+     * by op) */
+    for (int i = 0; i < g->nnodes; i++)
+        if (ir_dtype_is_half(g->nodes[i].type.dtype)) {
+            diag_node(d, N(g, i), "%s values are not supported in compiled steps yet (eager operations "
+                      "support them); cast to float32 before compiling", ir_dtype_name(g->nodes[i].type.dtype));
+            return -1;
+        }
     for (int s = 0; s < p->nsteps; s++) {
         const Step *st = &p->steps[s];
         for (int k = 0; k < st->nouts; k++) {

@@ -99,9 +99,9 @@ static Scalar sc_conv(Scalar x, DType to) {
 #define SC_LOAD(ID, name, sh, sfx, CT, WT, size, kind)                                        \
     case DT_##ID:                                                                             \
         k = #kind[0];                                                                         \
-        if (k == 'F') d = (double)x.v.sfx;                                                    \
-        else if (k == 'U') ui = (uint64_t)x.v.sfx;                                            \
-        else si = (int64_t)x.v.sfx;                                                           \
+        if (k == 'F' || k == 'H') d = gtc_to_f64(x.v.sfx), k = 'F';                           \
+        else if (k == 'U') ui = (uint64_t)GTC_NUM(x.v.sfx);                                   \
+        else si = (int64_t)GTC_NUM(x.v.sfx);                                                  \
         break;
         IR_DTYPES(SC_LOAD)
 #undef SC_LOAD
@@ -122,7 +122,7 @@ static Scalar sc_conv(Scalar x, DType to) {
 static double sc_double(Scalar s) {
     switch (s.dt) {
 #define SC_DOUBLE(ID, name, sh, sfx, CT, WT, size, kind)                                      \
-    case DT_##ID: return (double)s.v.sfx;
+    case DT_##ID: return gtc_to_f64(s.v.sfx);
         IR_DTYPES(SC_DOUBLE)
 #undef SC_DOUBLE
     default: return 0;
@@ -138,17 +138,19 @@ static bool sc_same(Scalar a, Scalar b) { /* same dtype and bits */
  * (where's condition: bool), result of dtype od in r. The locals and the stored type per rule
  * are the CPU backend's (runtime/cpu/cpu_elementwise.c): int32 arithmetic runs in int64 and
  * int64 in __int128, then wraps on the store. Returns -1 for what is not evaluated here. */
-#define EV1(T, F, OF, OS, e) { T a = (T)x[0].v.F; r->v.OF = (OS)(e); }
-#define EV2(T, F, OF, OS, e) { T a = (T)x[0].v.F, b = (T)x[1].v.F; r->v.OF = (OS)(e); }
-#define EV3(T, F, OF, OS, e) { T a = (T)x[0].v.F, b = (T)x[1].v.F, c = (T)x[2].v.F; r->v.OF = (OS)(e); }
+#define EV_V(T, s) ((T)gtc_val(s))
+#define EV1(T, F, OF, OS, e) { T a = EV_V(T, x[0].v.F); r->v.OF = gtc_cast(OS, e); }
+#define EV2(T, F, OF, OS, e) { T a = EV_V(T, x[0].v.F), b = EV_V(T, x[1].v.F); r->v.OF = gtc_cast(OS, e); }
+#define EV3(T, F, OF, OS, e)                                                                  \
+    { T a = EV_V(T, x[0].v.F), b = EV_V(T, x[1].v.F), c = EV_V(T, x[2].v.F); r->v.OF = gtc_cast(OS, e); }
 #define EV_CASE_WIDE(A, ID, name, sh, sfx, CT, WT, size, kind)                                 \
     IR_DT_NUM_##kind(case DT_##ID: IR_DT_APPLY(EV_RUN, EV_ARGS A, WT, sfx, sfx, CT) break;)
 #define EV_CASE_NUM(A, ID, name, sh, sfx, CT, WT, size, kind)                                  \
-    IR_DT_NUM_##kind(case DT_##ID: IR_DT_APPLY(EV_RUN, EV_ARGS A, CT, sfx, sfx, CT) break;)
+    IR_DT_NUM_##kind(case DT_##ID: IR_DT_APPLY(EV_RUN, EV_ARGS A, IR_DT_VT_##kind(CT, WT), sfx, sfx, CT) break;)
 #define EV_CASE_FLT(A, ID, name, sh, sfx, CT, WT, size, kind)                                  \
-    IR_DT_FLT_##kind(case DT_##ID: IR_DT_APPLY(EV_RUN, EV_ARGS A, CT, sfx, sfx, CT) break;)
+    IR_DT_FLT_##kind(case DT_##ID: IR_DT_APPLY(EV_RUN, EV_ARGS A, IR_DT_VT_##kind(CT, WT), sfx, sfx, CT) break;)
 #define EV_CASE_CMP(A, ID, name, sh, sfx, CT, WT, size, kind)                                  \
-    case DT_##ID: IR_DT_APPLY(EV_RUN, EV_ARGS A, CT, sfx, b8, gtc_bool) break;
+    case DT_##ID: IR_DT_APPLY(EV_RUN, EV_ARGS A, IR_DT_VT_##kind(CT, WT), sfx, b8, gtc_bool) break;
 #define EV_CASE_WHERE(A, ID, name, sh, sfx, CT, WT, size, kind)                                \
     case DT_##ID: EVW(CT, sfx, A) break;
 #define EV_ARGS(EV, e) EV, e
@@ -158,7 +160,7 @@ static bool sc_same(Scalar a, Scalar b) { /* same dtype and bits */
         IR_DTYPES_A(CASE, A)                                                                  \
     default: return -1;                                                                       \
     }
-#define EVW(T, F, e) { gtc_bool a = x[0].v.b8; T b = x[1].v.F, c = x[2].v.F; r->v.F = (T)(e); }
+#define EVW(T, F, e) { gtc_bool a = x[0].v.b8; T b = x[1].v.F, c = x[2].v.F; r->v.F = (e); }
 #define EV_WIDE(EV, e) EV_SWITCH(EV_CASE_WIDE, (EV, e))
 #define EV_NUM(EV, e) EV_SWITCH(EV_CASE_NUM, (EV, e))
 #define EV_FLT(EV, e) EV_SWITCH(EV_CASE_FLT, (EV, e))

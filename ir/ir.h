@@ -31,8 +31,10 @@
  *   name   the graph-format name; short: the text-dump name; sfx: C identifier suffix
  *   CT     the C storage type (bool: a byte holding 0 or 1)
  *   WT     the C type that overflowing integer formulas (add mul neg ...) run in before the
- *          result wraps on the store (int64 widens to gtc_wide, __int128, see ir/scalar.h)
- *   kind   B bool, S signed integer, U unsigned integer, F float
+ *          result wraps on the store (int64 widens to gtc_wide, __int128, see ir/scalar.h); for
+ *          the 2-byte floats, the type every formula runs in (float; IR_DT_VT)
+ *   kind   B bool, S signed integer, U unsigned integer, F float, H a 2-byte float (bfloat16,
+ *          float16: stored as a struct of its bits, computed in float, rounded once on the store)
  * Promotion does not follow the enum order: see ir_promote. */
 #define IR_DTYPES(X) IR_DTYPES_A(IR_DT_CALL, X)
 #define IR_DT_CALL(X, ...) X(__VA_ARGS__)
@@ -49,7 +51,9 @@
     X(A, INT16, "int16", "i16", i16, int16_t, int64_t, 2, S)                                 \
     X(A, UINT16, "uint16", "u16", u16, uint16_t, int64_t, 2, U)                              \
     X(A, UINT32, "uint32", "u32", u32, uint32_t, uint64_t, 4, U)                             \
-    X(A, UINT64, "uint64", "u64", u64, uint64_t, uint64_t, 8, U)
+    X(A, UINT64, "uint64", "u64", u64, uint64_t, uint64_t, 8, U)                             \
+    X(A, BFLOAT16, "bfloat16", "bf16", bf16, gtc_bf16, float, 2, H)                          \
+    X(A, FLOAT16, "float16", "f16", f16, gtc_f16, float, 2, H)
 
 /* Row filters by kind, for X-macros: IR_DT_NUM_##kind(x) keeps x for the numbers (every dtype
  * but bool), IR_DT_FLT_##kind(x) for the floats. */
@@ -61,6 +65,15 @@
 #define IR_DT_FLT_S(...)
 #define IR_DT_FLT_U(...)
 #define IR_DT_FLT_F(...) __VA_ARGS__
+#define IR_DT_NUM_H(...) __VA_ARGS__
+#define IR_DT_FLT_H(...) __VA_ARGS__
+/* IR_DT_VT_##kind(CT, WT): the type a dtype's values have in arithmetic (float for the 2-byte
+ * floats, the storage type otherwise) */
+#define IR_DT_VT_B(CT, WT) CT
+#define IR_DT_VT_S(CT, WT) CT
+#define IR_DT_VT_U(CT, WT) CT
+#define IR_DT_VT_F(CT, WT) CT
+#define IR_DT_VT_H(CT, WT) WT
 /* M(args...) after the arguments' own expansion (to splice a parenthesised A into a call) */
 #define IR_DT_APPLY(M, ...) M(__VA_ARGS__)
 
@@ -77,7 +90,8 @@ int ir_dtype_from_name(const char *s, DType *out); /* 0 on success, -1 for unkno
 const char *ir_dtype_list(void);             /* "bool, int8, ... float32 or float64" */
 DType ir_dtype_sorted(int i);                /* i-th in that order (0 <= i < DT_COUNT) */
 size_t ir_dtype_size(DType t);
-bool ir_dtype_is_float(DType t);
+bool ir_dtype_is_float(DType t);            /* float16 ... float64 */
+bool ir_dtype_is_half(DType t);             /* bfloat16, float16: computed in float */
 bool ir_dtype_is_int(DType t);               /* any integer dtype (not bool) */
 bool ir_dtype_is_unsigned(DType t);          /* uint8 ... uint64 */
 

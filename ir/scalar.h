@@ -78,6 +78,75 @@ GTC_FN int64_t gtc_ipow64(int64_t a, int64_t b) {
     return (int64_t)r;
 }
 
+/* ---- bfloat16 and float16: 2-byte storage, arithmetic in float. One software conversion for
+ * the CPU, nvcc and NVRTC alike (no cuda_fp16.h: NVRTC would need the toolkit's include path), so
+ * a value rounds to the same bits on every backend. Rounding is IEEE round-to-nearest-even, as
+ * CUDA's __float2bfloat16_rn / __float2half_rn / __double2half: directly from double (no double
+ * rounding through float), overflow to infinity, subnormals kept; a NaN becomes the canonical
+ * quiet NaN 0x7fff (CUDA's). The layouts are __nv_bfloat16's and __half's, for cuBLAS. ---- */
+typedef struct { uint16_t bits; } gtc_bf16;
+typedef struct { uint16_t bits; } gtc_f16;
+
+typedef union { double d; uint64_t u; } gtc_f64_bits;
+typedef union { float f; uint32_t u; } gtc_f32_bits;
+
+/* x rounded to the binary format with `mbits` fraction bits and `ebits` exponent bits (bf16: 7,
+ * 8; f16: 10, 5), as its 16-bit pattern. */
+GTC_FN uint16_t gtc_narrow_bits(double x, int mbits, int ebits) {
+    gtc_f64_bits b;
+    b.d = x;
+    uint16_t sign = (uint16_t)((b.u >> 63) << 15), emax = (uint16_t)((1u << ebits) - 1);
+    int e = (int)((b.u >> 52) & 0x7ff);
+    uint64_t m = b.u & 0xfffffffffffffull;
+    if (e == 0x7ff) return m ? (uint16_t)0x7fff : (uint16_t)(sign | (emax << mbits));
+    if (e == 0) return sign; /* a double subnormal is far below either format's smallest value */
+    int et = e - 1023 + (int)(emax >> 1);          /* the target's biased exponent */
+    uint64_t sig = m | (1ull << 52);
+    int shift = 52 - mbits + (et < 1 ? 1 - et : 0); /* below the normal range: a subnormal */
+    if (shift > 53) return sign;                    /* under half the smallest subnormal */
+    uint64_t keep = sig >> shift, rem = sig & ((1ull << shift) - 1), half = 1ull << (shift - 1);
+    if (rem > half || (rem == half && (keep & 1))) keep++;
+    if (et < 1) return (uint16_t)(sign | keep); /* a carry into bit mbits is the smallest normal */
+    if (keep >> (mbits + 1)) keep >>= 1, et++;
+    if (et >= (int)emax) return (uint16_t)(sign | (emax << mbits));
+    return (uint16_t)(sign | ((uint64_t)et << mbits) | (keep & ((1ull << mbits) - 1)));
+}
+/* a 64-bit integer as a double that rounds like the integer: the bits below double's 53 are
+ * jammed into its last bit (round-to-odd), so the narrow rounding after it is the direct one */
+GTC_FN double gtc_u64_jam(uint64_t u) {
+    int s = 0;
+    while ((u >> s) >= (1ull << 53)) s++;
+    uint64_t w = (u >> s) | ((u & ((1ull << s) - 1)) != 0);
+    return (double)w * (double)(1ull << s);
+}
+GTC_FN double gtc_i64_jam(int64_t v) {
+    return v < 0 ? -gtc_u64_jam(0ull - (uint64_t)v) : gtc_u64_jam((uint64_t)v);
+}
+GTC_FN gtc_bf16 gtc_bf16_of_f64(double x) { gtc_bf16 h; h.bits = gtc_narrow_bits(x, 7, 8); return h; }
+GTC_FN gtc_f16 gtc_f16_of_f64(double x) { gtc_f16 h; h.bits = gtc_narrow_bits(x, 10, 5); return h; }
+GTC_FN gtc_bf16 gtc_bf16_of_i64(int64_t v) { return gtc_bf16_of_f64(gtc_i64_jam(v)); }
+GTC_FN gtc_f16 gtc_f16_of_i64(int64_t v) { return gtc_f16_of_f64(gtc_i64_jam(v)); }
+GTC_FN gtc_bf16 gtc_bf16_of_u64(uint64_t v) { return gtc_bf16_of_f64(gtc_u64_jam(v)); }
+GTC_FN gtc_f16 gtc_f16_of_u64(uint64_t v) { return gtc_f16_of_f64(gtc_u64_jam(v)); }
+/* widening is exact: bf16 is float's upper half; f16's fields move into float's */
+GTC_FN float gtc_bf16_f32(gtc_bf16 h) {
+    gtc_f32_bits b;
+    b.u = (uint32_t)h.bits << 16;
+    return b.f;
+}
+GTC_FN float gtc_f16_f32(gtc_f16 h) {
+    uint32_t sign = (uint32_t)(h.bits >> 15) << 31, e = (h.bits >> 10) & 0x1f, m = h.bits & 0x3ff;
+    gtc_f32_bits b;
+    if (e == 0) {                                        /* zero and subnormals: m * 2^-24 */
+        b.f = (float)m * (1.0f / 16777216.0f);
+        b.u |= sign;
+    } else if (e == 31) b.u = sign | 0x7f800000u | (m << 13);
+    else b.u = sign | ((e + 112) << 23) | (m << 13);
+    return b.f;
+}
+GTC_FN gtc_bf16 gtc_bf16_of_f16(gtc_f16 h) { return gtc_bf16_of_f64(gtc_f16_f32(h)); }
+GTC_FN gtc_f16 gtc_f16_of_bf16(gtc_bf16 h) { return gtc_f16_of_f64(gtc_bf16_f32(h)); }
+
 #ifdef __CUDACC__
 /* ---- CUDA: overloads ---- */
 #define GTC_F1(name, f32, f64) \
@@ -144,8 +213,51 @@ GTC_TO_INT(gtc_to_u32, uint32_t, gtc_f2u32)
 GTC_TO_INT(gtc_to_i64, int64_t, gtc_f2i64)
 GTC_TO_INT(gtc_to_u64, uint64_t, gtc_f2u64)
 #undef GTC_TO_INT
+/* a stored value as arithmetic sees it: the 2-byte floats widen to float, the rest are themselves */
+template <typename T> GTC_FN T gtc_val(T x) { return x; }
+GTC_FN float gtc_val(gtc_bf16 x) { return gtc_bf16_f32(x); }
+GTC_FN float gtc_val(gtc_f16 x) { return gtc_f16_f32(x); }
 template <typename T> GTC_FN float gtc_to_f32(T x) { return (float)x; }
 template <typename T> GTC_FN double gtc_to_f64(T x) { return (double)x; }
+template <typename T> GTC_FN gtc_bf16 gtc_to_bf16(T x) { return gtc_bf16_of_f64((double)x); }
+template <typename T> GTC_FN gtc_f16 gtc_to_f16(T x) { return gtc_f16_of_f64((double)x); }
+#define GTC_HALF_IN(T, of, f)                                                                   \
+    GTC_FN gtc_##T gtc_to_##T(int64_t x) { return gtc_##T##_of_i64(x); }                        \
+    GTC_FN gtc_##T gtc_to_##T(uint64_t x) { return gtc_##T##_of_u64(x); }                       \
+    GTC_FN gtc_##T gtc_to_##T(gtc_##of x) { return gtc_##T##_of_f64(f(x)); }
+GTC_HALF_IN(bf16, f16, gtc_f16_f32)
+GTC_HALF_IN(f16, bf16, gtc_bf16_f32)
+#undef GTC_HALF_IN
+GTC_FN gtc_bf16 gtc_to_bf16(gtc_bf16 x) { return x; }
+GTC_FN gtc_f16 gtc_to_f16(gtc_f16 x) { return x; }
+/* from a 2-byte float: through its exact float value */
+#define GTC_HALF_OUT(H, f)                                                                      \
+    GTC_FN int8_t gtc_to_i8(H x) { return gtc_f2i8(f(x)); }                                      \
+    GTC_FN uint8_t gtc_to_u8(H x) { return gtc_f2u8(f(x)); }                                     \
+    GTC_FN int16_t gtc_to_i16(H x) { return gtc_f2i16(f(x)); }                                   \
+    GTC_FN uint16_t gtc_to_u16(H x) { return gtc_f2u16(f(x)); }                                  \
+    GTC_FN int32_t gtc_to_i32(H x) { return gtc_f2i32(f(x)); }                                   \
+    GTC_FN uint32_t gtc_to_u32(H x) { return gtc_f2u32(f(x)); }                                  \
+    GTC_FN int64_t gtc_to_i64(H x) { return gtc_f2i64(f(x)); }                                   \
+    GTC_FN uint64_t gtc_to_u64(H x) { return gtc_f2u64(f(x)); }                                  \
+    GTC_FN float gtc_to_f32(H x) { return f(x); }                                                \
+    GTC_FN double gtc_to_f64(H x) { return f(x); }                                               \
+    GTC_FN gtc_bool gtc_to_bool(H x) { return f(x) != 0.0f; }                                    \
+    GTC_FN gtc_bool gtc_to_b8(H x) { return f(x) != 0.0f; }
+GTC_HALF_OUT(gtc_bf16, gtc_bf16_f32)
+GTC_HALF_OUT(gtc_f16, gtc_f16_f32)
+#undef GTC_HALF_OUT
+/* (OS)(v) for any storage type OS, as in C */
+template <typename O> struct gtc_cast_s {
+    template <typename V> static __device__ __host__ __forceinline__ O f(V v) { return (O)gtc_val(v); }
+};
+template <> struct gtc_cast_s<gtc_bf16> {
+    template <typename V> static __device__ __host__ __forceinline__ gtc_bf16 f(V v) { return gtc_to_bf16(v); }
+};
+template <> struct gtc_cast_s<gtc_f16> {
+    template <typename V> static __device__ __host__ __forceinline__ gtc_f16 f(V v) { return gtc_to_f16(v); }
+};
+#define gtc_cast(OS, v) gtc_cast_s<OS>::f(v)
 
 #else
 /* ---- C11: _Generic over float and double (and the integer types where the op allows them) ---- */
@@ -180,10 +292,20 @@ GTC_FN uint64_t gtc_uabs64(uint64_t a) { return a; }
 #define gtc_relu(a) ((a) < 0 ? 0 : (a))
 #define gtc_sign(a) ((a) != (a) ? (a) : ((a) > 0) - ((a) < 0))
 #define gtc_clamp(x, lo, hi) gtc_min(gtc_max((x), (lo)), (hi))
-#define gtc_to_bool(x) ((gtc_bool)((x) != 0))
+/* The 2-byte floats are structs in C, and every branch of a _Generic must compile for every
+ * operand type, so the conversions reach x through these three: GTC_NUM(x) is x when it is a
+ * number (0 otherwise), GTC_ASB / GTC_ASF x when it is that struct. */
+#define GTC_NUM(x) _Generic((x), gtc_bf16: 0, gtc_f16: 0, default: (x))
+#define GTC_ASB(x) _Generic((x), gtc_bf16: (x), default: (gtc_bf16){0})
+#define GTC_ASF(x) _Generic((x), gtc_f16: (x), default: (gtc_f16){0})
+/* a stored value as arithmetic sees it: the 2-byte floats widen to float, the rest are themselves */
+#define gtc_val(x) _Generic((x), gtc_bf16: gtc_bf16_f32(GTC_ASB(x)), \
+                            gtc_f16: gtc_f16_f32(GTC_ASF(x)), default: GTC_NUM(x))
+#define gtc_to_bool(x) ((gtc_bool)(gtc_val(x) != 0))
 /* to an integer: from a float saturating (gtc_f2*), from an integer keeping the low bits (two's
  * complement), as C's casts do */
-#define GTC_TO_INT(x, T, f2) _Generic((x), float: f2(x), double: f2(x), default: (T)(x))
+#define GTC_TO_INT_(v, T, f2) _Generic((v), float: f2(v), double: f2(v), default: (T)(v))
+#define GTC_TO_INT(x, T, f2) GTC_TO_INT_(gtc_val(x), T, f2)
 #define gtc_to_i8(x) GTC_TO_INT(x, int8_t, gtc_f2i8)
 #define gtc_to_u8(x) GTC_TO_INT(x, uint8_t, gtc_f2u8)
 #define gtc_to_i16(x) GTC_TO_INT(x, int16_t, gtc_f2i16)
@@ -194,8 +316,21 @@ GTC_FN uint64_t gtc_uabs64(uint64_t a) { return a; }
 #define gtc_to_u64(x) GTC_TO_INT(x, uint64_t, gtc_f2u64)
 /* the conversion to a dtype by its suffix (IR_DTYPES' sfx column) */
 #define gtc_to_b8(x) gtc_to_bool(x)
-#define gtc_to_f32(x) ((float)(x))
-#define gtc_to_f64(x) ((double)(x))
+#define gtc_to_f32(x) ((float)gtc_val(x))
+#define gtc_to_f64(x) ((double)gtc_val(x))
+/* to a 2-byte float: 64-bit integers through gtc_*_jam, everything else through double (exact) */
+#define GTC_TO_HALF(x, H, O)                                                                    \
+    _Generic((x), gtc_##H: GTC_AS_##H(x), gtc_##O: gtc_##H##_of_##O(GTC_AS_##O(x)),             \
+             int64_t: gtc_##H##_of_i64((int64_t)GTC_NUM(x)),                                    \
+             uint64_t: gtc_##H##_of_u64((uint64_t)GTC_NUM(x)),                                  \
+             default: gtc_##H##_of_f64((double)GTC_NUM(x)))
+#define GTC_AS_bf16(x) GTC_ASB(x)
+#define GTC_AS_f16(x) GTC_ASF(x)
+#define gtc_to_bf16(x) GTC_TO_HALF(x, bf16, f16)
+#define gtc_to_f16(x) GTC_TO_HALF(x, f16, bf16)
+/* (OS)(v) for any storage type OS: a C cast cannot make a struct */
+#define gtc_cast(OS, v) _Generic((OS){0}, gtc_bf16: gtc_to_bf16(v), gtc_f16: gtc_to_f16(v), \
+                                 default: (__typeof__(GTC_NUM((OS){0})))gtc_val(v))
 #endif
 
 

@@ -222,17 +222,18 @@ static int kind(DType t) {
 }
 
 /* NumPy's safe casts (np.can_cast(from, to, 'safe')): every value of `from` fits in `to`.
- * bool to anything; within a kind to a size not smaller; unsigned to a wider signed type;
- * signed never to unsigned; an integer to float32 up to 16 bits, to float64 any (NumPy counts
- * int64 and uint64 as safe there). */
+ * bool to anything; within a kind to a size not smaller (but bfloat16 and float16 not to each
+ * other: neither holds the other); unsigned to a wider signed type; signed never to unsigned; an
+ * integer to a float at least twice its size (8-bit ones to the 2-byte floats, up to 16 bits to
+ * float32), to float64 any (NumPy counts int64 and uint64 as safe there). */
 static bool safe_cast(DType from, DType to) {
     int kf = kind(from), kt = kind(to);
     size_t sf = ir_dtype_size(from), st = ir_dtype_size(to);
     if (kf == 0) return true;
     if (kt == 0 || kf > kt) return false;
-    if (kf == kt) return st >= sf;
+    if (kf == kt) return st > sf || (st == sf && !ir_dtype_is_half(to));
     if (kt == 2) return st > sf;     /* unsigned to signed */
-    return st == 8 || sf <= 2;       /* integer to float */
+    return st == 8 || 2 * sf <= st;  /* integer to float */
 }
 
 bool ir_can_cast(DType from, DType to, IrCasting c) {

@@ -18,14 +18,16 @@ const char *ir_dtype_name(DType t) { return (unsigned)t < DT_COUNT ? dtypes[t].n
 const char *ir_dtype_short(DType t) { return (unsigned)t < DT_COUNT ? dtypes[t].shortname : "?"; }
 size_t ir_dtype_size(DType t) { return (unsigned)t < DT_COUNT ? dtypes[t].size : 0; }
 static char kind_of(DType t) { return (unsigned)t < DT_COUNT ? dtypes[t].kind : '?'; }
-bool ir_dtype_is_float(DType t) { return kind_of(t) == 'F'; }
+bool ir_dtype_is_float(DType t) { return kind_of(t) == 'F' || kind_of(t) == 'H'; }
+bool ir_dtype_is_half(DType t) { return kind_of(t) == 'H'; }
 bool ir_dtype_is_int(DType t) { return kind_of(t) == 'S' || kind_of(t) == 'U'; }
 bool ir_dtype_is_unsigned(DType t) { return kind_of(t) == 'U'; }
 
-/* The i-th dtype in display order (by kind: bool, signed, unsigned, float; then by size). */
+/* The i-th dtype in display order (by kind: bool, signed, unsigned, the 2-byte floats, float;
+ * then by size). */
 DType ir_dtype_sorted(int i) {
     int n = 0;
-    for (const char *kind = "BSUF"; *kind; kind++)
+    for (const char *kind = "BSUHF"; *kind; kind++)
         for (size_t size = 1; size <= 8; size *= 2)
             for (int k = 0; k < DT_COUNT; k++)
                 if (dtypes[k].kind == *kind && dtypes[k].size == size && n++ == i) return (DType)k;
@@ -86,16 +88,19 @@ static DType int_of(char kind, size_t size) {
 /* Two strong dtypes, NumPy's lattice: bool < integers < floats; within one signedness the wider
  * wins; signed S with unsigned U is S when S is wider, else the signed integer twice as wide as U,
  * and float64 when U is uint64 (no integer holds both ranges). An integer with a float gives the
- * float (int64 with float32: float32, unlike NumPy's float64). */
+ * float (int64 with float32: float32, unlike NumPy's float64; int16 with float16: float16, as in
+ * PyTorch). bfloat16 with float16 gives float32 (PyTorch's rule). */
 static DType promote_strong(DType a, DType b) {
     char ka = kind_of(a), kb = kind_of(b);
     size_t sa = ir_dtype_size(a), sb = ir_dtype_size(b);
     if (a == b || kb == 'B') return a;
     if (ka == 'B') return b;
-    if (ka == 'F' || kb == 'F') {
-        if (ka != 'F') return b;
-        if (kb != 'F') return a;
-        return sa >= sb ? a : b;
+    bool fa = ir_dtype_is_float(a), fb = ir_dtype_is_float(b);
+    if (fa || fb) {
+        if (!fa) return b;
+        if (!fb) return a;
+        if (sa == sb) return DT_FLOAT32; /* bfloat16 with float16: neither holds the other */
+        return sa > sb ? a : b;
     }
     if (ka == kb) return sa >= sb ? a : b;
     DType s = ka == 'S' ? a : b, u = ka == 'S' ? b : a;

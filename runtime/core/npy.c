@@ -14,7 +14,7 @@
 static const struct { DType dt; const char *descr; } descrs[] = {
     {DT_FLOAT32, "<f4"}, {DT_FLOAT64, "<f8"}, {DT_INT32, "<i4"}, {DT_INT64, "<i8"}, {DT_BOOL, "|b1"},
     {DT_INT8, "|i1"},    {DT_UINT8, "|u1"},   {DT_INT16, "<i2"}, {DT_UINT16, "<u2"}, {DT_UINT32, "<u4"},
-    {DT_UINT64, "<u8"},
+    {DT_UINT64, "<u8"},  {DT_FLOAT16, "<f2"},
 };
 
 #define NPY_FAIL(...) (rt_error(RT_EINVAL, "npy: " __VA_ARGS__), (RtTensor *)NULL)
@@ -39,7 +39,7 @@ static const struct { const char *code; DType dt; } npy_codes[] = {
     {"i", DT_INT32},    {"i4", DT_INT32},    {"I", DT_UINT32},    {"u4", DT_UINT32},   {"l", DT_INT64},
     {"q", DT_INT64},    {"p", DT_INT64},     {"i8", DT_INT64},    {"L", DT_UINT64},    {"Q", DT_UINT64},
     {"P", DT_UINT64},   {"u8", DT_UINT64},   {"f", DT_FLOAT32},   {"f4", DT_FLOAT32},  {"d", DT_FLOAT64},
-    {"f8", DT_FLOAT64},
+    {"f8", DT_FLOAT64}, {"e", DT_FLOAT16},     {"f2", DT_FLOAT16},
 };
 static const struct { const char *name; DType dt; } npy_names[] = {
     {"bool", DT_BOOL},        {"bool_", DT_BOOL},      {"bool8", DT_BOOL},       {"int8", DT_INT8},
@@ -50,7 +50,7 @@ static const struct { const char *name; DType dt; } npy_names[] = {
     {"long", DT_INT64},       {"longlong", DT_INT64},  {"uint64", DT_UINT64},    {"uint", DT_UINT64},
     {"uint0", DT_UINT64},     {"uintp", DT_UINT64},    {"ulong", DT_UINT64},     {"ulonglong", DT_UINT64},
     {"float32", DT_FLOAT32},  {"single", DT_FLOAT32},  {"float64", DT_FLOAT64},  {"float", DT_FLOAT64},
-    {"double", DT_FLOAT64},   {"float_", DT_FLOAT64},
+    {"double", DT_FLOAT64},   {"float_", DT_FLOAT64},  {"float16", DT_FLOAT16},  {"half", DT_FLOAT16},
 };
 
 /* Maps a descr string to a dtype and whether its data is big-endian; false if unknown. */
@@ -465,8 +465,13 @@ int rt_npy_header(const void *buf, size_t len, RtNpyHeader *h) {
     if (L.fortran.kind != V_BOOL) return NPY_ERR("'fortran_order' must be True or False");
     const Val *d = &L.descr;
     if (d->kind != V_STR) return NPY_ERR("unsupported 'descr' (a structured, subarray or non-string dtype)");
+    if ((d->slen == 3 && strchr("<>|=", d->s[0]) && memcmp(d->s + 1, "V2", 2) == 0) ||
+        (d->slen == 2 && memcmp(d->s, "V2", 2) == 0))
+        return NPY_ERR("unsupported dtype '%.*s': raw 2-byte values (ml_dtypes saves bfloat16 so) do "
+                       "not say what they hold; save them as float32 (exact for bfloat16)", (int)d->slen, d->s);
     if (d->slen > NPY_STR_KEEP || !descr_dtype(d->s, d->slen, &h->dtype, &h->big_endian))
-        return NPY_ERR("unsupported dtype '%.*s' (bool, int8 to int64, uint8 to uint64, float32 and float64 are read)",
+        return NPY_ERR("unsupported dtype '%.*s' (bool, int8 to int64, uint8 to uint64, float16, float32 and "
+                       "float64 are read)",
                        (int)(d->slen > NPY_STR_KEEP ? NPY_STR_KEEP : d->slen), d->s);
     for (int i = 0; i < s->n; i++)
         if (s->dims[i] < 0) return NPY_ERR("negative dimension %lld in 'shape'", (long long)s->dims[i]);
@@ -530,6 +535,11 @@ int rt_npy_write(const RtTensor *t, char **out, size_t *len) {
     const char *descr = NULL;
     for (size_t i = 0; i < sizeof descrs / sizeof *descrs; i++)
         if (descrs[i].dt == t->dtype) descr = descrs[i].descr;
+    /* NumPy has no bfloat16: ml_dtypes saves one as '<V2', raw bytes that do not say what they
+     * hold, so gtc neither writes nor reads that (docs/compat.md) */
+    if (t->dtype == DT_BFLOAT16)
+        return rt_error(RT_EINVAL, "npy: bfloat16 has no NumPy dtype; save astype('float32'), which "
+                                   "holds every bfloat16 value exactly");
     if (!descr) return rt_error(RT_EINVAL, "npy: unsupported dtype");
     char head[640];
     size_t hlen = ir_npy_header(descr, t->rank, t->shape, head, sizeof head), nbytes = rt_nbytes(t);

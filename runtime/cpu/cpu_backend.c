@@ -165,21 +165,22 @@ int cpu_fill(RtTensor *out, double value) {
     }
 /* The (out, in) product: IR_DTYPES walks the outputs; a macro cannot expand itself, so the inputs
  * are listed once more here (the assertion catches a dtype added to ir.h and not here). */
-_Static_assert(DT_COUNT == 11, "a new dtype: add it to COPY_INPUTS and COPY_TAB");
+_Static_assert(DT_COUNT == 13, "a new dtype: add it to COPY_INPUTS and COPY_TAB");
 #define COPY_INPUTS(OT, OS, CONV)                                                             \
     COPY_LOOP(OT, OS, CONV, uint8_t, b8) COPY_LOOP(OT, OS, CONV, int32_t, i32)                \
     COPY_LOOP(OT, OS, CONV, int64_t, i64) COPY_LOOP(OT, OS, CONV, float, f32)                 \
     COPY_LOOP(OT, OS, CONV, double, f64) COPY_LOOP(OT, OS, CONV, int8_t, i8)                  \
     COPY_LOOP(OT, OS, CONV, uint8_t, u8) COPY_LOOP(OT, OS, CONV, int16_t, i16)                \
     COPY_LOOP(OT, OS, CONV, uint16_t, u16) COPY_LOOP(OT, OS, CONV, uint32_t, u32)             \
-    COPY_LOOP(OT, OS, CONV, uint64_t, u64)
+    COPY_LOOP(OT, OS, CONV, uint64_t, u64) COPY_LOOP(OT, OS, CONV, gtc_bf16, bf16)            \
+    COPY_LOOP(OT, OS, CONV, gtc_f16, f16)
 #define COPY_ROW(ID, name, sh, sfx, CT, WT, size, kind) COPY_INPUTS(CT, sfx, gtc_to_##sfx)
 IR_DTYPES(COPY_ROW)
 
 #define COPY_TAB(OS)                                                                          \
     {copy_##OS##_b8, copy_##OS##_i32, copy_##OS##_i64, copy_##OS##_f32, copy_##OS##_f64,      \
      copy_##OS##_i8, copy_##OS##_u8, copy_##OS##_i16, copy_##OS##_u16, copy_##OS##_u32,       \
-     copy_##OS##_u64}
+     copy_##OS##_u64, copy_##OS##_bf16, copy_##OS##_f16}
 static const CpuLoop copy_loops[DT_COUNT][DT_COUNT] = {
 #define COPY_TAB_ROW(ID, name, sh, sfx, CT, WT, size, kind) [DT_##ID] = COPY_TAB(sfx),
     IR_DTYPES(COPY_TAB_ROW)

@@ -8,7 +8,10 @@
  * dtype's WT column of IR_DTYPES (int8 ... int32 in int64, int64 in __int128, uint32 and uint64
  * in uint64), where no operand pair overflows or unsigned arithmetic wraps by definition; storing
  * the result back keeps the low bits (two's-complement conversion, defined by GCC and Clang),
- * which is the wrapped value. Every other op is computed in its storage type. */
+ * which is the wrapped value. Every other op is computed in its storage type, except that the
+ * 2-byte floats (kind H) compute every formula in float (WT) and round once on the store. Loads
+ * go through gtc_val and stores through gtc_cast (scalar.h), which are plain conversions for
+ * every other dtype. */
 
 /* One loop function per (op, compute dtype): locals a, b, c hold the operands converted to their
  * compute types, `expr` is the formula, its value is stored as the output type OS. The first
@@ -20,21 +23,21 @@
         const S1 *x1 = (const S1 *)p[1];                                                      \
         if (s[0] == 1 && s[1] == 1)                                                           \
             for (int64_t i = 0; i < n; i++) {                                                 \
-                T1 a = (T1)x1[i];                                                             \
-                o[i] = (OS)(expr);                                                            \
+                T1 a = (T1)gtc_val(x1[i]);                                                     \
+                o[i] = gtc_cast(OS, expr);                                                     \
             }                                                                                 \
         else                                                                                  \
             for (int64_t i = 0; i < n; i++) {                                                 \
-                T1 a = (T1)x1[i * s[1]];                                                      \
-                o[i * s[0]] = (OS)(expr);                                                     \
+                T1 a = (T1)gtc_val(x1[i * s[1]]);                                              \
+                o[i * s[0]] = gtc_cast(OS, expr);                                              \
             }                                                                                 \
     }
 
 #define EW2_RUN(OS, T1, T2, expr, io, ia, ib)                                                 \
     for (int64_t i = 0; i < n; i++) {                                                         \
-        T1 a = (T1)x1[ia];                                                                    \
-        T2 b = (T2)x2[ib];                                                                    \
-        o[io] = (OS)(expr);                                                                   \
+        T1 a = (T1)gtc_val(x1[ia]);                                                            \
+        T2 b = (T2)gtc_val(x2[ib]);                                                            \
+        o[io] = gtc_cast(OS, expr);                                                            \
     }
 #define EW2(fn, OS, S1, T1, S2, T2, expr)                                                     \
     static void fn(int64_t n, char *const p[], const int64_t s[], int64_t aux) {             \
@@ -54,10 +57,10 @@
 
 #define EW3_RUN(OS, T1, T2, T3, expr, io, ia, ib, ic)                                         \
     for (int64_t i = 0; i < n; i++) {                                                         \
-        T1 a = (T1)x1[ia];                                                                    \
-        T2 b = (T2)x2[ib];                                                                    \
-        T3 c = (T3)x3[ic];                                                                    \
-        o[io] = (OS)(expr);                                                                   \
+        T1 a = (T1)gtc_val(x1[ia]);                                                            \
+        T2 b = (T2)gtc_val(x2[ib]);                                                            \
+        T3 c = (T3)gtc_val(x3[ic]);                                                            \
+        o[io] = gtc_cast(OS, expr);                                                            \
     }
 #define EW3(fn, OS, S1, T1, S2, T2, S3, T3, expr)                                             \
     static void fn(int64_t n, char *const p[], const int64_t s[], int64_t aux) {             \
@@ -80,7 +83,7 @@
         for (int64_t i = 0; i < n; i++) {                                                     \
             S1 a = x1[i * s[1]];                                                              \
             OS *row = o + i * s[0];                                                           \
-            for (int64_t j = 0; j < depth; j++) row[j] = (OS)(expr);                          \
+            for (int64_t j = 0; j < depth; j++) row[j] = gtc_cast(OS, expr);                   \
         }                                                                                     \
     }
 
@@ -95,13 +98,13 @@
 /* Rows of IR_DTYPES_A with A = (U, id, e): which kinds (B S U F) each rule instantiates. */
 #define ARGS3(U, id, e) U, id, e
 #define GEN_WIDE_(U, id, e, ID, sfx, CT, WT) U(id, sfx, CT, CT, WT, e)
-#define GEN_SAME_(U, id, e, ID, sfx, CT, WT) U(id, sfx, CT, CT, CT, e)
+#define GEN_SAME_(U, id, e, ID, sfx, CT, VT) U(id, sfx, CT, CT, VT, e)
 #define TAB_(U, id, e, ID, sfx, CT, WT) ENTRY(id, sfx, ID, ID)
 /* numbers: every integer (computed in WT, see above) and float */
 #define NUM_WIDE(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_NUM_##kind(IR_DT_APPLY(GEN_WIDE_, ARGS3 A, ID, sfx, CT, WT))
-#define NUM_SAME(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_NUM_##kind(IR_DT_APPLY(GEN_SAME_, ARGS3 A, ID, sfx, CT, WT))
+#define NUM_SAME(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_NUM_##kind(IR_DT_APPLY(GEN_SAME_, ARGS3 A, ID, sfx, CT, IR_DT_VT_##kind(CT, WT)))
 #define NUM_TAB(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_NUM_##kind(IR_DT_APPLY(TAB_, ARGS3 A, ID, sfx, CT, WT))
-#define FLT_GEN(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_FLT_##kind(IR_DT_APPLY(GEN_SAME_, ARGS3 A, ID, sfx, CT, WT))
+#define FLT_GEN(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_FLT_##kind(IR_DT_APPLY(GEN_SAME_, ARGS3 A, ID, sfx, CT, IR_DT_VT_##kind(CT, WT)))
 #define FLT_TAB(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_FLT_##kind(IR_DT_APPLY(TAB_, ARGS3 A, ID, sfx, CT, WT))
 
 #define GEN_R_ARITH(id, e) IR_DTYPES_A(NUM_WIDE, (U2, id, e))
@@ -116,16 +119,16 @@
 #define TAB_R_CLAMP(id) IR_DTYPES_A(NUM_TAB, (_, id, _))
 
 /* comparisons: operands of the promoted dtype (bool compares as uint8_t), output bool */
-#define CMP_GEN(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_APPLY(CMP_GEN_, ARGS3 A, sfx, CT)
-#define CMP_GEN_(U, id, e, sfx, CT) EW2(ew_##id##_##sfx, gtc_bool, CT, CT, CT, CT, e)
+#define CMP_GEN(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_APPLY(CMP_GEN_, ARGS3 A, sfx, CT, IR_DT_VT_##kind(CT, WT))
+#define CMP_GEN_(U, id, e, sfx, CT, VT) EW2(ew_##id##_##sfx, gtc_bool, CT, VT, CT, VT, e)
 #define CMP_TAB(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_APPLY(CMP_TAB_, ARGS3 A, ID, sfx)
 #define CMP_TAB_(U, id, e, ID, sfx) ENTRY(id, sfx, ID, BOOL)
 #define GEN_R_CMP(id, e) IR_DTYPES_A(CMP_GEN, (_, id, e))
 #define TAB_R_CMP(id) IR_DTYPES_A(CMP_TAB, (_, id, _))
 
 /* where: a bool condition, b and c of the output dtype */
-#define WHR_GEN(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_APPLY(WHR_GEN_, ARGS3 A, sfx, CT)
-#define WHR_GEN_(U, id, e, sfx, CT) EW3(ew_##id##_##sfx, CT, gtc_bool, gtc_bool, CT, CT, CT, CT, e)
+#define WHR_GEN(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_APPLY(WHR_GEN_, ARGS3 A, sfx, CT, IR_DT_VT_##kind(CT, WT))
+#define WHR_GEN_(U, id, e, sfx, CT, VT) EW3(ew_##id##_##sfx, CT, gtc_bool, gtc_bool, CT, VT, CT, VT, e)
 #define GEN_R_WHERE(id, e) IR_DTYPES_A(WHR_GEN, (_, id, e))
 #define TAB_R_WHERE(id) IR_DTYPES_A(NUM_TAB_ALL, (_, id, _))
 #define NUM_TAB_ALL(A, ID, name, sh, sfx, CT, WT, size, kind) IR_DT_APPLY(TAB_, ARGS3 A, ID, sfx, CT, WT)

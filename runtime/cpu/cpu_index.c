@@ -53,18 +53,23 @@ int cpu_scatter_add(RtTensor *out, const RtTensor *idx, const RtTensor *upd, int
 }
 
 /* The mask's bits come from ir/scalar.h's philox, the same function the CUDA kernels and the
- * generated code call; the scale is rounded to T once, as the generated code writes it. */
+ * generated code call; the scale is rounded to T once, as the generated code writes it (the
+ * 2-byte floats: the product in float, rounded once). */
 #define DROPOUT(T)                                                                                 \
     do {                                                                                           \
         const T *xs = rt_data(x);                                                                  \
-        T *o = rt_data(out), scale = (T)(1.0 / (1.0 - ratio));                                    \
-        for (int64_t i = 0; i < n; i++) o[i] = gtc_dropout_keep((uint64_t)i, seed, ratio) ? xs[i] * scale : (T)0; \
+        T *o = rt_data(out);                                                                       \
+        const __typeof__(gtc_val(xs[0]) + 0) scale = gtc_val(gtc_cast(T, 1.0 / (1.0 - ratio)));   \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] = gtc_cast(T, gtc_dropout_keep((uint64_t)i, seed, ratio) ? gtc_val(xs[i]) * scale : 0); \
     } while (0)
 
 int cpu_dropout(RtTensor *out, const RtTensor *x, uint64_t seed, double ratio) {
     int64_t n = rt_numel(out);
     if (x->dtype == DT_FLOAT32) DROPOUT(float);
     else if (x->dtype == DT_FLOAT64) DROPOUT(double);
+    else if (x->dtype == DT_BFLOAT16) DROPOUT(gtc_bf16);
+    else if (x->dtype == DT_FLOAT16) DROPOUT(gtc_f16);
     else return rt_error(RT_EINVAL, "internal: dropout of %s", ir_dtype_name(x->dtype));
     return 0;
 }

@@ -1,4 +1,5 @@
-/* runtime/cpu/cpu_matmul.c: (batched) matrix products on the CPU through OpenBLAS's cblas GEMM. */
+/* runtime/cpu/cpu_matmul.c: (batched) matrix products on the CPU through OpenBLAS's cblas GEMM
+ * (bfloat16 and float16 through float32's). */
 #include <cblas.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -87,10 +88,42 @@ static int mat_arg(const RtTensor *t, bool is_b, int nb, const int64_t *bshape, 
     return 0;
 }
 
+/* A contiguous float32 tensor of t's shape in malloc'd st->data (the caller frees it), holding t
+ * converted (exactly, from a 2-byte float) when conv. NULL: out of memory. */
+static RtTensor *as_f32(const RtTensor *t, RtTensor *tmp, RtStorage *st, bool conv) {
+    *tmp = *t;
+    tmp->dtype = DT_FLOAT32;
+    tmp->offset = 0;
+    rt_contiguous_strides(t->rank, t->shape, tmp->strides);
+    int64_t n = cpu_numel(t->rank, t->shape);
+    memset(st, 0, sizeof *st);
+    if (!(st->data = malloc((size_t)(n ? n : 1) * sizeof(float)))) return NULL;
+    tmp->storage = st;
+    if (conv && cpu_copy(tmp, t)) return NULL;
+    return tmp;
+}
+
+/* bfloat16 and float16 products: the operands widened to float32 (exact), one sgemm with float
+ * accumulation, and each result rounded once to out's dtype (cuBLAS's fp32-compute GemmEx). */
+static int matmul_half(RtTensor *out, const RtTensor *a, const RtTensor *b) {
+    RtTensor ta, tb, to;
+    RtStorage sa, sb, so;
+    memset(&sa, 0, sizeof sa), memset(&sb, 0, sizeof sb), memset(&so, 0, sizeof so);
+    int rc = rt_error(RT_EOOM, "matmul: out of host memory");
+    if (as_f32(a, &ta, &sa, true) && as_f32(b, &tb, &sb, true) && as_f32(out, &to, &so, false)) {
+        rt_clear_error();
+        rc = cpu_matmul(&to, &ta, &tb);
+        if (!rc) rc = cpu_copy(out, &to);
+    }
+    free(sa.data), free(sb.data), free(so.data);
+    return rc;
+}
+
 int cpu_matmul(RtTensor *out, const RtTensor *a, const RtTensor *b) {
     DType dt = out->dtype;
+    if (ir_dtype_is_half(dt) && a->dtype == dt && b->dtype == dt) return matmul_half(out, a, b);
     if ((dt != DT_FLOAT32 && dt != DT_FLOAT64) || a->dtype != dt || b->dtype != dt)
-        return rt_error(RT_EINVAL, "matmul needs float32 or float64 operands of one dtype, got %s "
+        return rt_error(RT_EINVAL, "matmul needs float operands of one dtype, got %s "
                         "and %s into %s on the cpu backend", ir_dtype_name(a->dtype),
                         ir_dtype_name(b->dtype), ir_dtype_name(dt));
     if (a->rank < 1 || b->rank < 1)

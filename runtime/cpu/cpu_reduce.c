@@ -9,7 +9,8 @@
 /* sum/prod/mean/max/min walk the input once in C order with an accumulator array that has the
  * output's layout and stride 0 on the reduced axes: rows reduce into a register, columns into a
  * vector of accumulators, and every output sees its inputs in index order (first NaN wins).
- * float32 accumulates in double; integers accumulate in unsigned types, so overflow wraps. */
+ * float32 and the 2-byte floats accumulate in double (rounded once at the end); integers
+ * accumulate in unsigned types, so overflow wraps. v is the element as arithmetic sees it. */
 #define RED_LOOP(fn, AT, IT, STEP)                                                            \
     static void fn(int64_t n, char *const p[], const int64_t s[], int64_t aux) {             \
         (void)aux;                                                                            \
@@ -19,23 +20,23 @@
             AT t = acc[0];                                                                    \
             if (s[1] == 1)                                                                    \
                 for (int64_t i = 0; i < n; i++) {                                             \
-                    IT v = x[i];                                                              \
+                    __typeof__(gtc_val(x[i]) + 0) v = gtc_val(x[i]);                              \
                     STEP(t, v);                                                               \
                 }                                                                             \
             else                                                                              \
                 for (int64_t i = 0; i < n; i++) {                                             \
-                    IT v = x[i * s[1]];                                                       \
+                    __typeof__(gtc_val(x[i]) + 0) v = gtc_val(x[i * s[1]]);                       \
                     STEP(t, v);                                                               \
                 }                                                                             \
             acc[0] = t;                                                                       \
         } else if (s[0] == 1 && s[1] == 1) {                                                  \
             for (int64_t i = 0; i < n; i++) {                                                 \
-                IT v = x[i];                                                                  \
+                __typeof__(gtc_val(x[i]) + 0) v = gtc_val(x[i]);                                  \
                 STEP(acc[i], v);                                                              \
             }                                                                                 \
         } else {                                                                              \
             for (int64_t i = 0; i < n; i++) {                                                 \
-                IT v = x[i * s[1]];                                                           \
+                __typeof__(gtc_val(x[i]) + 0) v = gtc_val(x[i * s[1]]);                           \
                 STEP(acc[i * s[0]], v);                                                       \
             }                                                                                 \
         }                                                                                     \
@@ -55,8 +56,22 @@ RED_LOOP(prod_f32, double, float, ST_PROD)
 RED_LOOP(prod_f64, double, double, ST_PROD)
 RED_LOOP(prod_i32, uint32_t, int32_t, ST_PROD)
 RED_LOOP(prod_i64, uint64_t, int64_t, ST_PROD)
-#define MINMAX(ID, name, sh, sfx, T, WT, size, kind)                                          \
-    RED_LOOP(max_##sfx, T, T, ST_MAX) RED_LOOP(min_##sfx, T, T, ST_MIN)
+RED_LOOP(sum_bf16, double, gtc_bf16, ST_SUM)
+RED_LOOP(sum_f16, double, gtc_f16, ST_SUM)
+RED_LOOP(prod_bf16, double, gtc_bf16, ST_PROD)
+RED_LOOP(prod_f16, double, gtc_f16, ST_PROD)
+RED_LOOP(max_bf16, double, gtc_bf16, ST_MAX)
+RED_LOOP(min_bf16, double, gtc_bf16, ST_MIN)
+RED_LOOP(max_f16, double, gtc_f16, ST_MAX)
+RED_LOOP(min_f16, double, gtc_f16, ST_MIN)
+/* max/min accumulate in the dtype itself (the 2-byte floats above, in double) */
+#define MINMAX(ID, name, sh, sfx, T, WT, size, kind) IR_DT_NUM_##kind(IR_DT_MINMAX_##kind(sfx, T))
+#define IR_DT_MINMAX_S(sfx, T) RED_LOOP(max_##sfx, T, T, ST_MAX) RED_LOOP(min_##sfx, T, T, ST_MIN)
+#define IR_DT_MINMAX_U(sfx, T) IR_DT_MINMAX_S(sfx, T)
+#define IR_DT_MINMAX_F(sfx, T) IR_DT_MINMAX_S(sfx, T)
+#define IR_DT_MINMAX_H(sfx, T)
+RED_LOOP(max_b8, gtc_bool, gtc_bool, ST_MAX)
+RED_LOOP(min_b8, gtc_bool, gtc_bool, ST_MIN)
 IR_DTYPES(MINMAX)
 
 /* argmax/argmin: the index of the first best element along one axis; a NaN is the best (NumPy). */
@@ -64,10 +79,10 @@ typedef int64_t (*ArgScan)(const char *p, int64_t len, int64_t stride);
 #define ARG_SCAN(fn, T, BETTER)                                                               \
     static int64_t fn(const char *p, int64_t len, int64_t st) {                               \
         const T *x = (const T *)p;                                                            \
-        T best = x[0];                                                                        \
+        __typeof__(gtc_val(x[0]) + 0) best = gtc_val(x[0]);                                       \
         int64_t bi = 0;                                                                       \
         for (int64_t k = 1; k < len && best == best; k++) {                                   \
-            T v = x[k * st];                                                                  \
+            __typeof__(gtc_val(x[0]) + 0) v = gtc_val(x[k * st]);                                 \
             if (v BETTER best || v != v) best = v, bi = k;                                    \
         }                                                                                     \
         return bi;                                                                            \
@@ -160,13 +175,15 @@ int cpu_reduce(Op op, RtTensor *out, const RtTensor *in, unsigned mask) {
     case OP_MEAN: {
         /* integer sums come here as int64 (rt_apply converts the input to the result dtype) */
         static const CpuLoop sums[DT_COUNT] = {[DT_INT32] = sum_i32, [DT_INT64] = sum_i64,
-                                               [DT_FLOAT32] = sum_f32, [DT_FLOAT64] = sum_f64};
+                                               [DT_FLOAT32] = sum_f32, [DT_FLOAT64] = sum_f64,
+                                               [DT_BFLOAT16] = sum_bf16, [DT_FLOAT16] = sum_f16};
         loop = op == OP_MEAN && !flt ? NULL : sums[dt];
         break;
     }
     case OP_PROD: {
         static const CpuLoop prods[DT_COUNT] = {[DT_INT32] = prod_i32, [DT_INT64] = prod_i64,
-                                                [DT_FLOAT32] = prod_f32, [DT_FLOAT64] = prod_f64};
+                                                [DT_FLOAT32] = prod_f32, [DT_FLOAT64] = prod_f64,
+                                                [DT_BFLOAT16] = prod_bf16, [DT_FLOAT16] = prod_f16};
         loop = prods[dt];
         init = 1;
         break;
@@ -191,8 +208,9 @@ int cpu_reduce(Op op, RtTensor *out, const RtTensor *in, unsigned mask) {
         return rt_error(RT_EINVAL, "%s is not defined for %s on the cpu backend", name,
                         ir_dtype_name(dt));
 
-    /* float32 sums and products accumulate in a double array; the rest in out itself */
-    bool wide = dt == DT_FLOAT32 && op != OP_MAX && op != OP_MIN;
+    /* float32 sums and products, and every 2-byte float reduction, accumulate in a double array
+     * (rounded once into out); the rest in out itself */
+    bool wide = (dt == DT_FLOAT32 && op != OP_MAX && op != OP_MIN) || ir_dtype_is_half(dt);
     double *tmp = NULL;
     if (wide && !(tmp = malloc((size_t)kept * sizeof(double))))
         return rt_error(RT_EOOM, "%s: out of host memory", name);
@@ -208,9 +226,13 @@ int cpu_reduce(Op op, RtTensor *out, const RtTensor *in, unsigned mask) {
         for (int64_t i = 0; i < kept; i++) a[i] = count ? a[i] / (double)count : NAN;
     }
     if (wide) {
-        float *o = (float *)cpu_data(out);
-        for (int64_t i = 0; i < kept; i++) o[i] = (float)tmp[i];
+        RtStorage ts = {.data = tmp};
+        RtTensor t = {.dtype = DT_FLOAT64, .rank = 1, .shape = {kept}, .strides = {1}, .storage = &ts};
+        RtTensor o = *out;
+        o.rank = 1, o.shape[0] = kept, o.strides[0] = 1;
+        int rc = cpu_copy(&o, &t);
         free(tmp);
+        return rc;
     }
     return 0;
 }

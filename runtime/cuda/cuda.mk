@@ -2,6 +2,7 @@
 # Makefile (after BUILD, CC, CFLAGS, CUDA_HOME, LIBGTCRT and LDFLAGS_BASE are defined).
 #   $(CUDA_OBJS)                objects to link next to $(LIBGTCRT) (plus $(CUDA_LIBS))
 #   $(BUILD)/tests/test_gpu_ops every op on the GPU against the CPU backend (needs a GPU to run)
+#   $(BUILD)/tests/test_half_rounding  scalar.h's bfloat16/float16 rounding against CUDA's (GPU)
 # Built for sm_90 (H100/H200) with PTX for compute_90, so newer GPUs JIT the PTX.
 
 NVCC ?= $(CUDA_HOME)/bin/nvcc
@@ -18,7 +19,7 @@ CUDA_OBJS := $(patsubst %.cu,$(BUILD)/obj/%.o,$(CUDA_SRCS))
 # library API (cudaLibraryLoadData), so nothing links the driver library directly.
 CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcublasLt -lnvrtc -lcudart -lstdc++
 
-GPU_TEST_BINS := $(BUILD)/tests/test_gpu_ops
+GPU_TEST_BINS := $(BUILD)/tests/test_gpu_ops $(BUILD)/tests/test_half_rounding
 
 $(BUILD)/obj/runtime/cuda/%.o: runtime/cuda/%.cu
 	@mkdir -p $(dir $@)
@@ -29,9 +30,14 @@ $(BUILD)/tests/test_gpu_ops: tests/gpu/test_gpu_ops.c $(CUDA_OBJS) $(LIBGTCRT)
 	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(CUDA_OBJS) $(LIBGTCRT) $(LDFLAGS_BASE) $(CUDA_LIBS) \
 	  -lopenblas -lcjson -lm
 
+$(BUILD)/tests/test_half_rounding: tests/gpu/test_half_rounding.cu ir/scalar.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -o $@ $< $(CUDA_LIBS)
+
 .PHONY: cuda gpu-ops
 cuda: $(CUDA_OBJS)
 gpu-ops: $(GPU_TEST_BINS)
 	$(BUILD)/tests/test_gpu_ops
+	$(BUILD)/tests/test_half_rounding
 
 -include $(CUDA_OBJS:.o=.d) $(GPU_TEST_BINS:=.d)

@@ -1,6 +1,7 @@
 // runtime/cuda/cuda_elementwise.cu: every elementwise op of ir/ops.def and strided copies with
 // dtype conversion. Kernels come from the ops.def X-macro (the `expr` column is the formula over
-// operands a b c of the compute type), templated on the element types. Two paths:
+// operands a b c of the compute type: the stored values through gtc_val, so the 2-byte floats
+// compute in float and round once in Conv), templated on the element types. Two paths:
 //   - contiguous: every operand contiguous or a broadcast scalar, pointers aligned: each thread
 //     handles one 16-byte vector (float4, double2, ...) of every operand;
 //   - strided: any views (broadcast strides 0, transposed, sliced, negative), dims coalesced
@@ -17,7 +18,10 @@
 #define OP(id, name, arity, kind, rule, expr)                                                       \
     struct F_##id {                                                                                 \
         template <class A_, class B_, class C_>                                                     \
-        __device__ __forceinline__ auto operator()(A_ a, B_ b, C_ c, int64_t j) const {             \
+        __device__ __forceinline__ auto operator()(A_ a_, B_ b_, C_ c_, int64_t j) const {          \
+            auto a = gtc_val(a_);                                                                   \
+            auto b = gtc_val(b_);                                                                   \
+            auto c = gtc_val(c_);                                                                   \
             (void)a, (void)b, (void)c, (void)j;                                                     \
             return expr;                                                                            \
         }                                                                                           \
@@ -249,6 +253,8 @@ static int ew_rule(Op op, RtTensor *out, RtTensor *const *in, int nin) {
         switch (t) {
         case DT_FLOAT32: return ew_typed<F, float, float, NIN, false, true>(op, out, in, nin);
         case DT_FLOAT64: return ew_typed<F, double, double, NIN, false, true>(op, out, in, nin);
+        case DT_BFLOAT16: return ew_typed<F, gtc_bf16, gtc_bf16, NIN, false, true>(op, out, in, nin);
+        case DT_FLOAT16: return ew_typed<F, gtc_f16, gtc_f16, NIN, false, true>(op, out, in, nin);
         default: return bad_dtype(op, out, in, nin);
         }
     } else if constexpr (RULE == R_CMP || RULE == R_WHERE) {

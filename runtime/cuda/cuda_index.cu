@@ -80,10 +80,11 @@ int cuda_copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch, siz
 }
 
 // A thread per element; the mask is ir/scalar.h's philox, as on the CPU and in generated code.
-template <class T>
-__global__ void dropout_kernel(T *out, const T *x, uint64_t seed, double ratio, T scale, int64_t n) {
+// V: the type arithmetic sees (float for the 2-byte floats, rounded once on the store).
+template <class T, class V>
+__global__ void dropout_kernel(T *out, const T *x, uint64_t seed, double ratio, V scale, int64_t n) {
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
-        out[i] = gtc_dropout_keep((uint64_t)i, seed, ratio) ? x[i] * scale : (T)0;
+        out[i] = gtc_cast(T, gtc_dropout_keep((uint64_t)i, seed, ratio) ? (V)gtc_val(x[i]) * scale : (V)0);
 }
 
 int cuda_dropout(RtTensor *out, const RtTensor *x, uint64_t seed, double ratio) {
@@ -92,11 +93,17 @@ int cuda_dropout(RtTensor *out, const RtTensor *x, uint64_t seed, double ratio) 
     if (n == 0) return 0;
     unsigned grid = grid_for(n, 256);
     if (x->dtype == DT_FLOAT32)
-        dropout_kernel<float><<<grid, 256, 0, g_cuda.stream>>>(tdata<float>(out), tdata<float>(x), seed, ratio,
-                                                                (float)(1.0 / (1.0 - ratio)), n);
+        dropout_kernel<float, float><<<grid, 256, 0, g_cuda.stream>>>(tdata<float>(out), tdata<float>(x), seed, ratio,
+                                                                       (float)(1.0 / (1.0 - ratio)), n);
     else if (x->dtype == DT_FLOAT64)
-        dropout_kernel<double><<<grid, 256, 0, g_cuda.stream>>>(tdata<double>(out), tdata<double>(x), seed, ratio,
-                                                                 1.0 / (1.0 - ratio), n);
+        dropout_kernel<double, double><<<grid, 256, 0, g_cuda.stream>>>(tdata<double>(out), tdata<double>(x), seed,
+                                                                         ratio, 1.0 / (1.0 - ratio), n);
+    else if (x->dtype == DT_BFLOAT16)
+        dropout_kernel<gtc_bf16, float><<<grid, 256, 0, g_cuda.stream>>>(
+            tdata<gtc_bf16>(out), tdata<gtc_bf16>(x), seed, ratio, gtc_val(gtc_to_bf16(1.0 / (1.0 - ratio))), n);
+    else if (x->dtype == DT_FLOAT16)
+        dropout_kernel<gtc_f16, float><<<grid, 256, 0, g_cuda.stream>>>(
+            tdata<gtc_f16>(out), tdata<gtc_f16>(x), seed, ratio, gtc_val(gtc_to_f16(1.0 / (1.0 - ratio))), n);
     else return rt_error(RT_EINVAL, "cuda dropout: %s is not supported", ir_dtype_name(x->dtype));
     return cuda_check_launch("dropout");
 }

@@ -57,6 +57,7 @@ void cuda_free(void *p);
 #define CU_T_S(CT) CT
 #define CU_T_U(CT) CT
 #define CU_T_F(CT) CT
+#define CU_T_H(CT) CT
 // X(ID, TT, sfx, kind) for every dtype, TT its element type here.
 #define CU_DTYPES(X) IR_DTYPES_A(CU_DT_ROW, X)
 #define CU_DT_ROW(X, ID, name, sh, sfx, CT, WT, size, kind) X(ID, CU_T_##kind(CT), sfx, kind)

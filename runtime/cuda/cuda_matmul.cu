@@ -59,8 +59,8 @@ int cuda_matmul(RtTensor *out, const RtTensor *a, const RtTensor *b) {
     if (r < 2 || a->rank != r || b->rank != r || (rt_numel(out) != 0 && !rt_is_contiguous(out)))
         return rt_error(RT_EINVAL, "cuda matmul: operands must be broadcast views of out's rank (>= 2)");
     DType dt = out->dtype;
-    if ((dt != DT_FLOAT32 && dt != DT_FLOAT64) || a->dtype != dt || b->dtype != dt)
-        return rt_error(RT_EINVAL, "cuda matmul: needs float32 or float64 operands of out's dtype");
+    if (!ir_dtype_is_float(dt) || a->dtype != dt || b->dtype != dt)
+        return rt_error(RT_EINVAL, "cuda matmul: needs float operands of out's dtype");
     int64_t m = out->shape[r - 2], n = out->shape[r - 1], k = a->shape[r - 1];
     if (a->shape[r - 2] != m || b->shape[r - 2] != k || b->shape[r - 1] != n)
         return rt_error(RT_EINVAL, "cuda matmul: inner dimensions differ");
@@ -112,14 +112,19 @@ int cuda_matmul(RtTensor *out, const RtTensor *a, const RtTensor *b) {
         int64_t outer = nbatch / inner;
         // C^T (n x m) = op(B^T) (n x k) * op(A^T) (k x m): cuBLAS's "A" is our b, "B" our a
         cublasOperation_t opB = trB ? CUBLAS_OP_T : CUBLAS_OP_N, opA = trA ? CUBLAS_OP_T : CUBLAS_OP_N;
-        cudaDataType_t ct = dt == DT_FLOAT32 ? CUDA_R_32F : CUDA_R_64F;
-        cublasComputeType_t comp = dt == DT_FLOAT64 ? CUBLAS_COMPUTE_64F
-                                   : g_cuda.tf32    ? CUBLAS_COMPUTE_32F_FAST_TF32
-                                                    : CUBLAS_COMPUTE_32F;
+        // bfloat16 / float16: 2-byte operands and result, float accumulation (rounded once into C),
+        // as the CPU backend's widen-sgemm-round
+        cudaDataType_t ct = dt == DT_FLOAT32    ? CUDA_R_32F
+                            : dt == DT_FLOAT64  ? CUDA_R_64F
+                            : dt == DT_BFLOAT16 ? CUDA_R_16BF
+                                                : CUDA_R_16F;
+        cublasComputeType_t comp = dt == DT_FLOAT64                  ? CUBLAS_COMPUTE_64F
+                                   : dt == DT_FLOAT32 && g_cuda.tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                                                     : CUBLAS_COMPUTE_32F;
         float one_f = 1.0f, zero_f = 0.0f;
         double one_d = 1.0, zero_d = 0.0;
-        const void *alpha = dt == DT_FLOAT32 ? (const void *)&one_f : (const void *)&one_d;
-        const void *beta = dt == DT_FLOAT32 ? (const void *)&zero_f : (const void *)&zero_d;
+        const void *alpha = dt != DT_FLOAT64 ? (const void *)&one_f : (const void *)&one_d;
+        const void *beta = dt != DT_FLOAT64 ? (const void *)&zero_f : (const void *)&zero_d;
         const char *pa0 = (const char *)rt_data(a), *pb0 = (const char *)rt_data(b);
         char *pc0 = (char *)rt_data(out);
         for (int64_t ob = 0; ob < outer && !rc; ob++) {

@@ -10,7 +10,8 @@
 //   - one block per output, optionally split over several blocks (few outputs, long rows):
 //     warp shuffles, then shared memory across warps; split partials are merged by a second
 //     kernel, in a fixed order (results are deterministic).
-// Accumulation: float32 sum/mean/prod accumulate in double (H200 FP64 is full rate and the
+// Accumulation: float32, bfloat16 and float16 sum/mean/prod accumulate in double (the 2-byte floats
+// round once, in fin; their max/min/arg compare as float) (H200 FP64 is full rate and the
 // kernels are memory-bound), float64 in double, int64 in wrapping unsigned 64-bit. max/min
 // propagate NaN (scalar.h's gtc_max/gtc_min); argmax/argmin return the first index of the
 // extreme value, a NaN counting as the extreme (NumPy's rule).
@@ -73,10 +74,24 @@ template <> __device__ __forceinline__ unsigned long long shfl_down<unsigned lon
         r.i = shfl_down<int64_t>(x.i, d);                                                               \
         return r;                                                                                       \
     }
-#define ARG_SHFL_ROW(ID, TT, sfx, kind) ARG_SHFL(TT)
+// (the 2-byte floats' accumulators hold float: ArgAcc<float>)
+#define ARG_SHFL_B(T) ARG_SHFL(T)
+#define ARG_SHFL_S(T) ARG_SHFL(T)
+#define ARG_SHFL_U(T) ARG_SHFL(T)
+#define ARG_SHFL_F(T) ARG_SHFL(T)
+#define ARG_SHFL_H(T)
+#define ARG_SHFL_ROW(ID, TT, sfx, kind) ARG_SHFL_##kind(TT)
 CU_DTYPES(ARG_SHFL_ROW)
 #undef ARG_SHFL_ROW
 #undef ARG_SHFL
+#undef ARG_SHFL_B
+#undef ARG_SHFL_S
+#undef ARG_SHFL_U
+#undef ARG_SHFL_F
+#undef ARG_SHFL_H
+
+// An element as arithmetic sees it (scalar.h's gtc_val): the 2-byte floats as float.
+template <class T> using Val = decltype(gtc_val(T()));
 
 // A policy: Acc, init, step (one input element at reduction index r), merge, fin (to out).
 template <class T, class A, class O> struct PSum {
@@ -84,49 +99,49 @@ template <class T, class A, class O> struct PSum {
     typedef A Acc;
     typedef O Out;
     static __device__ A init() { return A(0); }
-    static __device__ A step(A acc, T x, int64_t) { return acc + (A)x; }
+    static __device__ A step(A acc, T x, int64_t) { return acc + (A)gtc_val(x); }
     static __device__ A merge(A a, A b) { return a + b; }
-    static __device__ O fin(A a, int64_t) { return (O)a; }
+    static __device__ O fin(A a, int64_t) { return gtc_cast(O, a); }
 };
 template <class T, class A, class O> struct PMean : PSum<T, A, O> {
-    static __device__ O fin(A a, int64_t n) { return (O)(a / (A)n); }  // n == 0: 0/0 = NaN
+    static __device__ O fin(A a, int64_t n) { return gtc_cast(O, a / (A)n); }  // n == 0: 0/0 = NaN
 };
 template <class T, class A, class O> struct PProd {
     typedef T In;
     typedef A Acc;
     typedef O Out;
     static __device__ A init() { return A(1); }
-    static __device__ A step(A acc, T x, int64_t) { return acc * (A)x; }
+    static __device__ A step(A acc, T x, int64_t) { return acc * (A)gtc_val(x); }
     static __device__ A merge(A a, A b) { return a * b; }
-    static __device__ O fin(A a, int64_t) { return (O)a; }
+    static __device__ O fin(A a, int64_t) { return gtc_cast(O, a); }
 };
 template <class T> struct PMax {
     typedef T In;
-    typedef T Acc;
+    typedef Val<T> Acc;
     typedef T Out;
-    static __device__ T init() { return Lim<T>::lo(); }
-    static __device__ T step(T acc, T x, int64_t) { return gtc_max(acc, x); }
-    static __device__ T merge(T a, T b) { return gtc_max(a, b); }
-    static __device__ T fin(T a, int64_t) { return a; }
+    static __device__ Acc init() { return Lim<Acc>::lo(); }
+    static __device__ Acc step(Acc acc, T x, int64_t) { return gtc_max(acc, (Acc)gtc_val(x)); }
+    static __device__ Acc merge(Acc a, Acc b) { return gtc_max(a, b); }
+    static __device__ T fin(Acc a, int64_t) { return gtc_cast(T, a); }
 };
 template <class T> struct PMin {
     typedef T In;
-    typedef T Acc;
+    typedef Val<T> Acc;
     typedef T Out;
-    static __device__ T init() { return Lim<T>::hi(); }
-    static __device__ T step(T acc, T x, int64_t) { return gtc_min(acc, x); }
-    static __device__ T merge(T a, T b) { return gtc_min(a, b); }
-    static __device__ T fin(T a, int64_t) { return a; }
+    static __device__ Acc init() { return Lim<Acc>::hi(); }
+    static __device__ Acc step(Acc acc, T x, int64_t) { return gtc_min(acc, (Acc)gtc_val(x)); }
+    static __device__ Acc merge(Acc a, Acc b) { return gtc_min(a, b); }
+    static __device__ T fin(Acc a, int64_t) { return gtc_cast(T, a); }
 };
 // MAXI: argmax (else argmin). b replaces a when it is more extreme, NaN beating numbers, or
 // equal (both NaN included) with a smaller index.
 template <class T, bool MAXI> struct PArg {
     typedef T In;
-    typedef ArgAcc<T> Acc;
+    typedef ArgAcc<Val<T>> Acc;
     typedef int64_t Out;
     static __device__ Acc init() {
         Acc a;
-        a.v = MAXI ? Lim<T>::lo() : Lim<T>::hi();
+        a.v = MAXI ? Lim<Val<T>>::lo() : Lim<Val<T>>::hi();
         a.i = INT64_MAX;
         return a;
     }
@@ -139,7 +154,7 @@ template <class T, bool MAXI> struct PArg {
     }
     static __device__ Acc step(Acc acc, T x, int64_t r) {
         Acc b;
-        b.v = x;
+        b.v = gtc_val(x);
         b.i = r;
         return merge(acc, b);
     }
@@ -352,13 +367,19 @@ int cuda_reduce(Op op, RtTensor *out, const RtTensor *in, unsigned mask) {
         if (op == OP_MEAN) {
             if (in->dtype == DT_FLOAT32) return red_run<PMean<float, double, float>>(op, out, in, mask);
             if (in->dtype == DT_FLOAT64) return red_run<PMean<double, double, double>>(op, out, in, mask);
+            if (in->dtype == DT_BFLOAT16) return red_run<PMean<gtc_bf16, double, gtc_bf16>>(op, out, in, mask);
+            if (in->dtype == DT_FLOAT16) return red_run<PMean<gtc_f16, double, gtc_f16>>(op, out, in, mask);
         } else if (op == OP_SUM) {
             if (in->dtype == DT_FLOAT32) return red_run<PSum<float, double, float>>(op, out, in, mask);
             if (in->dtype == DT_FLOAT64) return red_run<PSum<double, double, double>>(op, out, in, mask);
+            if (in->dtype == DT_BFLOAT16) return red_run<PSum<gtc_bf16, double, gtc_bf16>>(op, out, in, mask);
+            if (in->dtype == DT_FLOAT16) return red_run<PSum<gtc_f16, double, gtc_f16>>(op, out, in, mask);
             if (in->dtype == DT_INT64) return red_run<PSum<int64_t, unsigned long long, int64_t>>(op, out, in, mask);
         } else {
             if (in->dtype == DT_FLOAT32) return red_run<PProd<float, double, float>>(op, out, in, mask);
             if (in->dtype == DT_FLOAT64) return red_run<PProd<double, double, double>>(op, out, in, mask);
+            if (in->dtype == DT_BFLOAT16) return red_run<PProd<gtc_bf16, double, gtc_bf16>>(op, out, in, mask);
+            if (in->dtype == DT_FLOAT16) return red_run<PProd<gtc_f16, double, gtc_f16>>(op, out, in, mask);
             if (in->dtype == DT_INT64) return red_run<PProd<int64_t, unsigned long long, int64_t>>(op, out, in, mask);
         }
         return red_bad(op, out, in);

@@ -129,6 +129,7 @@ static bool validate(Walk *w, zval *z, int depth) {
 #define STORE_LONG_S(CT, sfx, size) (size == 8 ? (CT)l : gtc_to_##sfx((double)l))
 #define STORE_LONG_U(CT, sfx, size) (l < 0 ? (CT)0 : size == 8 ? (CT)l : gtc_to_##sfx((double)l))
 #define STORE_LONG_F(CT, sfx, size) (CT)d
+#define STORE_LONG_H(CT, sfx, size) gtc_to_##sfx((int64_t)l) /* rounded once, not through d */
 static void store(DType dt, char *dst, zval *z) {
     bool is_long = Z_TYPE_P(z) == IS_LONG;
     zend_long l = is_long ? Z_LVAL_P(z) : Z_TYPE_P(z) == IS_TRUE;
@@ -203,6 +204,7 @@ RtTensor *php_gtc_from_php(const RtBackend *b, zval *data, DType dt, bool infer_
     if ((uint64_t)v > (uint64_t)ZEND_LONG_MAX) ZVAL_DOUBLE(rv, (double)v);                   \
     else ZVAL_LONG(rv, (zend_long)v)
 #define LOAD_F(rv, v) ZVAL_DOUBLE(rv, (double)v)
+#define LOAD_H(rv, v) ZVAL_DOUBLE(rv, gtc_to_f64(v))
 static void load(DType dt, const char *src, zval *rv) {
     switch (dt) {
 #define LOAD(ID, name, sh, sfx, CT, WT, size, kind)                                           \

@@ -87,6 +87,8 @@ bool php_gtc_eager_planned(Op op, const RtOperand *in, int nin, const Attrs *a, 
         if (b && in[i].t->storage->backend != b) return false;
         b = in[i].t->storage->backend;
         k.types[i] = rt_type(in[i].t);
+        /* compiled steps refuse the 2-byte floats (emit_check_plan): op by op, without asking */
+        if (ir_dtype_is_half(k.types[i].dtype)) return false;
     }
     if ((m < 2 && strcmp(b->name, "cuda") != 0) || php_gtc_autograd_wants(in, nin)) return false;
     int hit = -1;

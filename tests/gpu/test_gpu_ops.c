@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../ir/scalar.h"
 #include "../../runtime/core/rt.h"
 #include "../../runtime/cuda/rt_cuda.h"
 
@@ -218,7 +219,7 @@ static void make_out(DType dt, int rank, const int64_t *shape, RtTensor **oc, Rt
 
 static double as_double(const void *p, DType dt, int64_t i) {
     switch (dt) {
-#define AS_DOUBLE(ID, name, sh, sfx, CT, WT, size, kind) case DT_##ID: return (double)((const CT *)p)[i];
+#define AS_DOUBLE(ID, name, sh, sfx, CT, WT, size, kind) case DT_##ID: return gtc_to_f64(((const CT *)p)[i]);
         IR_DTYPES(AS_DOUBLE)
 #undef AS_DOUBLE
     default: return NAN;
@@ -241,7 +242,14 @@ static void compare(RtTensor *c, RtTensor *g, double tol32, double tol64) {
         free(hc), free(hg);
         return;
     }
-    double tol = c->dtype == DT_FLOAT32 ? tol32 : c->dtype == DT_FLOAT64 ? tol64 : 0, maxerr = 0;
+    /* bfloat16 / float16: both backends compute in float and round with scalar.h's one conversion,
+     * so results differ only where float results do; that is allowed one unit in the last place of
+     * the 2-byte format (relative 2^-7 for bfloat16, 2^-10 for float16), and nothing where tol32 is
+     * 0 (casts, fills: exact) */
+    double tolh = c->dtype == DT_BFLOAT16 ? 1.0 / 128 : 1.0 / 1024;
+    double tol = c->dtype == DT_FLOAT32   ? tol32
+                 : c->dtype == DT_FLOAT64 ? tol64
+                 : ir_dtype_is_half(c->dtype) && tol32 > 0 ? tolh : 0, maxerr = 0;
     int64_t bad = -1, nbad = 0;
     bool flt = ir_dtype_is_float(c->dtype);
     for (int64_t i = 0; i < n; i++) {
@@ -317,7 +325,9 @@ static int rule_dtypes(DtRule r, DType *out) {
         for (int d = 0; d < DT_COUNT; d++)
             if (d != DT_BOOL) out[n++] = (DType)d;
         break;
-    case R_DIV: case R_FLOAT: out[n++] = DT_FLOAT32, out[n++] = DT_FLOAT64; break;
+    case R_DIV: case R_FLOAT:
+        out[n++] = DT_FLOAT32, out[n++] = DT_FLOAT64, out[n++] = DT_BFLOAT16, out[n++] = DT_FLOAT16;
+        break;
     case R_CMP: case R_WHERE:
         for (int d = 0; d < DT_COUNT; d++) out[n++] = (DType)d;
         break;
@@ -486,8 +496,10 @@ static const RedCase red_cases[] = {
 static int red_dtypes(Op op, DType *out) {
     int n = 0;
     switch (op) {
-    case OP_SUM: case OP_PROD: out[n++] = DT_INT64, out[n++] = DT_FLOAT32, out[n++] = DT_FLOAT64; break;
-    case OP_MEAN: out[n++] = DT_FLOAT32, out[n++] = DT_FLOAT64; break;
+    case OP_SUM: case OP_PROD: out[n++] = DT_INT64; /* fall through */
+    case OP_MEAN:
+        out[n++] = DT_FLOAT32, out[n++] = DT_FLOAT64, out[n++] = DT_BFLOAT16, out[n++] = DT_FLOAT16;
+        break;
     default:
         for (int d = 0; d < DT_COUNT; d++) out[n++] = (DType)d;
         break;
@@ -584,10 +596,15 @@ static const MmCase mm_cases[] = {
     {{3, {5, 64, 64}, V_MISALIGN}, {3, {5, 64, 64}, V_T}},
 };
 
+/* float products on both backends (the 2-byte floats: cuBLAS GemmEx with fp32 compute against
+ * the CPU's widen-sgemm-round) */
+static const DType mm_dtypes[4] = {DT_FLOAT32, DT_FLOAT64, DT_BFLOAT16, DT_FLOAT16};
+
 static void test_matmul(void) {
     static const Range vals = {-1, 1, 0, 0};
     for (size_t i = 0; i < sizeof mm_cases / sizeof *mm_cases; i++)
-        for (int dt = DT_FLOAT32; dt <= DT_FLOAT64; dt++) {
+        for (int di = 0; di < 4; di++) {
+            const DType dt = mm_dtypes[di];
             const MmCase *mc = &mm_cases[i];
             int ra = mc->a.rank, rb = mc->b.rank, rank = ra > rb ? ra : rb;
             int64_t m = mc->a.shape[ra - 2], k = mc->a.shape[ra - 1], n = mc->b.shape[rb - 1];
@@ -650,7 +667,7 @@ static void test_apply(void) {
     Range vals = {-3, 3, 0.5, 0};
     int64_t s2[2] = {37, 1025}, s1[1] = {1025}, sk[1] = {13}, smk[2] = {7, 13}, skn[2] = {13, 5};
     DType dts[] = {DT_BOOL, DT_INT32, DT_INT64, DT_FLOAT32, DT_FLOAT64, DT_INT8, DT_UINT8, DT_INT16,
-                   DT_UINT16, DT_UINT32, DT_UINT64};
+                   DT_UINT16, DT_UINT32, DT_UINT64, DT_BFLOAT16, DT_FLOAT16};
     const int ndts = (int)(sizeof dts / sizeof *dts);
     for (int i = 0; i < ndts; i++) {
         RtTensor *x = gen(dts[i], 2, s2, vals), *y = gen(dts[(i + 2) % ndts], 1, s1, vals);
@@ -699,7 +716,8 @@ static void test_apply(void) {
         rt_release(t), rt_release(x), rt_release(y);
     }
     /* matmul with 1-D operands (NumPy's rules) */
-    for (int dt = DT_FLOAT32; dt <= DT_FLOAT64; dt++) {
+    for (int di = 0; di < 4; di++) {
+        const DType dt = mm_dtypes[di];
         RtTensor *v = gen((DType)dt, 1, sk, vals), *m = gen((DType)dt, 2, smk, vals), *w = gen((DType)dt, 2, skn, vals);
         RtTensor *p1[2] = {v, w}, *p2[2] = {m, v}, *p3[2] = {v, v}, *p4[2] = {m, w};
         check_apply("[13] @ [13,5]", OP_MATMUL, p1, NULL, 2, NULL, 1e-4, 1e-12);
@@ -805,9 +823,9 @@ static void test_nn(void) {
     int64_t sd[3] = {37, 129, 5}, s2[2] = {257, 10}, sl[1] = {257};
     const double ratios[3] = {0, 0.1, 0.7};
     const int64_t seeds[3] = {0, 12345, ((int64_t)1 << 40) + 3};
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < 4; d++) /* float32, float64, bfloat16, float16 */
         for (int r = 0; r < 3; r++) {
-            DType dt = d ? DT_FLOAT64 : DT_FLOAT32;
+            DType dt = mm_dtypes[d];
             RtTensor *x = gen(dt, 3, sd, (Range){-3, 3, 0, 0});
             RtTensor *seed = need(rt_from_host(CPU, DT_INT64, 0, NULL, &seeds[r]), "seed");
             Attrs a;

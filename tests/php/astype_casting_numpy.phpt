@@ -1,5 +1,5 @@
 --TEST--
-astype's casting rules equal NumPy's np.can_cast for every pair of the 11 dtypes under 'no', 'equiv', 'safe', 'same_kind' and 'unsafe' (NumPy asked live, not a copied table)
+astype's casting rules equal NumPy's np.can_cast for every pair of the 12 dtypes NumPy has (all but bfloat16) under 'no', 'equiv', 'safe', 'same_kind' and 'unsafe' (NumPy asked live, not a copied table)
 --SKIPIF--
 <?php
 exec('/usr/bin/python3 -c "import numpy" 2>/dev/null', $out, $rc);
@@ -8,7 +8,7 @@ if ($rc !== 0) die('skip NumPy is not available to /usr/bin/python3');
 --FILE--
 <?php
 use Cuda\CudaArray;
-$ts = ['bool', 'uint8', 'uint16', 'uint32', 'uint64', 'int8', 'int16', 'int32', 'int64', 'float32', 'float64'];
+$ts = ['bool', 'uint8', 'uint16', 'uint32', 'uint64', 'int8', 'int16', 'int32', 'int64', 'float16', 'float32', 'float64'];
 $modes = ['no', 'equiv', 'safe', 'same_kind', 'unsafe'];
 $py = 'import numpy as np, sys, json
 ts, modes = json.loads(sys.argv[1]), json.loads(sys.argv[2])

@@ -17,7 +17,7 @@ throws(fn() => new CudaArray([[], [1]]));
 $self = [1];
 $self[0] = &$self;                  // a recursive array is just too deep
 throws(fn() => new CudaArray($self));
-throws(fn() => new CudaArray([1], 'float16'));
+throws(fn() => new CudaArray([1], 'float8'));
 throws(fn() => new CudaArray("1"));
 $a = new CudaArray([1]);
 $view = $a->reshape([1, 1]);
@@ -39,7 +39,7 @@ Cuda\InvalidArgumentException: $data is nested deeper than 8 levels
 Cuda\InvalidArgumentException: ragged array: $data[1] has 0 elements, expected 1
 Cuda\InvalidArgumentException: ragged array: $data[1] has 1 elements, expected 0
 Cuda\InvalidArgumentException: $data is nested deeper than 8 levels
-Cuda\InvalidArgumentException: Cuda\CudaArray::__construct(): Argument #2 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"; "float16" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::__construct(): Argument #2 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bfloat16", "float16", "float32", "float64"; "float8" given
 TypeError: Cuda\CudaArray::__construct(): Argument #1 ($data) must be of type array, string given
 int32 [2] [2,3]
 float32 [1,1] [[1.0]]

@@ -57,7 +57,7 @@ bool(true)
 bool(true)
 3 1
 Cuda\InvalidArgumentException: fromBuffer: shape [4] of float32 needs 16 bytes, got 12
-Cuda\InvalidArgumentException: Cuda\HostArray::fromBuffer(): Argument #3 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"; "int4" given
+Cuda\InvalidArgumentException: Cuda\HostArray::fromBuffer(): Argument #3 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bfloat16", "float16", "float32", "float64"; "int4" given
 Cuda\InvalidArgumentException: index 2 is out of range for axis 0 of size 2
 Cuda\InvalidArgumentException: 1 coordinate for a rank-2 array
 Cuda\InvalidArgumentException: 3 coordinates for a rank-2 array

@@ -56,7 +56,7 @@ Cuda\InvalidArgumentException: fromFlatArray: shape [2,2] holds 4 values, 3 give
 Cuda\InvalidArgumentException: Cuda\CudaArray::fromFlatArray(): Argument #1 ($values) must be a flat list of numbers (an array was found in it)
 Cuda\InvalidArgumentException: Cuda\CudaArray::fromFlatArray(): Argument #1 ($values) must be a list of numbers
 Cuda\InvalidArgumentException: $data[1] must be int, float or bool, string given
-Cuda\InvalidArgumentException: Cuda\CudaArray::fromFlatArray(): Argument #3 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"; "complex64" given
+Cuda\InvalidArgumentException: Cuda\CudaArray::fromFlatArray(): Argument #3 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bfloat16", "float16", "float32", "float64"; "complex64" given
 Cuda\InvalidArgumentException: Cuda\CudaArray::fromFlatArray(): Argument #2 ($shape) must contain only non-negative dimensions, -1 given
 Cuda\InvalidArgumentException: fromFile: shape [4,2] of float32 needs 32 bytes, DIR/f32.bin has 24
 Cuda\InvalidArgumentException: fromFile: shape [2] of float64 needs 16 bytes, DIR/f32.bin has 24

@@ -59,7 +59,8 @@ throws(fn() => Fusion::compile(fn($x) => null, $spec));
 after();
 
 echo "bad input specs:\n";
-throws(fn() => Fusion::compile(fn($x) => $x, ['x' => 'float16']));
+throws(fn() => Fusion::compile(fn($x) => $x, ['x' => 'float8']));
+throws(fn() => Fusion::compile(fn($x) => $x * 2, ['x' => 'bfloat16']));
 throws(fn() => Fusion::compile(fn($x) => $x, ['x' => [[2, -1], 'float32']]));
 throws(fn() => Fusion::compile(fn($x) => $x, ['x y' => 'float32']));
 throws(fn() => Fusion::compile(fn($x) => $x, ['x' => new stdClass()]));
@@ -129,7 +130,8 @@ Cuda\InvalidArgumentException: the traced function returned no tensors
 Cuda\InvalidArgumentException: the traced function must return a Cuda\CudaArray or (nested) arrays of them; its result is null
   tracing: false, eager: [[2.0,3.0],[4.0,5.0]]
 bad input specs:
-Cuda\InvalidArgumentException: input "x": unknown dtype "float16"
+Cuda\InvalidArgumentException: input "x": unknown dtype "float8"
+Cuda\CompilationException: cannot compile the traced graph: fusion: inputs[0] "x" (input): bfloat16 values are not supported in compiled steps yet (eager operations support them); cast to float32 before compiling
 Cuda\InvalidArgumentException: Cuda\Fusion::compile(): Argument #2 ($inputs) must contain only non-negative dimensions, -1 given
 Cuda\InvalidArgumentException: input name "x y" is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 128 characters)
 Cuda\InvalidArgumentException: input "x" must be a Cuda\CudaArray, a dtype name, a number or [shape, dtype], stdClass given

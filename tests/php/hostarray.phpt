@@ -20,7 +20,7 @@ var_dump(CudaArray::zeros([2, 0, 3])->toHost()->getShape());
 var_dump(HostArray::fromArray([])->getShape());
 throws(fn() => new HostArray());
 throws(fn() => HostArray::fromArray([[1], [2, 3]]));
-throws(fn() => HostArray::fromArray([1], 'bfloat16'));
+throws(fn() => HostArray::fromArray([1], 'float8'));
 ?>
 --EXPECT--
 array(2) {
@@ -86,4 +86,4 @@ array(1) {
 }
 ArgumentCountError: Cuda\HostArray::__construct() expects at least 1 argument, 0 given
 Cuda\InvalidArgumentException: ragged array: $data[1] has 2 elements, expected 1
-Cuda\InvalidArgumentException: Cuda\HostArray::fromArray(): Argument #2 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"; "bfloat16" given
+Cuda\InvalidArgumentException: Cuda\HostArray::fromArray(): Argument #2 ($dtype) must be one of "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bfloat16", "float16", "float32", "float64"; "float8" given

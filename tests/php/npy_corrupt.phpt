@@ -18,6 +18,8 @@ $cases = [
     'big-endian' => npy("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", pack('G*', 1, 2)),
     'object dtype' => npy("{'descr': '|O', 'fortran_order': False, 'shape': (2,), }", str_repeat("\0", 16)),
     'float16' => npy("{'descr': '<f2', 'fortran_order': False, 'shape': (2,), }", str_repeat("\0", 4)),
+    'complex64' => npy("{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }", str_repeat("\0", 16)),
+    'raw V2' => npy("{'descr': '|V2', 'fortran_order': False, 'shape': (2,), }", str_repeat("\0", 4)),
     'structured' => npy("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", str_repeat("\0", 8)),
     'truncated data' => npy($ok, pack('g', 1)),
     'extra data' => npy($ok, pack('g*', 1, 2, 3)),
@@ -50,7 +52,9 @@ valid             float32 [2] no exception
 fortran order     float32 [2,2] no exception
 big-endian        float32 [2] no exception
 object dtype      Cuda\InvalidArgumentException: %s: npy: %s
-float16           Cuda\InvalidArgumentException: %s: npy: %s
+float16           float16 [2] no exception
+complex64         Cuda\InvalidArgumentException: %s: npy: unsupported dtype '<c8' %s
+raw V2            Cuda\InvalidArgumentException: %s: npy: unsupported dtype '|V2': raw 2-byte values %s
 structured        Cuda\InvalidArgumentException: %s: npy: %s
 truncated data    Cuda\InvalidArgumentException: %s: npy: %s
 extra data        float32 [2] no exception

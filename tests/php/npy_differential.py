@@ -12,7 +12,8 @@ import numpy as np
 
 warnings.simplefilter('ignore')
 out = sys.argv[1]
-OURS = {'bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64'}
+OURS = {'bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32',
+        'float64'}
 files = []
 
 
@@ -148,8 +149,8 @@ for k, n in enumerate([0, 1, 5, 9, 10, 11, 20]):
 # The spellings gtc reads (runtime/core/npy.c); NumPy's dtype parser takes others by accident
 # ('f4,', '1f4', '<f 4', control characters read as type numbers): gtc refuses those.
 CODES = ['?', 'b1', 'b', 'i1', 'B', 'u1', 'h', 'i2', 'H', 'u2', 'i', 'i4', 'I', 'u4', 'l', 'q', 'p', 'i8',
-         'L', 'Q', 'P', 'u8', 'f', 'f4', 'd', 'f8']
-SPELLED = set(names[:34]) | {o + c for c in CODES for o in ['', '<', '>', '=', '|']}
+         'L', 'Q', 'P', 'u8', 'e', 'f2', 'f', 'f4', 'd', 'f8']
+SPELLED = set(names[:36]) | {o + c for c in CODES for o in ['', '<', '>', '=', '|']}
 
 
 def header_dict(raw):

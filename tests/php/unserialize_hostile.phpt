@@ -16,7 +16,7 @@ $cases = [
     'extra key' => $good + ['x' => 1],
     'empty' => [],
     'dtype int' => ['dtype' => 3] + $good,
-    'dtype unknown' => ['dtype' => 'float16'] + $good,
+    'dtype unknown' => ['dtype' => 'float8'] + $good,
     'dtype NUL' => ['dtype' => "int32\0"] + $good,
     'shape string' => ['shape' => '2'] + $good,
     'shape negative' => ['shape' => [-2]] + $good,

@@ -44,7 +44,7 @@ static double at(const RtTensor *t, int64_t i) {
     }
     const void *p = t->storage->data;
     switch (t->dtype) {
-#define AT(ID, name, sh, sfx, CT, WT, size, kind) case DT_##ID: return (double)((const CT *)p)[off];
+#define AT(ID, name, sh, sfx, CT, WT, size, kind) case DT_##ID: return gtc_to_f64(((const CT *)p)[off]);
         IR_DTYPES(AT)
 #undef AT
     default: return NAN;
@@ -69,6 +69,9 @@ static void assert_close(double got, double want, DType dt, const char *what, in
     bool ok;
     if (isnan(want)) ok = isnan(got);
     else if (isinf(want) || !ir_dtype_is_float(dt)) ok = got == want;
+    /* the 2-byte floats: the exact value rounded once (reductions accumulate in double) */
+    else if (dt == DT_BFLOAT16) ok = got == gtc_to_f64(gtc_to_bf16(want));
+    else if (dt == DT_FLOAT16) ok = got == gtc_to_f64(gtc_to_f16(want));
     else ok = fabs(got - want) <= (dt == DT_FLOAT32 ? 1e-6 : 1e-12) * fmax(1, fabs(want));
     if (!ok) fail_msg("%s [%s] element %lld: got %.17g, want %.17g", what, ir_dtype_name(dt),
                       (long long)i, got, want);

@@ -522,10 +522,10 @@ TEST(ir_read_json__unknown_op__error) {
 }
 
 TEST(ir_read_json__unknown_dtype__error) {
-    expect_error(HEAD "'inputs': [{'name': 'x', 'dtype': 'float16', 'shape': [2]}], 'nodes': [], 'outputs': {'x': 'x'}}",
-                 "g.json: inputs[0] \"x\" (input): unknown dtype \"float16\" (expected bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32 or float64)");
+    expect_error(HEAD "'inputs': [{'name': 'x', 'dtype': 'half', 'shape': [2]}], 'nodes': [], 'outputs': {'x': 'x'}}",
+                 "g.json: inputs[0] \"x\" (input): unknown dtype \"half\" (expected bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, float16, float32 or float64)");
     expect_error(HEAD X23 "'nodes': [{'name': 'z', 'op': 'cast', 'inputs': ['x'], 'dtype': 'int4'}], 'outputs': {'z': 'z'}}",
-                 "g.json: nodes[0] \"z\" (cast): unknown dtype \"int4\" (expected bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32 or float64)");
+                 "g.json: nodes[0] \"z\" (cast): unknown dtype \"int4\" (expected bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, float16, float32 or float64)");
 }
 
 TEST(ir_read_json__duplicate_key__error) {

@@ -272,6 +272,12 @@ static void rt_npy__round_trip__same_bytes_and_shape(void **state) {
         RtTensor *a = arange((DType)dt, 2, s);
         char *buf;
         size_t len;
+        if (dt == DT_BFLOAT16) { /* NumPy has no bfloat16: refused, never written as raw '<V2' */
+            assert_int_equal(rt_npy_write(a, &buf, &len), -1);
+            assert_non_null(strstr(rt_message(), "bfloat16 has no NumPy dtype"));
+            rt_release(a);
+            continue;
+        }
         assert_int_equal(rt_npy_write(a, &buf, &len), 0);
         assert_int_equal((len - rt_nbytes(a)) % 64, 0);
         RtTensor *b = rt_npy_read(&rt_cpu_backend, buf, len);

@@ -71,7 +71,7 @@ TEST(ir_dtype_from_name__each_name__round_trips) {
 }
 
 TEST(ir_dtype_from_name__unknown__minus_one_and_out_untouched) {
-    const char *bad[] = {"float16", "bfloat16", "Float32", "float", "int", "f32", "i64", "bool ", "", "uint128", "int4"};
+    const char *bad[] = {"half", "bf16", "f16", "Float32", "float", "int", "f32", "i64", "bool ", "", "uint128", "int4"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         DType t = DT_COUNT;
         assert_int_equal(ir_dtype_from_name(bad[i], &t), -1);
@@ -85,6 +85,14 @@ TEST(ir_dtype_is_float__each_dtype__only_floats) {
     assert_false(ir_dtype_is_float(DT_INT64));
     assert_true(ir_dtype_is_float(DT_FLOAT32));
     assert_true(ir_dtype_is_float(DT_FLOAT64));
+    assert_true(ir_dtype_is_float(DT_BFLOAT16));
+    assert_true(ir_dtype_is_float(DT_FLOAT16));
+    assert_false(ir_dtype_is_int(DT_BFLOAT16));
+    assert_false(ir_dtype_is_unsigned(DT_FLOAT16));
+    assert_true(ir_dtype_is_half(DT_BFLOAT16));
+    assert_true(ir_dtype_is_half(DT_FLOAT16));
+    assert_false(ir_dtype_is_half(DT_FLOAT32));
+    assert_false(ir_dtype_is_half(DT_UINT16));
 }
 
 TEST(ir_dtype_is_int__each_dtype__the_integers_not_bool) {
@@ -107,6 +115,7 @@ TEST(ir_dtype_names__new_dtypes__names_short_names_sizes) {
         {DT_INT8, "int8", "i8", 1},      {DT_UINT8, "uint8", "u8", 1},
         {DT_INT16, "int16", "i16", 2},   {DT_UINT16, "uint16", "u16", 2},
         {DT_UINT32, "uint32", "u32", 4}, {DT_UINT64, "uint64", "u64", 8},
+        {DT_BFLOAT16, "bfloat16", "bf16", 2}, {DT_FLOAT16, "float16", "f16", 2},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         assert_string_equal(ir_dtype_name(rows[i].t), rows[i].name);
@@ -126,7 +135,7 @@ TEST(dtype_enum__existing_dtypes__numbers_unchanged) {
 
 TEST(ir_dtype_list__all__display_order) {
     assert_string_equal(ir_dtype_list(), "bool, int8, int16, int32, int64, uint8, uint16, uint32, "
-                                         "uint64, float32 or float64");
+                                         "uint64, bfloat16, float16, float32 or float64");
 }
 
 TEST(ir_numel__shapes__product_of_dims) {
@@ -164,24 +173,28 @@ TEST(ir_promote__bool_and_int32__int32) {
 
 /* The whole strong x strong table: NumPy's integer lattice (signed with unsigned: the signed
  * integer twice as wide, float64 with uint64), bool below all, an integer with a float gives that
- * float (int64 with float32: float32). */
+ * float (int64 with float32: float32; any integer with bfloat16 or float16: that one, PyTorch's
+ * rule), bfloat16 with float16 gives float32 (PyTorch's). */
 TEST(ir_promote__strong_x_strong__table) {
     enum { B = DT_BOOL, I8 = DT_INT8, I16 = DT_INT16, I32 = DT_INT32, I64 = DT_INT64, U8 = DT_UINT8,
-           U16 = DT_UINT16, U32 = DT_UINT32, U64 = DT_UINT64, F32 = DT_FLOAT32, F64 = DT_FLOAT64 };
-    static const int order[DT_COUNT] = {B, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64};
+           U16 = DT_UINT16, U32 = DT_UINT32, U64 = DT_UINT64, F32 = DT_FLOAT32, F64 = DT_FLOAT64,
+           BF = DT_BFLOAT16, H = DT_FLOAT16 };
+    static const int order[DT_COUNT] = {B, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, BF, H};
     static const int want[DT_COUNT][DT_COUNT] = {
-        /*        B    I8   I16  I32  I64  U8   U16  U32  U64  F32  F64 */
-        /* B  */ {B,   I8,  I16, I32, I64, U8,  U16, U32, U64, F32, F64},
-        /* I8 */ {I8,  I8,  I16, I32, I64, I16, I32, I64, F64, F32, F64},
-        /* I16*/ {I16, I16, I16, I32, I64, I16, I32, I64, F64, F32, F64},
-        /* I32*/ {I32, I32, I32, I32, I64, I32, I32, I64, F64, F32, F64},
-        /* I64*/ {I64, I64, I64, I64, I64, I64, I64, I64, F64, F32, F64},
-        /* U8 */ {U8,  I16, I16, I32, I64, U8,  U16, U32, U64, F32, F64},
-        /* U16*/ {U16, I32, I32, I32, I64, U16, U16, U32, U64, F32, F64},
-        /* U32*/ {U32, I64, I64, I64, I64, U32, U32, U32, U64, F32, F64},
-        /* U64*/ {U64, F64, F64, F64, F64, U64, U64, U64, U64, F32, F64},
-        /* F32*/ {F32, F32, F32, F32, F32, F32, F32, F32, F32, F32, F64},
-        /* F64*/ {F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64},
+        /*        B    I8   I16  I32  I64  U8   U16  U32  U64  F32  F64  BF   H  */
+        /* B  */ {B,   I8,  I16, I32, I64, U8,  U16, U32, U64, F32, F64, BF,  H},
+        /* I8 */ {I8,  I8,  I16, I32, I64, I16, I32, I64, F64, F32, F64, BF,  H},
+        /* I16*/ {I16, I16, I16, I32, I64, I16, I32, I64, F64, F32, F64, BF,  H},
+        /* I32*/ {I32, I32, I32, I32, I64, I32, I32, I64, F64, F32, F64, BF,  H},
+        /* I64*/ {I64, I64, I64, I64, I64, I64, I64, I64, F64, F32, F64, BF,  H},
+        /* U8 */ {U8,  I16, I16, I32, I64, U8,  U16, U32, U64, F32, F64, BF,  H},
+        /* U16*/ {U16, I32, I32, I32, I64, U16, U16, U32, U64, F32, F64, BF,  H},
+        /* U32*/ {U32, I64, I64, I64, I64, U32, U32, U32, U64, F32, F64, BF,  H},
+        /* U64*/ {U64, F64, F64, F64, F64, U64, U64, U64, U64, F32, F64, BF,  H},
+        /* F32*/ {F32, F32, F32, F32, F32, F32, F32, F32, F32, F32, F64, F32, F32},
+        /* F64*/ {F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64},
+        /* BF */ {BF,  BF,  BF,  BF,  BF,  BF,  BF,  BF,  BF,  F32, F64, BF,  F32},
+        /* H  */ {H,   H,   H,   H,   H,   H,   H,   H,   H,   F32, F64, F32, H},
     };
     for (int i = 0; i < DT_COUNT; i++)
         for (int j = 0; j < DT_COUNT; j++) {
@@ -214,8 +227,9 @@ TEST(ir_promote__int_constant_with_int32_tensor__int32) {
 
 /* A float constant (weak float32) lifts bool and int tensors to float32 and keeps float ones. */
 TEST(ir_promote__float_constant_with_each_tensor__float32_or_tensor_float) {
+    assert_int_equal(ir_promote(DT_FLOAT32, true, DT_BFLOAT16, false), DT_BFLOAT16);
     for (int t = 0; t < DT_COUNT; t++) {
-        DType want = t == DT_FLOAT64 ? DT_FLOAT64 : DT_FLOAT32;
+        DType want = ir_dtype_is_float((DType)t) ? (DType)t : DT_FLOAT32; /* bfloat16 stays */
         assert_int_equal(ir_promote(DT_FLOAT32, true, (DType)t, false), want);
         assert_int_equal(ir_promote((DType)t, false, DT_FLOAT32, true), want);
     }

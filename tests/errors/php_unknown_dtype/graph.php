@@ -10,7 +10,7 @@ require_once __DIR__ . '/gtc_attributes.php';
 #[Graph(name: 'g')]
 function g(
     #[Input('float32', [4, 3])] CudaArray $x,
-    #[Input('float16', [3, 2])] CudaArray $w,
+    #[Input('float8', [3, 2])] CudaArray $w,
 ): array {
     $y = $x->matmul($w);
     return ['y' => $y];

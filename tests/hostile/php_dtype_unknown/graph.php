@@ -9,7 +9,7 @@ require_once __DIR__ . '/gtc_attributes.php';
 
 #[Graph(name: 'g')]
 function g(
-    #[Input('float16', [2])] CudaArray $x,
+    #[Input('float8', [2])] CudaArray $x,
 ): array {
     $y = $x->relu();
     return ['y' => $y];
