@@ -20,8 +20,10 @@
 
 /* Writes DIR/kernels.cu, DIR/kernels_cpu.c and DIR/plan.c for g, whose plan must be lowered
  * (pipeline_run through lower). DIR must exist. source_name (the input file's base name) appears
- * only escaped. 0, or -1 with the first error in d (nothing is left half-written on error). */
-int emit_all(const Graph *g, const char *dir, const char *source_name, Diag *d);
+ * only escaped. fwd (or NULL): g's predict() plan (compiler/forward.c), written as
+ * predict_kernels.cu, predict_kernels_cpu.c and predict_plan.c. 0, or -1 with the first error in
+ * d (nothing is left half-written on error). */
+int emit_all(const Graph *g, const Graph *fwd, const char *dir, const char *source_name, Diag *d);
 /* Writes text to DIR/NAME through a fresh temporary file renamed over it (a symbolic link at
  * either name is replaced, never followed). 0, or -1 with "cannot write PATH: reason" in d. */
 int emit_write_file(const char *dir, const char *name, const char *text, Diag *d);

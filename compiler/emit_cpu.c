@@ -383,8 +383,8 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
             g->ninputs + g->noutputs + 1, nscalars ? nscalars : 1);
     for (int s = 0; s < p->nsteps; s++) {
         step_comment(&b, g, s);
-        str_add(&b, "static void gtc_c%d(const void *args) {\n"
-                    "    const struct gtc_args *a = (const struct gtc_args *)args;\n    (void)a;\n", s);
+        str_add(&b, "static void %s_c%d(const void *args) {\n"
+                    "    const struct gtc_args *a = (const struct gtc_args *)args;\n    (void)a;\n", p->sym, s);
         Ex x;
         ex_init(&x, g, EMIT_C, s, &b, d);
         switch (p->steps[s].kind) {
@@ -402,8 +402,8 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
         }
         str_cat(&b, "}\n");
     }
-    str_cat(&b, "\nconst RtCpuKernel gtc_cpu_kernels[] = {");
-    for (int s = 0; s < p->nsteps; s++) str_add(&b, "%sgtc_c%d", s ? ", " : "", s);
+    str_add(&b, "\nconst RtCpuKernel %s_cpu_kernels[] = {", p->sym);
+    for (int s = 0; s < p->nsteps; s++) str_add(&b, "%s%s_c%d", s ? ", " : "", p->sym, s);
     if (!p->nsteps) str_cat(&b, "0");
     str_cat(&b, "};\n");
     return str_take(&b);

@@ -11,6 +11,7 @@
 #include "build.h"
 #include "emit.h"
 #include "frontend.h"
+#include "forward.h"
 #include "pipeline.h"
 
 /* The target every command lowers for (--target / --arch, any command but compile). */
@@ -210,14 +211,16 @@ static int cmd_emit(const char *file, const char *dir) {
         fprintf(stderr, "gtc emit: needs --emit-dir DIR\n");
         return 2;
     }
-    Graph *g = load_and_run(file, NULL);
+    Graph *g = load(file), *fwd = NULL;
     if (!g) return 1;
     Diag d;
     diag_init(&d, file);
     const char *base = strrchr(file, '/');
-    int rc = emit_all(g, dir, base ? base + 1 : file, &d);
+    int rc = forward_pipeline(g, &g_target, &fwd, &d);
+    if (!rc) rc = emit_all(g, fwd, dir, base ? base + 1 : file, &d);
     if (rc) fprintf(stderr, "%s\n", d.msg);
     graph_free(g);
+    if (fwd) graph_free(fwd);
     return rc ? 1 : 0;
 }
 

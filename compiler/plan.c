@@ -18,6 +18,7 @@ Plan *plan_new(int nnodes) {
     for (int i = 0; i < nnodes; i++) p->step_of[i] = -1;
     p->scratch_off = -1;
     p->check_off = -1;
+    snprintf(p->sym, sizeof p->sym, "gtc");
     return p;
 }
 

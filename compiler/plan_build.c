@@ -89,7 +89,7 @@ RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src
         const StepLower *l = &st->lower;
         stats[st->kind]++;
         rs->kind = rt_kinds[st->kind];
-        rs->kernel = keep(bp, xfmt("gtc_k%d", s));
+        rs->kernel = keep(bp, xfmt("%s_k%d", p->sym, s));
         Str ops = {0};
         str_cat(&ops, "");
         for (int k = 0; k < st->nnodes; k++) str_add(&ops, "%s%s", k ? "," : "", ir_ops[g->nodes[st->nodes[k]].op].name);

@@ -22,10 +22,11 @@
 
 #include "../../ir/ir.h" /* DType, IR_MAX_RANK */
 
-#define RT_PLAN_ABI 7 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
+#define RT_PLAN_ABI 8 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
                        * 5: .after holds only the edges no others imply (was: every conflict);
                        * 6: RtPlan.checks and .check_off (the index-error word);
-                       * 7: RtPlanIO.state (optimizer state a model owns) */
+                       * 7: RtPlanIO.state (optimizer state a model owns);
+                       * 8: RtPlan.predict (the forward plan of a training step) */
 #define RT_PLAN_MAX_ARGS_BYTES 4096 /* CUDA's kernel parameter space */
 #define RT_PLAN_STEP_MAX 9007199254740992.0 /* 2^53: the largest AdamW step t (a float64 input) the
                                              * executor takes; it refuses t < 1 and fractions */
@@ -102,6 +103,9 @@ struct RtPlan {
     int nchecks;               /* index checks (RtPlanCheck); 0: none, and check_off is -1 */
     const RtPlanCheck *checks;
     int64_t check_off;         /* the error word's offset in the arena (inside arena_bytes) */
+    const struct RtPlan *predict; /* a training step's forward function (predict(): the graph's
+                                   * outputs from the inputs they read, no gradients or updates;
+                                   * compiler/forward.c), or NULL */
 };
 typedef struct RtPlan RtPlan;
 

@@ -430,7 +430,7 @@ ZEND_METHOD(Cuda_FusionGraph, runAsync) {
         zend_throw_error(NULL, "Cuda\\FusionGraph objects come from Cuda\\Fusion::compile()");
         RETURN_THROWS();
     }
-    if (!php_gtc_plan_run(f, args, argc, named, &r)) RETURN_THROWS();
+    if (!php_gtc_plan_run(f, false, args, argc, named, &r)) RETURN_THROWS();
     object_init_ex(return_value, php_gtc_ce_FusionExecution);
     php_gtc_fexec *x = fexec_from_obj(Z_OBJ_P(return_value));
     ZVAL_COPY_VALUE(&x->result, &r);
@@ -554,7 +554,7 @@ ZEND_METHOD(Cuda_Fusion, run) {
         ZVAL_COPY_DEREF(&args[i], v);
         i++;
     } ZEND_HASH_FOREACH_END();
-    bool ok = php_gtc_plan_run(php_gtc_plan_from_obj(Z_OBJ(g)), args, n, NULL, return_value);
+    bool ok = php_gtc_plan_run(php_gtc_plan_from_obj(Z_OBJ(g)), false, args, n, NULL, return_value);
     for (i = 0; i < n; i++) zval_ptr_dtor(&args[i]);
     efree(args);
     zval_ptr_dtor(&g);
