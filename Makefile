@@ -35,7 +35,7 @@ PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cud
                 runtime/php/cudaarray_npz.c runtime/php/cudaarray_data.c runtime/php/cudaarray_nn.c \
                 runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/kernel_compiler.c
 GTC_MAIN := compiler/main.c
-UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit
+UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit test_sym
 RT_UNIT_TESTS := test_tensor test_cpu_ops test_kcache
 # gtc compile: the build driver and the extension glue generator; gtc.so's API for models.
 COMPILER_SRCS += compiler/emit_ext.c compiler/names.c compiler/build.c
@@ -255,6 +255,7 @@ train-test: $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/train_aot.sh $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/train_jit.sh $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/train_cnn.sh $(GTC) $(GTC_EXT)
+	PHP=$(PHP) bash tests/e2e/train_dynamic.sh $(GTC) $(GTC_EXT)
 
 # gtc compile end to end (CPU backend): both examples compiled, loaded and checked against the
 # eager step and a float64 reference; loading rules, install, command-line errors.

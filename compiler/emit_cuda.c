@@ -518,9 +518,13 @@ char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
     if (emit_check_plan(g, d)) return NULL;
     const Plan *p = g->plan;
     Str b = {0};
-    int nscalars = 0;
-    for (int i = 0; i < g->nnodes; i++) nscalars += g->nodes[i].op == OP_INPUT && g->nodes[i].type.rank == 0;
+    int nscalars = emit_nscalars(g);
     emit_header(&b, source_name);
+    if (g->nsyms) { /* docs/graph-format.md §3.1: CPU code only for now */
+        str_add(&b, "/* Plan %s has symbolic dimensions: no CUDA kernels (the CUDA code generator does not take\n"
+                    " * them yet; the model runs on the CPU backend). */\n", g->name);
+        return str_take(&b);
+    }
     str_add(&b, "/* The CUDA kernels of plan %s: one __global__ function per step, taking the argument\n"
                 " * block of runtime/core/plan_abi.h by value. Compiles with nvcc and with NVRTC. */\n", g->name);
     emit_text(&b, EMIT_TEXT_CUDA_TYPES);

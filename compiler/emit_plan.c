@@ -117,6 +117,27 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
         }
         str_cat(&b, "};\n\n");
     }
+    if (rp->nsyms) {
+        str_cat(&b, "static const RtPlanSym gtc_syms[] = {\n");
+        for (int k = 0; k < rp->nsyms; k++) {
+            str_cat(&b, "    {");
+            cstr_literal(&b, rp->syms[k].name);
+            str_add(&b, ", %lldLL, %d},\n", (long long)rp->syms[k].max, rp->syms[k].slot);
+        }
+        str_cat(&b, "};\n");
+        for (int side = 0; side < 2; side++) { /* which axes are symbolic, per input, per output */
+            int n = side ? rp->noutputs : rp->ninputs;
+            str_add(&b, "static const RtPlanSymAxes gtc_%s_sym[] = {", side ? "out" : "in");
+            for (int i = 0; i < n; i++) {
+                const unsigned char *sy = (side ? rp->out_sym : rp->in_sym)[i].sym;
+                str_cat(&b, i ? ", {{" : "{{");
+                for (int a = 0; a < IR_MAX_RANK; a++) str_add(&b, "%s%u", a ? ", " : "", (unsigned)sy[a]);
+                str_cat(&b, "}}");
+            }
+            str_cat(&b, n ? "};\n" : "{{0}}};\n");
+        }
+        str_cat(&b, "\n");
+    }
     source_literal(&b, "gtc_cuda_source", cuda_src);
     str_cat(&b, "\n");
     source_literal(&b, "gtc_cpu_source", cpu_src);
@@ -137,6 +158,12 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
         b.n -= 3;
         b.s[b.n] = 0;
         str_add(&b, "    .predict = &%s_plan,\n};\n", p->predict);
+    }
+    if (rp->nsyms) {
+        b.n -= 3;
+        b.s[b.n] = 0;
+        str_add(&b, "    .nsyms = %d,\n    .syms = gtc_syms,\n    .in_sym = gtc_in_sym,\n    .out_sym = gtc_out_sym,\n};\n",
+                rp->nsyms);
     }
     if (rp->nchecks) { /* before the closing brace: the fields a plan without checks leaves 0 */
         b.n -= 3;

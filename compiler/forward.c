@@ -37,6 +37,7 @@ Graph *forward_graph(const Graph *g, Diag *d) {
             for (int k = 0; k < g->nodes[i].ninputs; k++)
                 if (g->nodes[i].in[k].id >= 0) live[g->nodes[i].in[k].id] = true;
     Graph *f = graph_new(g->name);
+    graph_copy_syms(f, g);
     for (int i = 0; i < g->nnodes; i++) {
         map[i] = -1;
         if (!live[i]) continue;

@@ -71,12 +71,12 @@ static int cmd_check(const char *file, const char *opt) {
     for (int i = 0; i < g->nnodes; i++)
         if (g->nodes[i].op == OP_INPUT)
             printf("  %-16s %-8s %s\n", g->nodes[i].name, ir_dtype_name(g->nodes[i].type.dtype),
-                   ir_shape_str(&g->nodes[i].type, shape, sizeof shape));
+                   ir_graph_shape_str(g, &g->nodes[i].type, shape, sizeof shape));
     printf("outputs:\n");
     for (int i = 0; i < g->noutputs; i++) {
         const Node *v = &g->nodes[g->outputs[i].value];
         printf("  %-16s %-8s %s", g->outputs[i].name, ir_dtype_name(v->type.dtype),
-               ir_shape_str(&v->type, shape, sizeof shape));
+               ir_graph_shape_str(g, &v->type, shape, sizeof shape));
         for (int k = 0; k < g->ndonations; k++)
             if (g->donations[k].value == g->outputs[i].value)
                 printf(" (in place of %s)", g->nodes[g->donations[k].input].name);

@@ -100,6 +100,11 @@ char *ir_write_json(const Graph *g) {
     cJSON_AddStringToObject(root, "format", "gtc-graph");
     cJSON_AddNumberToObject(root, "version", 1);
     cJSON_AddStringToObject(root, "name", g->name);
+    if (g->nsyms) {
+        cJSON *dims = cJSON_AddObjectToObject(root, "dims");
+        for (int k = 0; k < g->nsyms; k++)
+            cJSON_AddNumberToObject(cJSON_AddObjectToObject(dims, g->syms[k].name), "max", (double)g->syms[k].max);
+    }
     cJSON *inputs = cJSON_AddArrayToObject(root, "inputs");
     cJSON *nodes = cJSON_AddArrayToObject(root, "nodes");
     for (int i = 0; i < g->nnodes; i++) {
@@ -108,7 +113,11 @@ char *ir_write_json(const Graph *g) {
         cJSON_AddStringToObject(j, "name", n->name);
         if (n->op == OP_INPUT) {
             cJSON_AddStringToObject(j, "dtype", ir_dtype_name(n->type.dtype));
-            cJSON_AddItemToObject(j, "shape", int_list(n->type.dims, n->type.rank));
+            cJSON *shape = int_list(n->type.dims, n->type.rank);
+            for (int k = 0; k < n->type.rank; k++) /* a symbolic axis by its name */
+                if (n->type.sym[k] && n->type.sym[k] <= g->nsyms)
+                    cJSON_ReplaceItemInArray(shape, k, cJSON_CreateString(g->syms[n->type.sym[k] - 1].name));
+            cJSON_AddItemToObject(j, "shape", shape);
             cJSON_AddItemToArray(inputs, j);
             continue;
         }

@@ -474,13 +474,20 @@ static void io_to_php(const RtPlan *p, const RtPlanIO *io, bool output, zval *rv
     array_init_size(rv, 3);
     add_assoc_string(rv, "dtype", ir_dtype_name(io->dtype));
     php_gtc_dims_to_php(io->rank, io->dims, &shape);
+    for (int i = 0; i < io->rank; i++) /* a symbolic axis by its name ('batch') */
+        if (rt_plan_sym(p, output, (int)(io - (output ? p->outputs : p->inputs)), i)) {
+            zval nm;
+            ZVAL_STRING(&nm, p->syms[rt_plan_sym(p, output, (int)(io - (output ? p->outputs : p->inputs)), i) - 1].name);
+            zend_hash_index_update(Z_ARRVAL(shape), i, &nm);
+        }
     add_assoc_zval(rv, "shape", &shape);
     if (!output) return;
     if (io->donated_from >= 0) add_assoc_string(rv, "inPlaceOf", p->inputs[io->donated_from].name);
     else add_assoc_null(rv, "inPlaceOf");
 }
 
-/* inputs(): name => ['dtype' => ..., 'shape' => [...]], in run()'s positional order. */
+/* inputs(): name => ['dtype' => ..., 'shape' => [...]], in run()'s positional order; a symbolic
+ * axis is its name (['batch', 480]). */
 void php_gtc_plan_method_inputs(INTERNAL_FUNCTION_PARAMETERS) {
     ZEND_PARSE_PARAMETERS_NONE();
     php_gtc_plan_obj *o = php_gtc_plan_this(ZEND_THIS);

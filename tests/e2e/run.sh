@@ -16,7 +16,8 @@
 # cases in tests/e2e/cli/*.test; and tests/e2e/optim_state.php, the optimizer state a compiled step
 # owns (AdamW and SGD momentum against the state passed by hand and a NumPy reference, checkpoints,
 # refusals); and tests/e2e/predict.php, the forward function (predict()) a model compiled from a graph
-# with a "train" section carries. Runs on the CPU backend (GTC_DEVICE=cpu).
+# with a "train" section carries; and tests/e2e/dynamic.php, a graph with a symbolic batch compiled
+# once and run at every size. Runs on the CPU backend (GTC_DEVICE=cpu).
 # The last line is "N passed, N failed"; the status is 1 when any check failed.
 set -u
 
@@ -204,6 +205,33 @@ if log=$("$gtc" compile "$here/predict/mlp_predict.json" -o "$so" "${nvcc_flags[
     fi
 else
     bad "gtc compile tests/e2e/predict/mlp_predict.json" "$log"
+fi
+
+# ---- symbolic dimensions: one compiled model for every batch size --------------------------------
+# tests/e2e/dynamic/mlp_dyn.json ("batch" up to 4096) compiled once; tests/e2e/dynamic.php: batches
+# of 1, 7, 256 and 4096 against a float64 NumPy reference (tests/e2e/dynamic_ref.py), refusals,
+# no steady-state allocation over changing sizes.
+
+so="$out/mlp_dyn.so"
+if log=$("$gtc" compile "$here/dynamic/mlp_dyn.json" -o "$so" "${nvcc_flags[@]}" 2>&1) && [ -f "$so" ]; then
+    ok "gtc compile tests/e2e/dynamic/mlp_dyn.json (symbolic batch)"
+    work="$out/work-dynamic"
+    mkdir -p "$work"
+    "$php" -n -d "extension=$ext" -d "extension=$so" "$here/dynamic.php" "$work" >"$work/log" 2>&1
+    tally "dynamic" "$work/log" $?
+else
+    bad "gtc compile tests/e2e/dynamic/mlp_dyn.json" "$log"
+fi
+# the same for a training step (SGD steps of 512, 100, 7 and 1 rows; predict() on 300)
+so="$out/mlp_dyn_train.so"
+if log=$("$gtc" compile "$here/dynamic/mlp_dyn_train.json" -o "$so" "${nvcc_flags[@]}" 2>&1) && [ -f "$so" ]; then
+    ok "gtc compile tests/e2e/dynamic/mlp_dyn_train.json (a training step over a symbolic batch)"
+    work="$out/work-dynamic-train"
+    mkdir -p "$work"
+    "$php" -n -d "extension=$ext" -d "extension=$so" "$here/dynamic_train.php" "$work" >"$work/log" 2>&1
+    tally "dynamic_train" "$work/log" $?
+else
+    bad "gtc compile tests/e2e/dynamic/mlp_dyn_train.json" "$log"
 fi
 
 # ---- eager autograd and a Fusion closure calling backward() against the compiled train graph ----
