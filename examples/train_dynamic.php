@@ -8,7 +8,7 @@
  *
  *   build/gtc compile examples/digits_dynamic.json -o build/models/digits_dynamic.so
  *   php -d extension=build/gtc.so -d extension=build/models/digits_dynamic.so -d gtc.device=cpu \
- *       examples/train_dynamic.php [EPOCHS [DATA_DIR]]
+ *       examples/train_dynamic.php [EPOCHS [DATA_DIR [LR]]]
  *
  * (Symbolic dimensions run on the CPU backend for now: gtc.device=cpu.) Exits 1 below 95% test
  * accuracy.
@@ -17,6 +17,7 @@ use Cuda\CudaArray;
 
 $epochs = (int)($argv[1] ?? 40);
 $dir = $argv[2] ?? __DIR__ . '/data';
+$lr = (float)($argv[3] ?? 0.1);
 if (!class_exists('DigitsDynamicStep')) {
     fwrite(STDERR, "train_dynamic: load the compiled model: -d extension=build/models/digits_dynamic.so\n");
     exit(2);
@@ -40,7 +41,7 @@ $seen = 0;
 for ($e = 1; $e <= $epochs; $e++) {
     $sum = 0.0;
     foreach ($batches as [$bx, $by]) {
-        $out = $step->run(...(['x' => $bx, 'y' => $by, 'lr' => 0.05] + $p)); // w1 b1 w2 b2 updated in place
+        $out = $step->run(...(['x' => $bx, 'y' => $by, 'lr' => $lr] + $p)); // w1 b1 w2 b2 updated in place
         $rows = $bx->getShape()[0];
         $sum += $out['loss']->item() * $rows;
         $seen += $rows;
