@@ -154,8 +154,9 @@ static bool bind_inputs(const RtPlan *p, int nvis, const char *cls, const char *
             int i = key ? php_gtc_plan_input_index(p, nvis, ZSTR_VAL(key), ZSTR_LEN(key)) : -1;
             if (i < 0) {
                 zend_string *names = input_names(p, nvis);
-                php_gtc_throw(RT_EINVAL, "unknown input \"%s\"; %s::%s()'s inputs are %s", key ? ZSTR_VAL(key) : "",
-                              cls, method, ZSTR_VAL(names));
+                php_gtc_throw(RT_EINVAL, "unknown input \"%s\"; %s%s%s%s's inputs are %s", key ? ZSTR_VAL(key) : "", cls,
+                              strcmp(method, "run") ? "::" : "", strcmp(method, "run") ? method : "",
+                              strcmp(method, "run") ? "()" : "", ZSTR_VAL(names)); /* run(): the class's inputs */
                 zend_string_release(names);
                 return false;
             }

@@ -107,8 +107,8 @@ expect_throw(fn() => $m->predict(CudaArray::zeros([31, 8]), ...$p),
 expect_throw(fn() => $m->predict('x', ...$p),
              'Cuda\InvalidArgumentException: input "x" (float32) must be a Cuda\CudaArray, string given', 'a string input');
 expect_throw(fn() => $m->run(...(['x' => $x, 'y' => $y, 'lr' => 0.1, 'q' => 1] + $p)),
-             'Cuda\InvalidArgumentException: unknown input "q"; MlpPredictStep::run()\'s inputs are x, y, w1, b1, w2, b2, lr, w1_m, b1_m, w2_m, b2_m',
-             'run() names itself in its messages');
+             'Cuda\InvalidArgumentException: unknown input "q"; MlpPredictStep\'s inputs are x, y, w1, b1, w2, b2, lr, w1_m, b1_m, w2_m, b2_m',
+             'run() keeps its message (the class\'s inputs)');
 
 // ---- a graph whose only output is its loss predicts the loss (an evaluation on new data)
 $d = new DigitsAutoStep();
