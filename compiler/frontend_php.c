@@ -94,7 +94,7 @@ static int parse_params(P *p) {
         if (php_arg_dtype(p, "#[Gtc\\Input]", "dtype", s[0], &n->type.dtype)) return -1;
         const Lit *sh = s[1]->lit;
         int sym = 0; /* ['batch', 480]: a symbolic first axis, declared by #[Gtc\Graph(dims: [...])] */
-        if (sh && sh->k == L_LIST && sh->n > 0 && sh->items[0]->k == L_STR && !sh->keys[0]) {
+        if (sh && sh->k == L_LIST && sh->n > 0 && sh->items[0]->k == L_STR && !sh->keys[0] && p->g->nsyms) {
             while (sym < p->g->nsyms && strcmp(p->g->syms[sym].name, sh->items[0]->s) != 0) sym++;
             if (sym == p->g->nsyms)
                 return php_perr(p, sh->items[0]->at, "#[Gtc\\Input]: $shape[0] names '%.64s', which #[Gtc\\Graph(dims: [...])] "
