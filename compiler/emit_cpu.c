@@ -62,7 +62,8 @@ static void emit_cpu_elemwise(Ex *x) {
         if (!group || !cs) abort();
         int m = ex_mark(x), loops = open_loops(x, t, 0, t->rank, coords);
         for (int j = k; j < st->nouts; j++)
-            if (!done[j] && ir_shape_equal(&N(x->g, st->outs[j])->type, t)) done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
+            if (!done[j] && ir_shape_equal(&N(x->g, st->outs[j])->type, t) && !memcmp(N(x->g, st->outs[j])->type.sym, t->sym, sizeof t->sym))
+                done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
         store_outputs(x, group, n, cs);
         ex_release(x, m);
         close_loops(x, loops);

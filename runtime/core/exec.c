@@ -39,6 +39,10 @@ RtExec *rt_exec_new(const RtPlan *plan, const RtBackend *b) {
         rt_error(RT_EUNSUPPORTED, "the %s backend cannot run compiled plans", b->name);
         return NULL;
     }
+    if (plan->nsyms < 0 || plan->nsyms > IR_MAX_SYMS || (plan->nsyms && (!plan->syms || !plan->in_sym || !plan->out_sym))) {
+        rt_error(RT_ERUNTIME, "plan %s: corrupt symbolic dimensions table", plan->graph);
+        return NULL;
+    }
     if (plan->nsyms && b->device_count) { /* a device backend: no kernels with runtime sizes yet */
         rt_error(RT_EUNSUPPORTED, "plan %s has symbolic dimensions (\"%s\"), which run on the CPU backend only "
                  "for now (gtc.device=cpu)", plan->graph, plan->syms[0].name);
