@@ -129,6 +129,31 @@ static int read_dtype(Reader *r, const Node *n, const cJSON *j, const char *loc,
     return FAIL(loc, msg, quote(j->valuestring, q), ir_dtype_list());
 }
 
+/* reshape's, broadcast_to's and full's "shape": integers, and where "dims" declares symbolic
+ * dimensions their names (gtc grad --format=json writes them): the bound, marked in
+ * Attrs.shape_sym (broadcast_to and full make the axis symbolic; reshape keeps a leading one). */
+static int read_shape_attr(Reader *r, Node *n, const cJSON *v, Attrs *a) {
+    if (!r->g->nsyms || !cJSON_IsArray(v))
+        return read_ints(r, n, v, "shape", n->op == OP_RESHAPE ? -1 : 0, IR_MAX_DIM - 1, a->shape, &a->nshape);
+    int k = 0;
+    for (const cJSON *e = v->child; e; e = e->next, k++) {
+        char q[QBUF], got[48];
+        if (k >= IR_MAX_RANK) return NFAIL(n, "\"shape\" has more than %d entries", IR_MAX_RANK);
+        if (cJSON_IsString(e)) {
+            int s = 0;
+            while (s < r->g->nsyms && strcmp(r->g->syms[s].name, e->valuestring) != 0) s++;
+            if (s == r->g->nsyms) return NFAIL(n, "\"shape\"[%d] names %s, which \"dims\" does not declare", k, quote(e->valuestring, q));
+            a->shape[k] = r->g->syms[s].max;
+            a->shape_sym[k] = (unsigned char)(s + 1);
+        } else if (!get_int(e, n->op == OP_RESHAPE ? -1 : 0, IR_MAX_DIM - 1, &a->shape[k])) {
+            return NFAIL(n, "\"shape\"[%d] must be an integer from %d to %lld or a symbolic dimension's name, got %s", k,
+                         n->op == OP_RESHAPE ? -1 : 0, (long long)(IR_MAX_DIM - 1), describe(e, got, sizeof got));
+        }
+    }
+    a->nshape = k;
+    return 0;
+}
+
 /* The attribute keys each op family accepts. */
 static const char *const *allowed_keys(Op op) {
     static const char *const red[] = {"name", "op", "inputs", "axes", "keepdims", NULL};
@@ -223,8 +248,7 @@ static int read_attrs(Reader *r, Node *n, const cJSON *j) {
         for (int i = 0; i < cnt; i++) a->perm[i] = (int)tmp[i];
     }
     if ((v = cJSON_GetObjectItemCaseSensitive(j, "shape"))) {
-        if (read_ints(r, n, v, "shape", n->op == OP_RESHAPE ? -1 : 0, IR_MAX_DIM - 1, a->shape, &a->nshape))
-            return -1;
+        if (read_shape_attr(r, n, v, a)) return -1;
     } else if (n->op == OP_RESHAPE || n->op == OP_BROADCAST_TO || n->op == OP_FULL) {
         return NFAIL(n, "needs \"shape\"");
     }

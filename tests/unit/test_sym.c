@@ -139,6 +139,29 @@ TEST(forward_graph__symbolic_training_graph__keeps_the_dims) {
     graph_free(g);
 }
 
+TEST(ir_write_json__symbolic_training_step__reads_back) {
+    char *text = xfmt("{\"format\": \"gtc-graph\", \"version\": 1, \"name\": \"g\", \"dims\": {\"batch\": {\"max\": 64}},"
+                      "\"inputs\": [{\"name\": \"x\", \"dtype\": \"float32\", \"shape\": [\"batch\", 3]},"
+                      "{\"name\": \"w\", \"dtype\": \"float32\", \"shape\": [3]}],"
+                      "\"nodes\": [{\"name\": \"p\", \"op\": \"matmul\", \"inputs\": [\"x\", \"w\"]},"
+                      "{\"name\": \"loss\", \"op\": \"mean\", \"inputs\": [\"p\"]}],"
+                      "\"outputs\": {\"loss\": \"loss\"},"
+                      "\"train\": {\"loss\": \"loss\", \"params\": [\"w\"], \"optimizer\": {\"type\": \"sgd\", \"lr\": 0.1}}}");
+    diag_init(&d, "g.json");
+    Graph *g = ir_read_json(text, strlen(text), &d);
+    free(text);
+    assert_non_null(g);
+    assert_int_equal(pipeline_run(g, NULL, &d, "simplify"), 0); /* mean's gradient: broadcast_to [batch] */
+    char *json = ir_write_json(g);
+    assert_non_null(strstr(json, "\"batch\""));
+    Graph *h = ir_read_json(json, strlen(json), &d);
+    if (!h) fail_msg("%s", d.msg);
+    assert_int_equal(h->nsyms, 1);
+    graph_free(h);
+    free(json);
+    graph_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ir_read_json__symbolic_input__bound_in_dims_and_marked),
@@ -146,6 +169,7 @@ int main(void) {
         cmocka_unit_test(ir_infer_op__symbolic_with_static_bound__refused),
         cmocka_unit_test(emit_cpu_source__symbolic_batch__loops_and_gemm_read_the_size),
         cmocka_unit_test(forward_graph__symbolic_training_graph__keeps_the_dims),
+        cmocka_unit_test(ir_write_json__symbolic_training_step__reads_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
