@@ -44,7 +44,7 @@ RtExec *rt_exec_new(const RtPlan *plan, const RtBackend *b) {
         return NULL;
     }
     if (plan->nsyms && b->device_count) { /* a device backend: no kernels with runtime sizes yet */
-        rt_error(RT_EUNSUPPORTED, "plan %s has symbolic dimensions (\"%s\"), which run on the CPU backend only "
+        rt_error(RT_ERUNTIME, "plan %s has symbolic dimensions (\"%s\"), which run on the CPU backend only "
                  "for now (gtc.device=cpu)", plan->graph, plan->syms[0].name);
         return NULL;
     }

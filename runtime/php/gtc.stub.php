@@ -543,9 +543,11 @@ final class Fusion
      * format): replays update those input tensors in place and return them. Tensors the closure
      * captures (use ($w)) are inputs of their own, read at every run. php-gpu-tensors' call
      * compile($fn, $inputs, true) / cudaGraph: true is accepted: a plan on a CUDA device always
-     * replays as one CUDA Graph.
+     * replays as one CUDA Graph. $dynamic makes the first axis of inputs a symbolic dimension
+     * (['batch' => ['x', 'y']]: any size from 1 to the traced one, the same in x and y; one plan
+     * for every batch, on the CPU backend for now; docs/fusion.md).
      */
-    public static function compile(callable $fn, array $inputs, string|bool $name = "fusion", array $donate = [], bool $cudaGraph = false): FusionGraph {}
+    public static function compile(callable $fn, array $inputs, string|bool $name = "fusion", array $donate = [], bool $cudaGraph = false, array $dynamic = []): FusionGraph {}
 
     /**
      * Traces (or reuses the plan of) $fn over $inputs (real values, often none: the closure's
