@@ -129,12 +129,12 @@ static int read_dtype(Reader *r, const Node *n, const cJSON *j, const char *loc,
     return FAIL(loc, msg, quote(j->valuestring, q), ir_dtype_list());
 }
 
-/* reshape's, broadcast_to's and full's "shape": integers, and where "dims" declares symbolic
- * dimensions their names (gtc grad --format=json writes them): the bound, marked in
- * Attrs.shape_sym (broadcast_to and full make the axis symbolic; reshape keeps a leading one). */
-static int read_shape_attr(Reader *r, Node *n, const cJSON *v, Attrs *a) {
-    if (!r->g->nsyms || !cJSON_IsArray(v))
-        return read_ints(r, n, v, "shape", n->op == OP_RESHAPE ? -1 : 0, IR_MAX_DIM - 1, a->shape, &a->nshape);
+/* A "shape" (an input's; reshape's, broadcast_to's, full's): integers from lo, and where "dims"
+ * declares symbolic dimensions their names: the bound into dims, the mark (TensorType.sym,
+ * Attrs.shape_sym) into sym. first_only: an input's, where a name may only be the first entry. */
+static int read_shape(Reader *r, const Node *n, const cJSON *v, int64_t lo, bool first_only, int64_t *dims,
+                      unsigned char *sym, int *rank) {
+    if (!r->g->nsyms || !cJSON_IsArray(v)) return read_ints(r, n, v, "shape", lo, IR_MAX_DIM - 1, dims, rank);
     int k = 0;
     for (const cJSON *e = v->child; e; e = e->next, k++) {
         char q[QBUF], got[48];
@@ -143,14 +143,16 @@ static int read_shape_attr(Reader *r, Node *n, const cJSON *v, Attrs *a) {
             int s = 0;
             while (s < r->g->nsyms && strcmp(r->g->syms[s].name, e->valuestring) != 0) s++;
             if (s == r->g->nsyms) return NFAIL(n, "\"shape\"[%d] names %s, which \"dims\" does not declare", k, quote(e->valuestring, q));
-            a->shape[k] = r->g->syms[s].max;
-            a->shape_sym[k] = (unsigned char)(s + 1);
-        } else if (!get_int(e, n->op == OP_RESHAPE ? -1 : 0, IR_MAX_DIM - 1, &a->shape[k])) {
-            return NFAIL(n, "\"shape\"[%d] must be an integer from %d to %lld or a symbolic dimension's name, got %s", k,
-                         n->op == OP_RESHAPE ? -1 : 0, (long long)(IR_MAX_DIM - 1), describe(e, got, sizeof got));
+            if (first_only && k)
+                return NFAIL(n, "\"shape\"[%d]: the symbolic dimension \"%s\" may only be an input's first axis", k, r->g->syms[s].name);
+            dims[k] = r->g->syms[s].max;
+            sym[k] = (unsigned char)(s + 1);
+        } else if (!get_int(e, lo, IR_MAX_DIM - 1, &dims[k])) {
+            return NFAIL(n, "\"shape\"[%d] must be an integer from %lld to %lld or the name of a symbolic dimension, got %s", k,
+                         (long long)lo, (long long)(IR_MAX_DIM - 1), describe(e, got, sizeof got));
         }
     }
-    a->nshape = k;
+    *rank = k;
     return 0;
 }
 
@@ -248,7 +250,7 @@ static int read_attrs(Reader *r, Node *n, const cJSON *j) {
         for (int i = 0; i < cnt; i++) a->perm[i] = (int)tmp[i];
     }
     if ((v = cJSON_GetObjectItemCaseSensitive(j, "shape"))) {
-        if (read_shape_attr(r, n, v, a)) return -1;
+        if (read_shape(r, n, v, n->op == OP_RESHAPE ? -1 : 0, false, a->shape, a->shape_sym, &a->nshape)) return -1;
     } else if (n->op == OP_RESHAPE || n->op == OP_BROADCAST_TO || n->op == OP_FULL) {
         return NFAIL(n, "needs \"shape\"");
     }
@@ -325,33 +327,6 @@ static int read_attrs(Reader *r, Node *n, const cJSON *j) {
     return 0;
 }
 
-/* An input's shape: integers, and as the first entry the name of a symbolic dimension declared
- * in "dims" (its size is given at run time; the type holds its bound, TensorType.sym marks it). */
-static int read_input_shape(Reader *r, Node *n, const cJSON *shape) {
-    if (!cJSON_IsArray(shape)) return NFAIL(n, "\"shape\" must be a list of integers, got %s", type_name(shape));
-    int k = 0;
-    for (const cJSON *e = shape->child; e; e = e->next, k++) {
-        char q[QBUF], got[48];
-        if (k >= IR_MAX_RANK) return NFAIL(n, "\"shape\" has more than %d entries", IR_MAX_RANK);
-        if (cJSON_IsString(e) && r->g->nsyms) {
-            int s = 0;
-            while (s < r->g->nsyms && strcmp(r->g->syms[s].name, e->valuestring) != 0) s++;
-            if (s == r->g->nsyms)
-                return NFAIL(n, "\"shape\"[%d] names %s, which \"dims\" does not declare (\"dims\": {\"batch\": {\"max\": 4096}})",
-                             k, quote(e->valuestring, q));
-            if (k) return NFAIL(n, "\"shape\"[%d]: the symbolic dimension \"%s\" may only be an input's first axis", k,
-                                r->g->syms[s].name);
-            n->type.dims[k] = r->g->syms[s].max;
-            n->type.sym[k] = (unsigned char)(s + 1);
-        } else if (!get_int(e, 0, IR_MAX_DIM - 1, &n->type.dims[k])) {
-            return NFAIL(n, "\"shape\"[%d] must be an integer from 0 to %lld, got %s%s", k, (long long)(IR_MAX_DIM - 1),
-                         describe(e, got, sizeof got), cJSON_IsString(e) ? " (a symbolic dimension is declared in \"dims\")" : "");
-        }
-    }
-    n->type.rank = k;
-    return 0;
-}
-
 /* "dims": {"batch": {"max": 4096}, ...}: the graph's symbolic dimensions and their bounds. */
 static int read_dims(Reader *r, const cJSON *dims) {
     if (!cJSON_IsObject(dims)) return FAIL("dims", "must be an object mapping names to {\"max\": N}, got %s", type_name(dims));
@@ -403,7 +378,7 @@ static int read_inputs(Reader *r, const cJSON *arr) {
         if (read_dtype(r, n, dt, NULL, &n->type.dtype)) return -1;
         const cJSON *shape = cJSON_GetObjectItemCaseSensitive(j, "shape");
         if (!shape) return NFAIL(n, "needs \"shape\"");
-        if (read_input_shape(r, n, shape)) return -1;
+        if (read_shape(r, n, shape, 0, true, n->type.dims, n->type.sym, &n->type.rank)) return -1;
     }
     for (int k = 0; k < r->g->nsyms; k++) {
         bool used = false;
