@@ -18,6 +18,29 @@ static bool predicted(const Graph *g, int i) {
     return true;
 }
 
+/* Keeps only the symbolic dimensions some input of f still has (a symbol only the labels had
+ * would have no input to give its size), renumbering the marks. */
+static void drop_unused_syms(Graph *f) {
+    unsigned char to[IR_MAX_SYMS + 1] = {0};
+    int n = 0;
+    for (int k = 1; k <= f->nsyms; k++) {
+        bool used = false;
+        for (int i = 0; i < f->nnodes; i++) used = used || (f->nodes[i].op == OP_INPUT && f->nodes[i].type.sym[0] == k);
+        if (used) {
+            to[k] = (unsigned char)++n;
+            f->syms[n - 1] = f->syms[k - 1];
+        } else {
+            free(f->syms[k - 1].name);
+        }
+    }
+    f->nsyms = n;
+    for (int i = 0; i < f->nnodes; i++)
+        for (int a = 0; a < IR_MAX_RANK; a++) {
+            f->nodes[i].type.sym[a] = to[f->nodes[i].type.sym[a] <= IR_MAX_SYMS ? f->nodes[i].type.sym[a] : 0];
+            f->nodes[i].attrs.shape_sym[a] = to[f->nodes[i].attrs.shape_sym[a] <= IR_MAX_SYMS ? f->nodes[i].attrs.shape_sym[a] : 0];
+        }
+}
+
 /* Builds the forward graph: the nodes the predicted outputs depend on, in the same order (so
  * inputs keep their relative positions), with no donations and no train section. */
 Graph *forward_graph(const Graph *g, Diag *d) {
@@ -59,6 +82,7 @@ Graph *forward_graph(const Graph *g, Diag *d) {
     if (!nout) graph_add_output(f, "loss", map[g->train->loss]);
     free(live);
     free(map);
+    drop_unused_syms(f);
     if (ir_verify(f, d)) {
         graph_free(f);
         return NULL;

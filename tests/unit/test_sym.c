@@ -162,6 +162,32 @@ TEST(ir_write_json__symbolic_training_step__reads_back) {
     graph_free(g);
 }
 
+TEST(forward_graph__symbol_only_the_loss_reads__dropped) {
+    char *text = xfmt("{\"format\": \"gtc-graph\", \"version\": 1, \"name\": \"g\","
+                      "\"dims\": {\"rows\": {\"max\": 9}, \"batch\": {\"max\": 64}},"
+                      "\"inputs\": [{\"name\": \"y\", \"dtype\": \"float32\", \"shape\": [\"rows\"]},"
+                      "{\"name\": \"x\", \"dtype\": \"float32\", \"shape\": [\"batch\", 3]},"
+                      "{\"name\": \"w\", \"dtype\": \"float32\", \"shape\": [3]}],"
+                      "\"nodes\": [{\"name\": \"p\", \"op\": \"matmul\", \"inputs\": [\"x\", \"w\"]},"
+                      "{\"name\": \"a\", \"op\": \"mean\", \"inputs\": [\"p\"]},"
+                      "{\"name\": \"b\", \"op\": \"mean\", \"inputs\": [\"y\"]},"
+                      "{\"name\": \"loss\", \"op\": \"add\", \"inputs\": [\"a\", \"b\"]}],"
+                      "\"outputs\": {\"loss\": \"loss\", \"p\": \"p\"},"
+                      "\"train\": {\"loss\": \"loss\", \"params\": [\"w\"], \"optimizer\": {\"type\": \"sgd\", \"lr\": 0.1}}}");
+    diag_init(&d, "g.json");
+    Graph *g = ir_read_json(text, strlen(text), &d);
+    free(text);
+    if (!g) fail_msg("%s", d.msg);
+    Graph *f = forward_graph(g, &d);
+    assert_non_null(f);
+    assert_int_equal(f->nsyms, 1); /* "rows" only reached the loss: predict() has no input giving it */
+    assert_string_equal(f->syms[0].name, "batch");
+    assert_int_equal(type_of(f, "x")->sym[0], 1);
+    assert_int_equal(type_of(f, "p")->sym[0], 1);
+    graph_free(f);
+    graph_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ir_read_json__symbolic_input__bound_in_dims_and_marked),
@@ -170,6 +196,7 @@ int main(void) {
         cmocka_unit_test(emit_cpu_source__symbolic_batch__loops_and_gemm_read_the_size),
         cmocka_unit_test(forward_graph__symbolic_training_graph__keeps_the_dims),
         cmocka_unit_test(ir_write_json__symbolic_training_step__reads_back),
+        cmocka_unit_test(forward_graph__symbol_only_the_loss_reads__dropped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
