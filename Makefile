@@ -23,7 +23,7 @@ IR_SRCS := ir/types.c ir/ops.c ir/graph.c ir/names.c ir/infer.c ir/verify.c ir/s
 COMPILER_SRCS := compiler/frontend.c compiler/pass_simplify.c compiler/pipeline.c compiler/pass_fuse.c compiler/pass_fuse_row.c \
                  compiler/pass_schedule.c compiler/pass_memplan.c compiler/pass_lower.c compiler/target.c compiler/plan.c \
                  compiler/emit_str.c compiler/emit_expr.c compiler/emit_step.c compiler/emit_cpu.c compiler/emit_cuda.c \
-                 compiler/emit_plan.c compiler/emit_text.c
+                 compiler/emit_plan.c compiler/emit_text.c compiler/forward.c
 COMPILER_SRCS += compiler/frontend_php.c compiler/php_parse.c compiler/php_expr.c compiler/php_lexer.c \
                  compiler/php_inline.c compiler/php_math.c compiler/php_slice.c
 COMPILER_SRCS += compiler/pass_autodiff.c compiler/ad_build.c compiler/optim.c
@@ -36,7 +36,7 @@ PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cud
                 runtime/php/cudaarray_npz.c runtime/php/cudaarray_data.c runtime/php/cudaarray_nn.c \
                 runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/kernel_compiler.c
 GTC_MAIN := compiler/main.c
-UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit
+UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit test_sym
 RT_UNIT_TESTS := test_tensor test_cpu_ops test_kcache test_half
 # gtc compile: the build driver and the extension glue generator; gtc.so's API for models.
 COMPILER_SRCS += compiler/emit_ext.c compiler/names.c compiler/build.c
@@ -296,6 +296,7 @@ train-test: $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/train_aot.sh $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/train_jit.sh $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/train_cnn.sh $(GTC) $(GTC_EXT)
+	PHP=$(PHP) bash tests/e2e/train_dynamic.sh $(GTC) $(GTC_EXT)
 
 # gtc compile end to end (CPU backend): both examples compiled, loaded and checked against the
 # eager step and a float64 reference; loading rules, install, command-line errors.

@@ -137,11 +137,13 @@ NodeId ad_transpose(Builder *b, const char *want, NodeId x, const int *perm, int
 
 NodeId ad_broadcast(Builder *b, const char *want, NodeId x, const TensorType *to) {
     if (x < 0) return -1;
-    if (ir_shape_equal(&b->g->nodes[x].type, to)) return x;
+    const TensorType *t = &b->g->nodes[x].type;
+    if (ir_shape_equal(t, to) && !memcmp(t->sym, to->sym, sizeof t->sym)) return x;
     Attrs a;
     memset(&a, 0, sizeof a);
     a.nshape = to->rank;
     for (int i = 0; i < to->rank; i++) a.shape[i] = to->dims[i];
+    memcpy(a.shape_sym, to->sym, sizeof a.shape_sym); /* a symbolic axis stays one */
     Operand o = ad_v(x);
     return ad_node(b, want, OP_BROADCAST_TO, 1, &o, &a);
 }

@@ -19,6 +19,7 @@
 #include "build.h"
 #include "emit.h"
 #include "emit_ext.h"
+#include "forward.h"
 #include "frontend.h"
 #include "names.h"
 #include "pipeline.h"
@@ -411,7 +412,7 @@ int build_compile(const BuildOptions *o) {
     int rc = 1;
     char *inc = NULL, *cc = NULL, *nvcc = NULL, *phpcfg = NULL, *php_inc = NULL, *libdir = NULL;
     char *tmp = NULL, *srcdir = NULL, *tmp_out = NULL;
-    Graph *g = NULL;
+    Graph *g = NULL, *fwd = NULL; /* fwd: the predict() plan of a training step (forward.h) */
     Args link = {0};
     bool build_ok = false;
     const char *arch = o->arch ? o->arch : "sm_90";
@@ -430,7 +431,7 @@ int build_compile(const BuildOptions *o) {
     Diag d;
     diag_init(&d, o->input);
     g = frontend_load(o->input, &d);
-    if (!g || pipeline_run(g, &target, &d, NULL) != 0) {
+    if (!g || forward_pipeline(g, &target, &fwd, &d) != 0) {
         fprintf(stderr, "%s\n", d.msg);
         goto done;
     }
@@ -481,7 +482,7 @@ int build_compile(const BuildOptions *o) {
 
     const char *source = base_name(o->input);
     diag_init(&d, o->input);
-    if (emit_all(g, srcdir, source, &d) != 0 || emit_ext(g, srcdir, source, &d) != 0) {
+    if (emit_all(g, fwd, srcdir, source, &d) != 0 || emit_ext(g, srcdir, source, &d) != 0) {
         fprintf(stderr, "%s\n", d.msg);
         goto done;
     }
@@ -492,23 +493,31 @@ int build_compile(const BuildOptions *o) {
     tmp_out = fmt("%s.tmp%ld", out_arg, (long)getpid());
     free(out_arg);
     args_push(&link, "-o"), args_push(&link, tmp_out);
-    char *cu = fmt("%s/kernels.cu", srcdir), *cuobj = fmt("%s/kernels_cu.o", tmp);
-    bool with_cuda = nvcc && is_file(cu);
-    static const char *const csrcs[] = {"kernels_cpu", "plan", "ext"};
+    char *cu = fmt("%s/kernels.cu", srcdir);
+    bool with_cuda = nvcc && is_file(cu) && !g->nsyms;
+    free(cu);
+    if (nvcc && g->nsyms)
+        fprintf(stderr, "%s: note: symbolic dimensions: CPU code only (the CUDA code generator does not take "
+                        "them yet)\n", o->input);
+    /* the step, and a training step's predict() plan (predict_*: forward.h) when there is one */
+    static const char *const csrcs[] = {"kernels_cpu", "plan", "predict_kernels_cpu", "predict_plan", "ext"};
     for (size_t i = 0; i < sizeof csrcs / sizeof *csrcs; i++) {
+        if (!fwd && !strncmp(csrcs[i], "predict_", 8)) continue; /* not a stale one in --emit-dir */
         char *src = fmt("%s/%s.c", srcdir, csrcs[i]), *obj = fmt("%s/%s.o", tmp, csrcs[i]);
         int r = is_file(src) ? compile_c(cc, src, obj, inc, php_inc, with_cuda, o->verbose) : 0;
         if (is_file(src)) args_push(&link, obj);
         free(src), free(obj);
-        if (r) {
-            free(cu), free(cuobj);
-            goto done;
-        }
+        if (r) goto done;
     }
-    int r = with_cuda ? compile_cu(nvcc, arch, cu, cuobj, inc, o->verbose) : 0;
-    if (with_cuda) args_push(&link, cuobj);
-    free(cu), free(cuobj);
-    if (r) goto done;
+    static const char *const cusrcs[] = {"kernels", "predict_kernels"};
+    for (size_t i = 0; with_cuda && i < sizeof cusrcs / sizeof *cusrcs; i++) {
+        if (!fwd && !strncmp(cusrcs[i], "predict_", 8)) continue;
+        char *src = fmt("%s/%s.cu", srcdir, cusrcs[i]), *obj = fmt("%s/%s_cu.o", tmp, cusrcs[i]);
+        int r = is_file(src) ? compile_cu(nvcc, arch, src, obj, inc, o->verbose) : 0;
+        if (is_file(src)) args_push(&link, obj);
+        free(src), free(obj);
+        if (r) goto done;
+    }
     /* Our symbols bind inside the model (two models may both define gtc_plan); the runtime's
      * come from gtc.so at load time. */
     args_push(&link, "-Wl,-Bsymbolic");
@@ -546,6 +555,7 @@ done:
     free(php_inc), free(libdir);
     args_free(&link);
     if (g) graph_free(g);
+    if (fwd) graph_free(fwd);
     return rc;
 }
 
@@ -558,7 +568,8 @@ void build_usage(FILE *f) {
             "Compiles the graph in FILE into a PHP extension. Load it after gtc.so:\n"
             "  php -d extension=gtc.so -d extension=OUT.so script.php\n"
             "  -o OUT.so        the extension to write (its directory must exist)\n"
-            "  --emit-dir DIR   keep the generated sources (kernels.cu, kernels_cpu.c, plan.c, ext.c)\n"
+            "  --emit-dir DIR   keep the generated sources (kernels.cu, kernels_cpu.c, plan.c, ext.c;\n"
+            "                   a training step also predict_kernels.cu, predict_kernels_cpu.c, predict_plan.c)\n"
             "  --arch sm_NN     the GPU architecture: cubin for it plus PTX, and the target the\n"
             "                   plan is lowered for (default sm_90; --target is the same option)\n"
             "  --precision P    products (matmul) in fp32 (default, exact), tf32 or bf16: tensor\n"

@@ -20,8 +20,10 @@
 
 /* Writes DIR/kernels.cu, DIR/kernels_cpu.c and DIR/plan.c for g, whose plan must be lowered
  * (pipeline_run through lower). DIR must exist. source_name (the input file's base name) appears
- * only escaped. 0, or -1 with the first error in d (nothing is left half-written on error). */
-int emit_all(const Graph *g, const char *dir, const char *source_name, Diag *d);
+ * only escaped. fwd (or NULL): g's predict() plan (compiler/forward.c), written as
+ * predict_kernels.cu, predict_kernels_cpu.c and predict_plan.c. 0, or -1 with the first error in
+ * d (nothing is left half-written on error). */
+int emit_all(const Graph *g, const Graph *fwd, const char *dir, const char *source_name, Diag *d);
 /* Writes text to DIR/NAME through a fresh temporary file renamed over it (a symbolic link at
  * either name is replaced, never followed). 0, or -1 with "cannot write PATH: reason" in d. */
 int emit_write_file(const char *dir, const char *name, const char *text, Diag *d);
@@ -130,6 +132,9 @@ void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, char **coor
 void ex_free_coords(char **coords, int n);
 /* An index constant of the kernel's index type ("512" or "512LL"). */
 char *ex_const(const Ex *x, int64_t v);
+/* Axis i of t as an index expression: ex_const of its size, or a symbolic axis's size at run
+ * time, read from the argument block ("((long long)a->s[2])"). */
+char *ex_dim(const Ex *x, const TensorType *t, int i);
 
 /* ---- reductions (shared by both back-ends) ------------------------------------------------------ */
 
@@ -144,8 +149,12 @@ typedef struct {
     bool arg;                      /* argmax/argmin */
     int64_t count;                 /* elements per output */
     int axis;                      /* arg: the reduced axis */
+    char count_text[96];           /* "": count is it; else count as a double expression (a
+                                    * reduced symbolic axis: its size at run time; emit_red_count) */
 } EmitRed;
 int emit_red_info(const Graph *g, NodeId r, EmitRed *ri, Diag *d);
+/* Fills ri->count_text when the reduction reduces a symbolic axis (args: "a->" or "a."). */
+void emit_red_count(const Graph *g, EmitRed *ri, const char *args);
 /* Statement folding value v (of dtype ct) with index k (arg only) into accumulator acc
  * (arg: best value acc, index acc_i; acc_i < 0 means none yet). */
 char *emit_red_step(const EmitRed *ri, const char *acc, const char *acc_i, const char *v, const char *k);
@@ -196,6 +205,10 @@ void emit_row_free(EmitRow *ri);
 
 /* ---- per-plan facts --------------------------------------------------------------------------- */
 
+/* The argument block's scalars: the rank-0 inputs' values, then one per symbolic dimension
+ * (its size at run time, runtime/core/plan_abi.h); the slot of symbol sym (TensorType.sym). */
+int emit_nscalars(const Graph *g);
+int emit_sym_slot(const Graph *g, int sym);
 /* The scalar slot s[k] of input position i (-1 when the input is not rank 0). */
 int emit_scalar_slot(const Graph *g, int input_index);
 /* Whether a step needs 64-bit index arithmetic. */

@@ -10,17 +10,19 @@
 
 static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
 
-/* Opens one `for` per axis of size other than 1 (coordinate "0" there); returns loops opened. */
-static int open_loops(Ex *x, int rank, const int64_t *dims, char **coords) {
+/* Opens one `for` per axis from..from+rank of t of size other than 1 (coordinate "0" there) into
+ * coords[0..rank); a symbolic axis runs to its size at run time. Returns loops opened. */
+static int open_loops(Ex *x, const TensorType *t, int from, int rank, char **coords) {
     int n = 0;
     for (int i = 0; i < rank; i++) {
-        if (dims[i] == 1) {
+        if (t->dims[from + i] == 1 && !t->sym[from + i]) {
             coords[i] = strdup("0");
             continue;
         }
         coords[i] = ex_name(x, "c");
-        ex_line(x, "for (%s %s = 0; %s < %lld%s; %s++) {", x->idx, coords[i], coords[i], (long long)dims[i],
-                x->idx64 ? "LL" : "", coords[i]);
+        char *bound = ex_dim(x, t, from + i);
+        ex_line(x, "for (%s %s = 0; %s < %s; %s++) {", x->idx, coords[i], coords[i], bound, coords[i]);
+        free(bound);
         x->indent++;
         n++;
     }
@@ -58,9 +60,10 @@ static void emit_cpu_elemwise(Ex *x) {
         char *coords[IR_MAX_RANK] = {0};
         int n = 0;
         if (!group || !cs) abort();
-        int m = ex_mark(x), loops = open_loops(x, t->rank, t->dims, coords);
+        int m = ex_mark(x), loops = open_loops(x, t, 0, t->rank, coords);
         for (int j = k; j < st->nouts; j++)
-            if (!done[j] && ir_shape_equal(&N(x->g, st->outs[j])->type, t)) done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
+            if (!done[j] && ir_shape_equal(&N(x->g, st->outs[j])->type, t) && !memcmp(N(x->g, st->outs[j])->type.sym, t->sym, sizeof t->sym))
+                done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
         store_outputs(x, group, n, cs);
         ex_release(x, m);
         close_loops(x, loops);
@@ -80,15 +83,7 @@ static void reduce_loop(Ex *x, const EmitRed *ri, char **xc) {
     int loops = 0;
     for (int i = 0; i < S->rank; i++) {
         if (!(ri->mask & (1u << i))) continue;
-        if (S->dims[i] == 1) {
-            xc[i] = strdup("0");
-            continue;
-        }
-        xc[i] = ex_name(x, "c");
-        ex_line(x, "for (%s %s = 0; %s < %lld%s; %s++) {", x->idx, xc[i], xc[i], (long long)S->dims[i],
-                x->idx64 ? "LL" : "", xc[i]);
-        x->indent++;
-        loops++;
+        loops += open_loops(x, S, i, 1, &xc[i]);
     }
     int m = ex_mark(x);
     char *v = ex_value(x, ri->x, xc);
@@ -113,9 +108,10 @@ static void emit_cpu_reduce(Ex *x) {
         x->failed = true;
         return;
     }
+    emit_red_count(x->g, &ri, x->args);
     const TensorType *S = &N(x->g, ri.x)->type, *O = &N(x->g, ri.node)->type;
     char *oc[IR_MAX_RANK] = {0}, *xc[IR_MAX_RANK] = {0};
-    int loops = open_loops(x, O->rank, O->dims, oc);
+    int loops = open_loops(x, O, 0, O->rank, oc);
     for (int i = 0, o = 0; i < S->rank; i++) {
         bool red = ri.mask & (1u << i);
         if (O->rank == S->rank) xc[i] = red ? NULL : strdup(oc[i]);
@@ -174,8 +170,15 @@ static void emit_cpu_row(Ex *x) {
     }
     const Step *st = x->st;
     const TensorType *S = &N(x->g, rw.x)->type;
+    for (int i = rw.keep; i < S->rank && (rw.has_pro || rw.has_epi); i++)
+        if (S->sym[i]) {
+            diag_node(x->d, N(x->g, rw.x), "internal: a row step with a product over a symbolic row");
+            x->failed = true;
+            emit_row_free(&rw);
+            return;
+        }
     char *rc[IR_MAX_RANK] = {0};
-    int loops = open_loops(x, rw.keep, S->dims, rc);
+    int loops = open_loops(x, S, 0, rw.keep, rc);
     int m = ex_mark(x);
     if (rw.has_pro) {
         ex_line(x, "%s rp[%lld];", emit_ctype(N(x->g, rw.pro.mm)->type.dtype), (long long)rw.len);
@@ -197,6 +200,7 @@ static void emit_cpu_row(Ex *x) {
                 x->failed = true;
                 break;
             }
+            emit_red_count(x->g, &ri, x->args);
             char *xc[IR_MAX_RANK] = {0};
             for (int i = 0; i < rw.keep; i++) xc[i] = strdup(rc[i]);
             reduce_loop(x, &ri, xc);
@@ -220,7 +224,7 @@ static void emit_cpu_row(Ex *x) {
     if (rw.nfo || rw.has_epi) {
         char *fc[IR_MAX_RANK] = {0};
         for (int i = 0; i < rw.keep; i++) fc[i] = strdup(rc[i]);
-        int inner = open_loops(x, S->rank - rw.keep, S->dims + rw.keep, fc + rw.keep);
+        int inner = open_loops(x, S, rw.keep, S->rank - rw.keep, fc + rw.keep);
         int m2 = ex_mark(x);
         if (rw.has_epi) {
             char *v = ex_value(x, rw.epi.a, fc);
@@ -236,7 +240,7 @@ static void emit_cpu_row(Ex *x) {
     if (rw.has_epi) {
         const TensorType *E = &N(x->g, rw.epi.mm)->type;
         char *oc[2] = {strdup(rc[0]), NULL};
-        int inner = open_loops(x, 1, E->dims + 1, oc + 1);
+        int inner = open_loops(x, E, 1, 1, oc + 1);
         int m2 = ex_mark(x);
         emit_cpu_row_dot(x, &rw.epi, rc[0], "ra", oc[1]);
         ex_bind(x, rw.epi.mm, "acc");
@@ -274,6 +278,20 @@ static void emit_cpu_gemm(Ex *x) {
     char *pa = ex_addr(x, gm.a), *pb = ex_addr(x, gm.b);
     if (!pa || !pb) return free(pa), free(pb);
     int64_t mn = gm.m * gm.n;
+    /* symbolic M, N or K: cblas takes the size at run time (a symbolic axis is only ever the
+     * leading one of a stored value, so the leading dimensions stay static) */
+    const TensorType *ta = &N(x->g, mm->in[0].id)->type, *tm = &mm->type;
+    int ms = gm.has_m ? tm->sym[tm->rank - 1 - gm.has_n] : 0, ns = gm.has_n ? tm->sym[tm->rank - 1] : 0;
+    int ks = ta->sym[ta->rank - 1];
+    char *M = ms ? xfmt("(int)%ss[%d]", x->args, emit_sym_slot(x->g, ms)) : xfmt("%lld", (long long)gm.m);
+    char *Nn = ns ? xfmt("(int)%ss[%d]", x->args, emit_sym_slot(x->g, ns)) : xfmt("%lld", (long long)gm.n);
+    char *K = ks ? xfmt("(int)%ss[%d]", x->args, emit_sym_slot(x->g, ks)) : xfmt("%lld", (long long)gm.k);
+    if ((ms || ns) && gm.batch > 1) {
+        diag_node(x->d, mm, "a batched matmul with a symbolic row or column axis is not supported");
+        x->failed = true;
+        free(M), free(Nn), free(K), free(pa), free(pb);
+        return;
+    }
     if (gm.m && gm.n && gm.batch && gm.k == 0) {
         ex_line(x, "for (long long i = 0; i < %lldLL; i++) C[i] = 0;", (long long)(mn * gm.batch));
     } else if (gm.m && gm.n && gm.batch) {
@@ -297,14 +315,14 @@ static void emit_cpu_gemm(Ex *x) {
             x->indent++;
             ex_line(x, "const long long oa = 0, ob = 0, bz = 0;");
         }
-        ex_line(x, "cblas_%cgemm(CblasRowMajor, %s, %s, %lld, %lld, %lld, %s, %s + oa, %lld, %s + ob, %lld, %s, C + bz * %lldLL, %lld);",
+        ex_line(x, "cblas_%cgemm(CblasRowMajor, %s, %s, %s, %s, %s, %s, %s + oa, %lld, %s + ob, %lld, %s, C + bz * %lldLL, %lld);",
                 f32 ? 's' : 'd', gm.ta ? "CblasTrans" : "CblasNoTrans", gm.tb ? "CblasTrans" : "CblasNoTrans",
-                (long long)gm.m, (long long)gm.n, (long long)gm.k, f32 ? "1.0f" : "1.0", pa, (long long)lda, pb,
+                M, Nn, K, f32 ? "1.0f" : "1.0", pa, (long long)lda, pb,
                 (long long)ldb, f32 ? "0.0f" : "0.0", (long long)mn, (long long)(gm.n > 1 ? gm.n : 1));
         x->indent--;
         ex_line(x, "}");
     }
-    free(pa), free(pb);
+    free(pa), free(pb), free(M), free(Nn), free(K);
     /* the epilogue: every output but the product itself when it already is in place */
     int n = 0;
     NodeId *outs = calloc((size_t)x->st->nouts + 1, sizeof *outs);
@@ -314,7 +332,7 @@ static void emit_cpu_gemm(Ex *x) {
     for (int k = 0; k < x->st->nouts; k++)
         if (!(x->st->outs[k] == gm.mm && tgt == gm.mm)) cs[n] = oc, outs[n++] = x->st->outs[k];
     if (n) {
-        int loops = open_loops(x, mm->type.rank, mm->type.dims, oc);
+        int loops = open_loops(x, &mm->type, 0, mm->type.rank, oc);
         int m = ex_mark(x);
         char *lin = ex_linear(x, &mm->type, oc);
         ex_line(x, "const %s acc = C[%s];", T, lin);
@@ -335,7 +353,7 @@ static void emit_cpu_copy(Ex *x) {
     NodeId v = x->g->outputs[j].value;
     const TensorType *t = &N(x->g, v)->type;
     char *c[IR_MAX_RANK] = {0};
-    int loops = open_loops(x, t->rank, t->dims, c);
+    int loops = open_loops(x, t, 0, t->rank, c);
     int m = ex_mark(x);
     char *val = ex_value(x, v, c);
     ex_store_output(x, j, t, c, val);
@@ -362,8 +380,7 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
     Str b = {0};
     bool gemm = false;
     for (int s = 0; s < p->nsteps; s++) gemm = gemm || p->steps[s].kind == STEP_GEMM;
-    int nscalars = 0;
-    for (int i = 0; i < g->nnodes; i++) nscalars += g->nodes[i].op == OP_INPUT && g->nodes[i].type.rank == 0;
+    int nscalars = emit_nscalars(g);
     emit_header(&b, source_name);
     str_add(&b, "/* The CPU kernels of plan %s: one function per step, over the argument block of\n"
                 " * runtime/core/plan_abi.h. */\n#include <math.h>\n#include <stdint.h>\n%s\n",
@@ -376,8 +393,8 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
             g->ninputs + g->noutputs + 1, nscalars ? nscalars : 1);
     for (int s = 0; s < p->nsteps; s++) {
         step_comment(&b, g, s);
-        str_add(&b, "static void gtc_c%d(const void *args) {\n"
-                    "    const struct gtc_args *a = (const struct gtc_args *)args;\n    (void)a;\n", s);
+        str_add(&b, "static void %s_c%d(const void *args) {\n"
+                    "    const struct gtc_args *a = (const struct gtc_args *)args;\n    (void)a;\n", p->sym, s);
         Ex x;
         ex_init(&x, g, EMIT_C, s, &b, d);
         switch (p->steps[s].kind) {
@@ -395,8 +412,8 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
         }
         str_cat(&b, "}\n");
     }
-    str_cat(&b, "\nconst RtCpuKernel gtc_cpu_kernels[] = {");
-    for (int s = 0; s < p->nsteps; s++) str_add(&b, "%sgtc_c%d", s ? ", " : "", s);
+    str_add(&b, "\nconst RtCpuKernel %s_cpu_kernels[] = {", p->sym);
+    for (int s = 0; s < p->nsteps; s++) str_add(&b, "%s%s_c%d", s ? ", " : "", p->sym, s);
     if (!p->nsteps) str_cat(&b, "0");
     str_cat(&b, "};\n");
     return str_take(&b);

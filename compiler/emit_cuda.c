@@ -550,9 +550,13 @@ char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
     if (emit_check_plan(g, d)) return NULL;
     const Plan *p = g->plan;
     Str b = {0};
-    int nscalars = 0;
-    for (int i = 0; i < g->nnodes; i++) nscalars += g->nodes[i].op == OP_INPUT && g->nodes[i].type.rank == 0;
+    int nscalars = emit_nscalars(g);
     emit_header(&b, source_name);
+    if (g->nsyms) { /* docs/graph-format.md §3.1: CPU code only for now */
+        str_add(&b, "/* Plan %s has symbolic dimensions: no CUDA kernels (the CUDA code generator does not take\n"
+                    " * them yet; the model runs on the CPU backend). */\n", g->name);
+        return str_take(&b);
+    }
     str_add(&b, "/* The CUDA kernels of plan %s: one __global__ function per step, taking the argument\n"
                 " * block of runtime/core/plan_abi.h by value. Compiles with nvcc and with NVRTC. */\n", g->name);
     emit_text(&b, EMIT_TEXT_CUDA_TYPES);
@@ -570,7 +574,7 @@ char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
             emit_comment_text(&b, N(g, st->nodes[k])->name);
         }
         str_add(&b, "; grid %u x %u x %u, block %u */\n", l->grid[0], l->grid[1], l->grid[2], l->block[0]);
-        str_add(&b, "extern \"C\" __global__ void __launch_bounds__(%u) gtc_k%d(struct gtc_args a) {\n", l->block[0], s);
+        str_add(&b, "extern \"C\" __global__ void __launch_bounds__(%u) %s_k%d(struct gtc_args a) {\n", l->block[0], p->sym, s);
         str_cat(&b, "    gtc_wait_prior_steps();\n");
         Ex x;
         ex_init(&x, g, EMIT_CUDA, s, &b, d);
@@ -589,8 +593,8 @@ char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
         }
         str_cat(&b, "}\n");
     }
-    str_cat(&b, "\n#ifndef __CUDACC_RTC__\nextern \"C\" const void *const gtc_cuda_kernels[] = {");
-    for (int s = 0; s < p->nsteps; s++) str_add(&b, "%s(const void *)gtc_k%d", s ? ", " : "", s);
+    str_add(&b, "\n#ifndef __CUDACC_RTC__\nextern \"C\" const void *const %s_cuda_kernels[] = {", p->sym);
+    for (int s = 0; s < p->nsteps; s++) str_add(&b, "%s(const void *)%s_k%d", s ? ", " : "", p->sym, s);
     if (!p->nsteps) str_cat(&b, "0");
     str_cat(&b, "};\n#endif\n");
     return str_take(&b);

@@ -89,6 +89,11 @@ static void fail(Ex *x, const char *fmt, const char *name) {
 
 char *ex_const(const Ex *x, int64_t v) { return xfmt("%lld%s", (long long)v, x->idx64 ? "LL" : ""); }
 
+char *ex_dim(const Ex *x, const TensorType *t, int i) {
+    if (!t->sym[i]) return ex_const(x, t->dims[i]);
+    return xfmt("((%s)%ss[%d])", x->idx, x->args, emit_sym_slot(x->g, t->sym[i]));
+}
+
 void ex_free_coords(char **coords, int n) {
     for (int i = 0; i < n; i++) free(coords[i]), coords[i] = NULL;
 }

@@ -71,11 +71,15 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
         str_add(&b, ", then [%lld, %lld): scratch for the library GEMMs (cblas, cuBLASLt) whose\n"
                     " * product has no buffer of its own (our CUDA GEMM kernels apply epilogues in registers)",
                 (long long)scr_off, (long long)(scr_off + scr_bytes));
-    str_cat(&b, ". */\n#include \"plan_abi.h\"\n\n"
-                "extern const RtCpuKernel gtc_cpu_kernels[];\n"
+    const char *sym = p->sym;
+    str_add(&b, ". */\n#include \"plan_abi.h\"\n\n"
+                "extern const RtCpuKernel %s_cpu_kernels[];\n"
                 "#ifdef GTC_PLAN_CUDA /* defined by gtc compile when kernels.cu is built into the model */\n"
-                "extern const void *const gtc_cuda_kernels[];\n#define GTC_CUDA_KERNELS gtc_cuda_kernels\n"
-                "#else\n#define GTC_CUDA_KERNELS NULL\n#endif\n\n");
+                "extern const void *const %s_cuda_kernels[];\n#define GTC_CUDA_KERNELS %s_cuda_kernels\n"
+                "#else\n#define GTC_CUDA_KERNELS NULL\n#endif\n",
+            sym, sym, sym);
+    if (p->predict[0]) str_add(&b, "extern const RtPlan %s_plan; /* predict(): the forward graph (predict_plan.c) */\n", p->predict);
+    str_cat(&b, "\n");
     str_cat(&b, "static const RtPlanIO gtc_inputs[] = {\n");
     for (int i = 0; i < rp->ninputs; i++) io_entry(&b, &rp->inputs[i]);
     if (!rp->ninputs) str_cat(&b, "    {0},\n");
@@ -124,10 +128,31 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
         }
         str_cat(&b, "};\n\n");
     }
+    if (rp->nsyms) {
+        str_cat(&b, "static const RtPlanSym gtc_syms[] = {\n");
+        for (int k = 0; k < rp->nsyms; k++) {
+            str_cat(&b, "    {");
+            cstr_literal(&b, rp->syms[k].name);
+            str_add(&b, ", %lldLL, %d},\n", (long long)rp->syms[k].max, rp->syms[k].slot);
+        }
+        str_cat(&b, "};\n");
+        for (int side = 0; side < 2; side++) { /* which axes are symbolic, per input, per output */
+            int n = side ? rp->noutputs : rp->ninputs;
+            str_add(&b, "static const RtPlanSymAxes gtc_%s_sym[] = {", side ? "out" : "in");
+            for (int i = 0; i < n; i++) {
+                const unsigned char *sy = (side ? rp->out_sym : rp->in_sym)[i].sym;
+                str_cat(&b, i ? ", {{" : "{{");
+                for (int a = 0; a < IR_MAX_RANK; a++) str_add(&b, "%s%u", a ? ", " : "", (unsigned)sy[a]);
+                str_cat(&b, "}}");
+            }
+            str_cat(&b, n ? "};\n" : "{{0}}};\n");
+        }
+        str_cat(&b, "\n");
+    }
     source_literal(&b, "gtc_cuda_source", cuda_src);
     str_cat(&b, "\n");
     source_literal(&b, "gtc_cpu_source", cpu_src);
-    str_cat(&b, "\nconst RtPlan gtc_plan = {\n    .abi = RT_PLAN_ABI,\n    .graph = \"");
+    str_add(&b, "\nconst RtPlan %s_plan = {\n    .abi = RT_PLAN_ABI,\n    .graph = \"", sym);
     emit_cstr(&b, rp->graph);
     str_cat(&b, "\",\n    .class_name = \"");
     emit_cstr(&b, rp->class_name);
@@ -136,10 +161,21 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
     str_add(&b, "\",\n    .ninputs = %d,\n    .noutputs = %d,\n    .nscalars = %d,\n"
                 "    .inputs = gtc_inputs,\n    .outputs = gtc_outputs,\n    .nsteps = %d,\n    .steps = gtc_steps,\n"
                 "    .arena_bytes = %lld,\n    .nodes = %d,\n    .fused_kernels = %d,\n    .gemms = %d,\n"
-                "    .reductions = %d,\n    .cpu = gtc_cpu_kernels,\n    .cuda = GTC_CUDA_KERNELS,\n"
+                "    .reductions = %d,\n    .cpu = %s_cpu_kernels,\n    .cuda = GTC_CUDA_KERNELS,\n"
                 "    .cuda_source = gtc_cuda_source,\n    .cpu_source = gtc_cpu_source,\n};\n",
             g->ninputs, rp->noutputs, rp->nscalars, rp->nsteps, (long long)rp->arena_bytes, rp->nodes,
-            rp->fused_kernels, rp->gemms, rp->reductions);
+            rp->fused_kernels, rp->gemms, rp->reductions, sym);
+    if (p->predict[0]) { /* before the closing brace */
+        b.n -= 3;
+        b.s[b.n] = 0;
+        str_add(&b, "    .predict = &%s_plan,\n};\n", p->predict);
+    }
+    if (rp->nsyms) {
+        b.n -= 3;
+        b.s[b.n] = 0;
+        str_add(&b, "    .nsyms = %d,\n    .syms = gtc_syms,\n    .in_sym = gtc_in_sym,\n    .out_sym = gtc_out_sym,\n};\n",
+                rp->nsyms);
+    }
     if (rp->nchecks) { /* before the closing brace: the fields a plan without checks leaves 0 */
         b.n -= 3;
         b.s[b.n] = 0;
@@ -150,16 +186,24 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
     return str_take(&b);
 }
 
-int emit_all(const Graph *g, const char *dir, const char *source_name, Diag *d) {
+/* One plan's three files, their names after prefix ("" or "predict_"). */
+static int emit_files(const Graph *g, const char *dir, const char *prefix, const char *source_name, Diag *d) {
     char *cu = emit_cuda_source(g, source_name, d);
     char *c = cu ? emit_cpu_source(g, source_name, d) : NULL;
     char *pl = c ? emit_plan_source(g, source_name, cu, c, d) : NULL;
+    char *names[3] = {xfmt("%skernels.cu", prefix), xfmt("%skernels_cpu.c", prefix), xfmt("%splan.c", prefix)};
     int rc = pl ? 0 : -1;
-    if (!rc) rc = emit_write_file(dir, "kernels.cu", cu, d);
-    if (!rc) rc = emit_write_file(dir, "kernels_cpu.c", c, d);
-    if (!rc) rc = emit_write_file(dir, "plan.c", pl, d);
+    if (!rc) rc = emit_write_file(dir, names[0], cu, d);
+    if (!rc) rc = emit_write_file(dir, names[1], c, d);
+    if (!rc) rc = emit_write_file(dir, names[2], pl, d);
+    for (int i = 0; i < 3; i++) free(names[i]);
     free(cu);
     free(c);
     free(pl);
     return rc;
+}
+
+int emit_all(const Graph *g, const Graph *fwd, const char *dir, const char *source_name, Diag *d) {
+    if (fwd && emit_files(fwd, dir, "predict_", source_name, d)) return -1;
+    return emit_files(g, dir, "", source_name, d);
 }

@@ -21,6 +21,14 @@ int emit_scalar_slot(const Graph *g, int input_index) {
     return found > 0 ? slot : -1;
 }
 
+int emit_nscalars(const Graph *g) {
+    int n = g->nsyms;
+    for (int i = 0; i < g->nnodes; i++) n += g->nodes[i].op == OP_INPUT && g->nodes[i].type.rank == 0;
+    return n;
+}
+
+int emit_sym_slot(const Graph *g, int sym) { return emit_nscalars(g) - g->nsyms + sym - 1; }
+
 bool emit_step_idx64(const Graph *g, const Step *st) {
     const int64_t lim = ((int64_t)1 << 31) - ((int64_t)1 << 24); /* room for grid-stride steps */
     const NodeId *lists[3] = {st->nodes, st->ins, st->outs};
@@ -108,10 +116,26 @@ char *emit_red_step(const EmitRed *ri, const char *acc, const char *acc_i, const
 char *emit_red_final(const EmitRed *ri, const char *acc, const char *acc_i) {
     const char *ot = emit_ctype(ri->out);
     switch (ri->op) {
-    case OP_MEAN: return xfmt("((%s)(%s / (double)%lld))", ot, acc, (long long)ri->count);
+    case OP_MEAN:
+        if (ri->count_text[0]) return xfmt("((%s)(%s / %s))", ot, acc, ri->count_text); /* symbolic: at run time */
+        return xfmt("((%s)(%s / (double)%lld))", ot, acc, (long long)ri->count);
     case OP_ARGMAX: case OP_ARGMIN: return xfmt("((int64_t)%s)", acc_i);
     default: return xfmt("((%s)%s)", ot, acc);
     }
+}
+
+void emit_red_count(const Graph *g, EmitRed *ri, const char *args) {
+    const TensorType *xt = &N(g, ri->x)->type;
+    int64_t fixed = 1;
+    Str b = {0};
+    for (int i = 0; i < xt->rank; i++) {
+        if (!(ri->mask & (1u << i))) continue;
+        if (xt->sym[i]) str_add(&b, " * %ss[%d]", args, emit_sym_slot(g, xt->sym[i]));
+        else fixed *= xt->dims[i];
+    }
+    ri->count_text[0] = 0;
+    if (b.s) snprintf(ri->count_text, sizeof ri->count_text, "((double)%lld%s)", (long long)fixed, b.s);
+    str_free(&b);
 }
 
 /* ---- GEMM ---------------------------------------------------------------------------------------- */
@@ -331,8 +355,7 @@ int emit_check_plan(const Graph *g, Diag *d) {
         diag_at(d, "name", "the graph name is not an identifier");
         return -1;
     }
-    int nscalars = 0;
-    for (int i = 0; i < g->nnodes; i++) nscalars += g->nodes[i].op == OP_INPUT && g->nodes[i].type.rank == 0;
+    int nscalars = emit_nscalars(g);
     size_t args = rt_plan_args_bytes(g->ninputs, g->noutputs, nscalars);
     if (args > RT_PLAN_MAX_ARGS_BYTES) {
         diag_at(d, "inputs", "%d inputs (%d of them scalars) and %d outputs need a %zu-byte argument block; "
@@ -365,6 +388,18 @@ int emit_check_plan(const Graph *g, Diag *d) {
             diag_node(d, N(g, st->root), "internal: step %d is a reduction step without a reduction root", s);
             return -1;
         }
+    }
+    /* A stored value keeps its strides static: a symbolic axis may only be its leading one. */
+    for (int i = 0; i < g->nnodes; i++) {
+        const TensorType *t = &N(g, i)->type;
+        if (p->buf[i].kind == BUF_NONE && N(g, i)->op != OP_INPUT && plan_output_of(g, i) < 0) continue;
+        for (int k = 1; k < t->rank; k++)
+            if (t->sym[k]) {
+                diag_node(d, N(g, i), "is stored with its axis %d symbolic (\"%s\"); only the leading axis of a stored value "
+                          "may be symbolic (a transpose of it fuses into its readers, or is not an output)", k,
+                          g->syms[t->sym[k] - 1].name);
+                return -1;
+            }
     }
     return 0;
 }

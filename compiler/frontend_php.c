@@ -91,9 +91,25 @@ static int parse_params(P *p) {
         Node *n = &p->g->nodes[id];
         snprintf(n->loc, sizeof n->loc, "%d:%d", v->line, v->col);
         int64_t dims[IR_MAX_RANK];
-        if (php_arg_dtype(p, "#[Gtc\\Input]", "dtype", s[0], &n->type.dtype) ||
-            php_arg_ints(p, "#[Gtc\\Input]", "shape", s[1], 0, 0, IR_MAX_DIM - 1, dims, &n->type.rank))
+        if (php_arg_dtype(p, "#[Gtc\\Input]", "dtype", s[0], &n->type.dtype)) return -1;
+        const Lit *sh = s[1]->lit;
+        int sym = 0; /* ['batch', 480]: a symbolic first axis, declared by #[Gtc\Graph(dims: [...])] */
+        if (sh && sh->k == L_LIST && sh->n > 0 && sh->items[0]->k == L_STR && !sh->keys[0] && p->g->nsyms) {
+            while (sym < p->g->nsyms && strcmp(p->g->syms[sym].name, sh->items[0]->s) != 0) sym++;
+            if (sym == p->g->nsyms)
+                return php_perr(p, sh->items[0]->at, "#[Gtc\\Input]: $shape[0] names '%.64s', which #[Gtc\\Graph(dims: [...])] "
+                                                     "does not declare (dims: ['batch' => 4096])", sh->items[0]->s);
+            Lit rest = *sh;
+            rest.items++, rest.keys++, rest.n--;
+            Arg tail = *s[1];
+            tail.lit = &rest;
+            if (php_arg_ints(p, "#[Gtc\\Input]", "shape", &tail, 0, 0, IR_MAX_DIM - 1, dims + 1, &n->type.rank)) return -1;
+            dims[0] = p->g->syms[sym].max;
+            n->type.sym[0] = (unsigned char)(sym + 1);
+            n->type.rank++;
+        } else if (php_arg_ints(p, "#[Gtc\\Input]", "shape", s[1], 0, 0, IR_MAX_DIM - 1, dims, &n->type.rank)) {
             return -1;
+        }
         memcpy(n->type.dims, dims, sizeof dims);
         php_node_named(p, n->name);
         php_set_var(p, v, v->text, (Val){1, 0, id});
@@ -229,6 +245,29 @@ static int reserve_vars(P *p) {
     return 0;
 }
 
+/* #[Gtc\Graph(dims: ['batch' => 4096])]: the symbolic dimensions and their bounds
+ * (docs/graph-format.md §3.1, the JSON "dims"). */
+static int read_dims(P *p, const Arg *a) {
+    const Lit *l = a->lit;
+    if (!l || l->k != L_LIST) return php_perr(p, a->at, "#[Gtc\\Graph]: $dims must be an array ['batch' => 4096]");
+    for (int i = 0; i < l->n; i++) {
+        const PhpTok *k = l->keys[i];
+        const Lit *v = l->items[i];
+        if (!k || !ir_is_identifier(k->text))
+            return php_perr(p, k ? k : v->at, "#[Gtc\\Graph]: $dims keys are the dimensions' names (identifiers): ['batch' => 4096]");
+        for (int j = 0; j < p->g->nsyms; j++)
+            if (!strcmp(p->g->syms[j].name, k->text)) return php_perr(p, k, "#[Gtc\\Graph]: $dims names '%s' twice", k->text);
+        if (p->g->nsyms == IR_MAX_SYMS) return php_perr(p, k, "#[Gtc\\Graph]: $dims declares more than %d dimensions", IR_MAX_SYMS);
+        if (v->k != L_NUM || !v->is_int || v->num < 1 || v->num > (double)(IR_MAX_DIM - 1))
+            return php_perr(p, v->at, "#[Gtc\\Graph]: $dims['%s'] (its bound) must be an integer from 1 to %lld", k->text,
+                            (long long)(IR_MAX_DIM - 1));
+        IrSym *sy = &p->g->syms[p->g->nsyms++];
+        if (!(sy->name = strdup(k->text))) abort();
+        sy->max = (int64_t)v->num;
+    }
+    return 0;
+}
+
 static int build(P *p, const Fn *fn) {
     const Attr *graph = NULL;
     for (int i = 0; i < fn->nattrs; i++) {
@@ -241,11 +280,12 @@ static int build(P *p, const Fn *fn) {
                                       "Gtc\\Train", a->cls);
     }
     if (!graph) return php_perr(p, fn->name, "function %s has no #[Gtc\\Graph]", fn->name->text);
-    static const char *const gp[] = {"name", NULL};
-    Arg *s[1];
+    static const char *const gp[] = {"name", "dims", NULL};
+    Arg *s[2];
     Arg args[MAX_ARGS];
     memcpy(args, graph->args, sizeof args);
     if (php_bind(p, graph->at, "#[Gtc\\Graph]", gp, 0, args, graph->nargs, s)) return -1;
+    if (s[1] && read_dims(p, s[1])) return -1;
     const char *name = fn->name->text;
     if (s[0]) {
         if (!s[0]->lit || s[0]->lit->k != L_STR) return php_perr(p, s[0]->at, "#[Gtc\\Graph]: $name must be a string");
@@ -261,6 +301,13 @@ static int build(P *p, const Fn *fn) {
     p->pos = fn->lparen;
     reserve_vars(p);
     if (parse_params(p)) return -1;
+    for (int k = 0; k < p->g->nsyms; k++) {
+        bool used = false;
+        for (int i = 0; i < p->g->nnodes; i++) used = used || p->g->nodes[i].type.sym[0] == k + 1;
+        if (!used)
+            return php_perr(p, graph->at, "#[Gtc\\Graph]: $dims declares '%s' but no #[Gtc\\Input] shape names it",
+                            p->g->syms[k].name);
+    }
     p->params_end = p->nvals;
     if (php_tok_is(php_cur(p), ":")) /* the return type */
         while (!php_tok_is(php_cur(p), "{") && php_cur(p)->kind != PT_EOF && php_cur(p)->kind != PT_ERROR && !php_tok_is(php_cur(p), ";"))

@@ -11,6 +11,7 @@
 #include "build.h"
 #include "emit.h"
 #include "frontend.h"
+#include "forward.h"
 #include "pipeline.h"
 
 /* The target every command lowers for (--target / --arch, any command but compile). */
@@ -74,12 +75,12 @@ static int cmd_check(const char *file, const char *opt) {
     for (int i = 0; i < g->nnodes; i++)
         if (g->nodes[i].op == OP_INPUT)
             printf("  %-16s %-8s %s\n", g->nodes[i].name, ir_dtype_name(g->nodes[i].type.dtype),
-                   ir_shape_str(&g->nodes[i].type, shape, sizeof shape));
+                   ir_graph_shape_str(g, &g->nodes[i].type, shape, sizeof shape));
     printf("outputs:\n");
     for (int i = 0; i < g->noutputs; i++) {
         const Node *v = &g->nodes[g->outputs[i].value];
         printf("  %-16s %-8s %s", g->outputs[i].name, ir_dtype_name(v->type.dtype),
-               ir_shape_str(&v->type, shape, sizeof shape));
+               ir_graph_shape_str(g, &v->type, shape, sizeof shape));
         for (int k = 0; k < g->ndonations; k++)
             if (g->donations[k].value == g->outputs[i].value)
                 printf(" (in place of %s)", g->nodes[g->donations[k].input].name);
@@ -214,14 +215,16 @@ static int cmd_emit(const char *file, const char *dir) {
         fprintf(stderr, "gtc emit: needs --emit-dir DIR\n");
         return 2;
     }
-    Graph *g = load_and_run(file, NULL);
+    Graph *g = load(file), *fwd = NULL;
     if (!g) return 1;
     Diag d;
     diag_init(&d, file);
     const char *base = strrchr(file, '/');
-    int rc = emit_all(g, dir, base ? base + 1 : file, &d);
+    int rc = forward_pipeline(g, &g_target, &fwd, &d);
+    if (!rc) rc = emit_all(g, fwd, dir, base ? base + 1 : file, &d);
     if (rc) fprintf(stderr, "%s\n", d.msg);
     graph_free(g);
+    if (fwd) graph_free(fwd);
     return rc ? 1 : 0;
 }
 

@@ -190,9 +190,15 @@ static void rule(Builder *b, NodeId y, NodeId gy, const bool *active, NodeId con
             c[0] = gk;
         } else if (n.op == OP_MEAN) {
             int64_t cnt = 1;
+            bool sym = false;
             for (int i = 0; i < tin[0].rank; i++)
-                if (mask & (1u << i)) cnt *= tin[0].dims[i];
-            c[0] = ad_bin(b, w, OP_DIV, ad_v(gk), ad_c((double)cnt));
+                if (mask & (1u << i)) cnt *= tin[0].dims[i], sym = sym || tin[0].sym[i];
+            if (sym) { /* a symbolic axis: the count of this run, the sum of ones over x's reduced axes */
+                NodeId ones = ad_bin(b, w, OP_POW, A, ad_c(0));
+                c[0] = ad_bin(b, w, OP_DIV, ad_v(gk), ad_v(ad_reduce(b, w, OP_SUM, ones, mask, true)));
+            } else {
+                c[0] = ad_bin(b, w, OP_DIV, ad_v(gk), ad_c((double)cnt));
+            }
         } else if (n.op == OP_PROD) { /* g * y / x (inputs with zeros are not handled exactly) */
             NodeId yk = ad_reshape(b, w, y, kept.rank, kept.dims);
             c[0] = ad_bin(b, w, OP_DIV, ad_v(ad_bin(b, w, OP_MUL, ad_v(gk), ad_v(yk))), A);

@@ -242,6 +242,7 @@ static bool make_full(Graph *g, NodeId id, Scalar r) {
     memset(&n->attrs, 0, sizeof n->attrs);
     n->attrs.nshape = n->type.rank;
     for (int i = 0; i < n->type.rank; i++) n->attrs.shape[i] = n->type.dims[i];
+    memcpy(n->attrs.shape_sym, n->type.sym, sizeof n->attrs.shape_sym);
     n->attrs.value = v;
     n->attrs.dtype = n->type.dtype;
     n->attrs.has_dtype = true;
@@ -483,7 +484,8 @@ static void cse_key(const Graph *g, NodeId id, CseKey *k) {
     }
     k->dtype = n->type.dtype;
     k->rank = n->type.rank;
-    for (int i = 0; i < n->type.rank; i++) k->dims[i] = n->type.dims[i];
+    for (int i = 0; i < n->type.rank; i++) /* a symbolic axis differs from a static one of its bound */
+        k->dims[i] = n->type.dims[i] | (int64_t)n->type.sym[i] << 40;
     TensorType x = n->ninputs ? graph_operand_type(g, &n->in[0]) : n->type;
     char err[256];
     if (ir_ops[n->op].kind == K_REDUCE) {

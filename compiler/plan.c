@@ -18,6 +18,7 @@ Plan *plan_new(int nnodes) {
     for (int i = 0; i < nnodes; i++) p->step_of[i] = -1;
     p->scratch_off = -1;
     p->check_off = -1;
+    snprintf(p->sym, sizeof p->sym, "gtc");
     return p;
 }
 
@@ -219,7 +220,7 @@ static char *headline(const Graph *g, const Step *s, char *out, size_t n) {
     switch (s->kind) {
     case STEP_GEMM:
         snprintf(out, n, "gemm %s%s @ %s%s -> %s", g->nodes[s->gemm_in[0]].name, s->gemm_trans[0] ? "^T" : "",
-                 g->nodes[s->gemm_in[1]].name, s->gemm_trans[1] ? "^T" : "", ir_shape_str(&r->type, shape, sizeof shape));
+                 g->nodes[s->gemm_in[1]].name, s->gemm_trans[1] ? "^T" : "", ir_graph_shape_str(g, &r->type, shape, sizeof shape));
         break;
     case STEP_COPY:
         snprintf(out, n, "copy %s -> output %d (%s)", s->nins ? g->nodes[s->ins[0]].name : r->name, s->copy_output,
@@ -228,7 +229,7 @@ static char *headline(const Graph *g, const Step *s, char *out, size_t n) {
     case STEP_REDUCE: case STEP_ROW: {
         const Node *in = r->in[0].id >= 0 ? &g->nodes[r->in[0].id] : r;
         int o = snprintf(out, n, "%s %s over %s", plan_step_kind_name(s->kind), r->name,
-                         ir_shape_str(&in->type, shape, sizeof shape));
+                         ir_graph_shape_str(g, &in->type, shape, sizeof shape));
         const StepMatmul *mm[2] = {&s->row_pro, &s->row_epi};
         for (int k = 0; k < 2; k++)
             if (mm[k]->mm >= 0 && o >= 0 && (size_t)o < n)
@@ -238,7 +239,7 @@ static char *headline(const Graph *g, const Step *s, char *out, size_t n) {
         break;
     }
     case STEP_ELEMWISE:
-        snprintf(out, n, "elementwise over %s", ir_shape_str(&r->type, shape, sizeof shape));
+        snprintf(out, n, "elementwise over %s", ir_graph_shape_str(g, &r->type, shape, sizeof shape));
         break;
     }
     return out;

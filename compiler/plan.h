@@ -130,6 +130,9 @@ typedef struct Plan {
     NodeId *checks;     /* index out of range (RtPlan.checks; pass_lower) */
     int64_t check_off;  /* their error word, two int64 after the arena and scratch, 256-aligned
                          * (-1: none): [0] = 1 + the check's position, [1] = the index */
+    char sym[16];       /* the generated symbols' prefix: "gtc" (gtc_k3, gtc_cpu_kernels, gtc_plan);
+                         * a model's predict() plan is "gtc_fwd" (compiler/forward.c) */
+    char predict[16];   /* the sym of this plan's predict() plan in the same model, or "" */
 } Plan;
 
 /* An empty plan for a graph of nnodes nodes (per-node arrays cleared: step_of -1, BUF_NONE). */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "names.h"
+#include "emit.h"
 #include "plan_build.h"
 
 /* The plan with the storage it owns. */
@@ -14,6 +15,8 @@ typedef struct {
     RtPlanIO *inputs, *outputs;
     RtPlanStep *steps;
     RtPlanCheck *checks;
+    RtPlanSym *syms;
+    RtPlanSymAxes *in_sym, *out_sym;
     char **strs;
     int nstrs, capstrs;
 } BuiltPlan;
@@ -127,7 +130,7 @@ RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src
         const StepLower *l = &st->lower;
         stats[st->kind]++;
         rs->kind = rt_kinds[st->kind];
-        rs->kernel = keep(bp, xfmt("gtc_k%d", s));
+        rs->kernel = keep(bp, xfmt("%s_k%d", p->sym, s));
         Str ops = {0};
         str_cat(&ops, "");
         for (int k = 0; k < st->nnodes; k++) str_add(&ops, "%s%s", k ? "," : "", ir_ops[g->nodes[st->nodes[k]].op].name);
@@ -155,7 +158,24 @@ RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src
     rp->source = dup(bp, source_name);
     rp->ninputs = ninputs;
     rp->noutputs = g->noutputs;
-    rp->nscalars = nscalars;
+    rp->nscalars = emit_nscalars(g);
+    if (g->nsyms) {
+        bp->syms = calloc((size_t)g->nsyms, sizeof *bp->syms);
+        if (!bp->syms) abort();
+        for (int k = 0; k < g->nsyms; k++)
+            bp->syms[k] = (RtPlanSym){dup(bp, g->syms[k].name), g->syms[k].max, emit_sym_slot(g, k + 1)};
+        rp->nsyms = g->nsyms;
+        rp->syms = bp->syms;
+        bp->in_sym = calloc((size_t)g->ninputs + 1, sizeof *bp->in_sym);
+        bp->out_sym = calloc((size_t)g->noutputs + 1, sizeof *bp->out_sym);
+        if (!bp->in_sym || !bp->out_sym) abort();
+        for (int i = 0; i < g->nnodes; i++)
+            if (g->nodes[i].op == OP_INPUT && g->nodes[i].input_index >= 0 && g->nodes[i].input_index < g->ninputs)
+                memcpy(bp->in_sym[g->nodes[i].input_index].sym, g->nodes[i].type.sym, IR_MAX_RANK);
+        for (int j = 0; j < g->noutputs; j++) memcpy(bp->out_sym[j].sym, g->nodes[g->outputs[j].value].type.sym, IR_MAX_RANK);
+        rp->in_sym = bp->in_sym;
+        rp->out_sym = bp->out_sym;
+    }
     rp->inputs = bp->inputs;
     rp->outputs = bp->outputs;
     rp->nsteps = p->nsteps;
@@ -198,5 +218,8 @@ void plan_build_free(RtPlan *p) {
     free(bp->outputs);
     free(bp->steps);
     free(bp->checks);
+    free(bp->syms);
+    free(bp->in_sym);
+    free(bp->out_sym);
     free(bp);
 }

@@ -3,7 +3,8 @@
  * examples/cnn_digits.php: trains the small CNN of examples/cnn_digits.json (conv 3x3 -> relu ->
  * max pool 2x2 -> conv 3x3 -> relu -> max pool 2x2 -> linear; AdamW, gradients by gtc's
  * autodiff) on the 8x8 digits of examples/data (run `make data` first), compiled by `gtc compile`,
- * then reports the test accuracy of the same network run eagerly (CudaArray::conv2d, maxPool2d).
+ * then reports the test accuracy of the trained weights through the model's predict() (the forward
+ * function of the same compiled graph, docs/graph-format.md §13).
  *
  *   build/gtc compile examples/cnn_digits.json -o build/models/cnn_digits.so
  *   php -d extension=build/gtc.so -d extension=build/models/cnn_digits.so examples/cnn_digits.php [EPOCHS [DATA_DIR [LR]]]
@@ -61,13 +62,18 @@ for ($e = 1; $e <= $epochs; $e++) {
     $t += (hrtime(true) - $t0) / 1e9;
     if ($e % 10 === 0 || $e === $epochs) printf("epoch %d: loss %.4f\n", $e, $loss);
 }
-/* the trained network, eagerly, on the test set */
+/* the trained network on the test set: the model's predict() (its forward function, the same
+ * parameter tensors run() updated), in batches of the compiled 256 rows, the last one
+ * overlapping the one before */
 $tx = CudaArray::fromNpy("$dir/digits_test_x.npy");
 $labels = CudaArray::fromNpy("$dir/digits_test_labels.npy")->toArray();
 $m = $tx->getShape()[0];
-$h = $tx->reshape([$m, 1, 8, 8])->conv2d($p['w1'], $p['b1'], pads: [1, 1, 1, 1])->relu()->maxPool2d([2, 2], [2, 2]);
-$h = $h->conv2d($p['w2'], $p['b2'], pads: [1, 1, 1, 1])->relu()->maxPool2d([2, 2], [2, 2]);
-$pred = $h->reshape([$m, 128])->matmul($p['w3'])->add($p['b3'])->argMax(1)->toArray();
+$pred = [];
+for ($at = 0; $at < $m; $at += $batch) {
+    $lo = min($at, $m - $batch);
+    $rows = $step->predict(...(['x' => $tx->slice([$lo, $lo + $batch])] + $p))['logits']->argMax(1)->toArray();
+    foreach ($rows as $i => $c) $pred[$lo + $i] = $c;
+}
 $right = 0;
 foreach ($pred as $i => $c) $right += $c === $labels[$i] ? 1 : 0;
 $acc = $right / $m;

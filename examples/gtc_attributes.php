@@ -10,11 +10,14 @@ namespace Gtc;
 
 use Attribute;
 
-/* Marks a function as a graph; $name is the graph's name (default: the function's name). */
+/* Marks a function as a graph; $name is the graph's name (default: the function's name); $dims
+ * declares symbolic dimensions and their bounds (['batch' => 4096]), which an input's shape names
+ * as its first entry (#[Input('float32', ['batch', 480])]: docs/graph-format.md §3.1). */
 #[Attribute(Attribute::TARGET_FUNCTION)]
 final class Graph
 {
-    public function __construct(public readonly ?string $name = null) {}
+    /** @param array<string, int> $dims symbolic dimensions and their bounds: ['batch' => 4096] */
+    public function __construct(public readonly ?string $name = null, public readonly array $dims = []) {}
 }
 
 /* A parameter's dtype and shape; [] is a runtime scalar (a kernel parameter). */

@@ -511,6 +511,7 @@ int ir_expand_composites(Graph **gp, Diag *d) {
     if (!any) return 0;
     Graph *h = graph_new(g->name);
     h->ninputs = g->ninputs;
+    graph_copy_syms(h, g);
     NodeId *map = malloc(((size_t)g->nnodes + 1) * sizeof *map);
     if (!map) abort();
     int rc = 0;

@@ -58,19 +58,30 @@ static void dump_attrs(FILE *f, const Node *n) {
     }
 }
 
+/* (ir.h) */
+char *ir_graph_shape_str(const Graph *g, const TensorType *t, char *buf, size_t n) {
+    size_t k = (size_t)snprintf(buf, n, "[");
+    for (int i = 0; i < t->rank && k < n; i++) {
+        if (t->sym[i] && t->sym[i] <= g->nsyms) k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? "," : "", g->syms[t->sym[i] - 1].name);
+        else k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? "," : "", (long long)t->dims[i]);
+    }
+    if (k < n) snprintf(buf + k, n - k, "]");
+    return buf;
+}
+
 void ir_dump(const Graph *g, FILE *f) {
     char shape[512], num[40];
     fprintf(f, "graph %s\n", g->name);
+    for (int k = 0; k < g->nsyms; k++) fprintf(f, "dim %s <= %lld\n", g->syms[k].name, (long long)g->syms[k].max);
     for (int i = 0; i < g->nnodes; i++) {
         const Node *n = &g->nodes[i];
         const TensorType *t = &n->type;
         if (n->op == OP_INPUT) {
-            fprintf(f, "input %s: %s%s\n", n->name, ir_dtype_short(t->dtype),
-                    ir_shape_str(t, shape, sizeof shape));
+            fprintf(f, "input %s: %s%s\n", n->name, ir_dtype_short(t->dtype), ir_graph_shape_str(g, t, shape, sizeof shape));
             continue;
         }
-        fprintf(f, "%s: %s%s = %s", n->name, ir_dtype_short(t->dtype),
-                ir_shape_str(t, shape, sizeof shape), ir_ops[n->op].name);
+        fprintf(f, "%s: %s%s = %s", n->name, ir_dtype_short(t->dtype), ir_graph_shape_str(g, t, shape, sizeof shape),
+                ir_ops[n->op].name);
         for (int k = 0; k < n->ninputs; k++) {
             const Operand *o = &n->in[k];
             fprintf(f, "%s %s", k ? "," : "",

@@ -33,7 +33,17 @@ void graph_free(Graph *g) {
     free(g->donations);
     free(g->name);
     train_free(g->train);
+    for (int k = 0; k < g->nsyms; k++) free(g->syms[k].name);
     free(g);
+}
+
+void graph_copy_syms(Graph *dst, const Graph *src) {
+    for (int k = 0; k < dst->nsyms; k++) free(dst->syms[k].name);
+    dst->nsyms = src->nsyms;
+    for (int k = 0; k < src->nsyms; k++) {
+        dst->syms[k] = src->syms[k];
+        if (!(dst->syms[k].name = strdup(src->syms[k].name))) abort();
+    }
 }
 
 void train_free(Train *t) {

@@ -298,6 +298,138 @@ static int infer_reduce(Op op, const TensorType *in, const Attrs *at, TensorType
     return 0;
 }
 
+bool ir_type_symbolic(const TensorType *t) {
+    for (int i = 0; i < t->rank; i++)
+        if (t->sym[i]) return true;
+    return false;
+}
+
+/* The symbolic marks of the output axes of a broadcast over operands in (right-aligned), from
+ * axis `from` of each for `rank` axes into out->sym[at..]: an axis is symbolic when an operand's
+ * is; others there must be the same symbol or a static 1 (a static size equal to the bound is
+ * another size, not the symbol). */
+static int sym_broadcast(const TensorType *const *in, const int *ranks, int n, int rank, TensorType *out, int at,
+                         char *err, size_t errn) {
+    for (int d = 0; d < rank; d++) {
+        int s = 0;
+        int64_t fixed = -1;
+        for (int i = 0; i < n; i++) {
+            int k = d - (rank - ranks[i]);
+            if (k < 0 || in[i]->weak) continue;
+            if (in[i]->sym[k]) {
+                if (s && s != in[i]->sym[k]) return ERR("axis %d meets two different symbolic dimensions", at + d);
+                s = in[i]->sym[k];
+            } else if (in[i]->dims[k] != 1) {
+                fixed = in[i]->dims[k];
+            }
+        }
+        if (s && fixed >= 0)
+            return ERR("axis %d meets a symbolic dimension and the static size %lld; a symbolic dimension only "
+                       "broadcasts with itself or 1", at + d, (long long)fixed);
+        out->sym[at + d] = (unsigned char)s;
+    }
+    return 0;
+}
+
+/* The symbolic marks of op's result (TensorType.sym; docs/graph-format.md §3.1), its shape
+ * already inferred with every symbolic size at its bound. Where an op cannot follow a symbolic
+ * dimension, an error saying so. */
+static int infer_sym(Op op, const TensorType *in, int nin, const Attrs *at, TensorType *out, char *err, size_t errn) {
+    memset(out->sym, 0, sizeof out->sym);
+    if (op == OP_FULL || op == OP_BROADCAST_TO) /* the compiler's own: shape at the bound */
+        for (int i = 0; i < out->rank; i++) out->sym[i] = at->shape_sym[i];
+    bool any = false;
+    for (int i = 0; i < nin; i++) any = any || (!in[i].weak && ir_type_symbolic(&in[i]));
+    if (!any) return 0;
+    const OpInfo *info = &ir_ops[op];
+    const TensorType *ptr[IR_MAX_INPUTS];
+    int ranks[IR_MAX_INPUTS];
+    for (int i = 0; i < nin; i++) ptr[i] = &in[i], ranks[i] = in[i].rank;
+    switch (info->kind) {
+    case K_ELEMWISE: {
+        int r = op == OP_ONE_HOT ? out->rank - 1 : out->rank;
+        return sym_broadcast(ptr, ranks, nin, r, out, 0, err, errn);
+    }
+    case K_REDUCE: {
+        unsigned mask;
+        if (ir_reduce_mask(at, in[0].rank, &mask, err, errn)) return -1;
+        for (int i = 0, o = 0; i < in[0].rank; i++) {
+            if (!(mask & (1u << i))) out->sym[o++] = in[0].sym[i];
+            else if (at->keepdims) out->sym[o++] = 0;
+        }
+        return 0;
+    }
+    case K_MATMUL: {
+        const TensorType *a = &in[0], *b = &in[1];
+        int ka = a->sym[a->rank - 1], kb = b->rank == 1 ? b->sym[0] : b->sym[b->rank - 2];
+        if (ka != kb) return ERR("inner dimensions differ: one is symbolic, the other %s", ka && kb ? "another symbol" : "static");
+        int nb = out->rank - (a->rank >= 2) - (b->rank >= 2);
+        int br[2] = {a->rank > 2 ? a->rank - 2 : 0, b->rank > 2 ? b->rank - 2 : 0};
+        if (nb > 0 && sym_broadcast(ptr, br, 2, nb, out, 0, err, errn)) return -1;
+        int o = nb;
+        if (a->rank >= 2) out->sym[o++] = a->sym[a->rank - 2];
+        if (b->rank >= 2) out->sym[o++] = b->sym[b->rank - 1];
+        return 0;
+    }
+    case K_VIEW:
+        if (op == OP_TRANSPOSE) {
+            int perm[IR_MAX_RANK];
+            if (ir_transpose_perm(at, in[0].rank, perm, err, errn)) return -1;
+            for (int i = 0; i < in[0].rank; i++) out->sym[i] = in[0].sym[perm[i]];
+            return 0;
+        }
+        if (op == OP_BROADCAST_TO) {
+            int lead = out->rank - in[0].rank;
+            for (int i = 0; i < in[0].rank; i++)
+                if (in[0].sym[i]) out->sym[lead + i] = in[0].sym[i];
+            return 0;
+        }
+        if (op == OP_SLICE) {
+            int64_t st[IR_MAX_RANK], sp[IR_MAX_RANK], sz[IR_MAX_RANK];
+            if (ir_slice_normalize(&in[0], at, st, sp, sz, err, errn)) return -1;
+            for (int i = 0; i < in[0].rank; i++) {
+                if (in[0].sym[i] && (st[i] != 0 || sp[i] != 1 || sz[i] != in[0].dims[i]))
+                    return ERR("slices axis %d, which is symbolic; only whole symbolic axes are taken", i);
+                out->sym[i] = in[0].sym[i];
+            }
+            return 0;
+        }
+        /* reshape: the leading symbolic axis stays the leading axis, the others regroup */
+        for (int i = 1; i < in[0].rank; i++)
+            if (in[0].sym[i]) return ERR("reshapes a value whose axis %d is symbolic; only a leading symbolic axis reshapes", i);
+        if (out->rank < 1 || out->dims[0] != in[0].dims[0])
+            return ERR("would merge or split the symbolic axis 0; reshape may change only the axes after it");
+        out->sym[0] = in[0].sym[0];
+        return 0;
+    case K_INDEX:
+        if (op == OP_DROPOUT) {
+            memcpy(out->sym, in[0].sym, sizeof out->sym);
+            return 0;
+        }
+        if (op == OP_CONCAT) {
+            int ax;
+            if (ir_index_axis(at, in[0].rank, &ax, err, errn)) return -1;
+            for (int d = 0; d < in[0].rank; d++) {
+                for (int i = 1; i < nin; i++)
+                    if (in[i].sym[d] != in[0].sym[d]) return ERR("input %d's axis %d is %s where input 0's is not", i, d,
+                                                                  in[i].sym[d] ? "symbolic" : "static");
+                if (d == ax && in[0].sym[d]) return ERR("concatenates along axis %d, which is symbolic", d);
+                out->sym[d] = in[0].sym[d];
+            }
+            return 0;
+        }
+        if (op == OP_PAD) {
+            for (int i = 0; i < in[0].rank; i++) {
+                if (in[0].sym[i] && (at->pads[i] || at->pads[in[0].rank + i])) return ERR("pads axis %d, which is symbolic", i);
+                out->sym[i] = in[0].sym[i];
+            }
+            return 0;
+        }
+        return ERR("does not take values with a symbolic dimension");
+    default: return ERR("does not take values with a symbolic dimension");
+    }
+}
+
 int ir_infer_op(Op op, const TensorType *in, int nin, const Attrs *at, TensorType *out,
                 char *err, size_t errn) {
     const OpInfo *info = &ir_ops[op];
@@ -422,7 +554,7 @@ int ir_infer_op(Op op, const TensorType *in, int nin, const Attrs *at, TensorTyp
         }
         break;
     }
-    if (rc) return rc;
+    if (rc || (rc = infer_sym(op, in, nin, at, out, err, errn))) return rc;
     out->dtype = t;
     out->weak = false;
     return check_dims(out, err, errn);

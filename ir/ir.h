@@ -102,10 +102,25 @@ typedef struct {
     int rank;
     int64_t dims[IR_MAX_RANK];
     bool weak;
+    /* Symbolic dimensions (docs/graph-format.md §3.1): sym[i] = k + 1 when axis i is the graph's
+     * symbol k (Graph.syms), a size known only at run time, from 1 to its bound; dims[i] then
+     * holds the bound, so sizes, limits and the arena are planned at the bound. 0: static. */
+    unsigned char sym[IR_MAX_RANK];
 } TensorType;
 
+#define IR_MAX_SYMS 8 /* symbolic dimensions of one graph */
+
+/* A graph's symbolic dimension: its name ("batch") and bound. */
+typedef struct {
+    char *name;                     /* owned; an identifier */
+    int64_t max;                    /* 1 <= max < 2^31 */
+} IrSym;
+
+/* Whether t has a symbolic axis. */
+bool ir_type_symbolic(const TensorType *t);
+
 int64_t ir_numel(const TensorType *t);       /* product of dims; callers checked the limits */
-/* Writes "[512,480]" into buf; returns buf. */
+/* Writes "[512,480]" into buf (a symbolic axis as "<=4096", its bound); returns buf. */
 char *ir_shape_str(const TensorType *t, char *buf, size_t n);
 bool ir_type_equal(const TensorType *a, const TensorType *b);
 /* Same rank and dims (dtypes may differ). */
@@ -166,6 +181,9 @@ typedef struct {
     int perm[IR_MAX_RANK];          /* transpose; nperm == 0 means reverse */
     int nshape;
     int64_t shape[IR_MAX_RANK];     /* reshape (one -1 allowed), broadcast_to, full */
+    unsigned char shape_sym[IR_MAX_RANK]; /* broadcast_to, full: the symbolic axes of the result
+                                     * (TensorType.sym; set by the compiler's passes, shape[i] the
+                                     * bound), 0 for static ones */
     int nslice;
     int64_t starts[IR_MAX_RANK], ends[IR_MAX_RANK], steps[IR_MAX_RANK];
     bool has_steps;
@@ -261,11 +279,17 @@ typedef struct {
     struct Plan *plan;              /* the compiler's fusion plan, if built (compiler/plan.h) */
     void (*free_plan)(struct Plan *);
     Train *train;                   /* owned; the "train" section until autodiff consumes it */
+    int nsyms;                      /* symbolic dimensions ("dims"), referred to by TensorType.sym */
+    IrSym syms[IR_MAX_SYMS];
 } Graph;
 
 Graph *graph_new(const char *name);
 void graph_free(Graph *g);
 void train_free(Train *t);
+/* ir_shape_str with each symbolic axis as its name in g: "[batch,480]". */
+char *ir_graph_shape_str(const Graph *g, const TensorType *t, char *buf, size_t n);
+/* Replaces dst's symbolic dimensions by copies of src's (a graph rebuilt from another). */
+void graph_copy_syms(Graph *dst, const Graph *src);
 /* Appends a node (name copied); returns its id or -1 when the graph is full. */
 NodeId graph_add(Graph *g, const char *name, Op op);
 NodeId graph_find(const Graph *g, const char *name); /* -1 when absent */

@@ -148,6 +148,33 @@ static int read_dtype(Reader *r, const Node *n, const cJSON *j, const char *loc,
     return FAIL(loc, msg, quote(j->valuestring, q), ir_dtype_list());
 }
 
+/* A "shape" (an input's; reshape's, broadcast_to's, full's): integers from lo, and where "dims"
+ * declares symbolic dimensions their names: the bound into dims, the mark (TensorType.sym,
+ * Attrs.shape_sym) into sym. first_only: an input's, where a name may only be the first entry. */
+static int read_shape(Reader *r, const Node *n, const cJSON *v, int64_t lo, bool first_only, int64_t *dims,
+                      unsigned char *sym, int *rank) {
+    if (!r->g->nsyms || !cJSON_IsArray(v)) return read_ints(r, n, v, "shape", lo, IR_MAX_DIM - 1, dims, rank);
+    int k = 0;
+    for (const cJSON *e = v->child; e; e = e->next, k++) {
+        char q[QBUF], got[48];
+        if (k >= IR_MAX_RANK) return NFAIL(n, "\"shape\" has more than %d entries", IR_MAX_RANK);
+        if (cJSON_IsString(e)) {
+            int s = 0;
+            while (s < r->g->nsyms && strcmp(r->g->syms[s].name, e->valuestring) != 0) s++;
+            if (s == r->g->nsyms) return NFAIL(n, "\"shape\"[%d] names %s, which \"dims\" does not declare", k, quote(e->valuestring, q));
+            if (first_only && k)
+                return NFAIL(n, "\"shape\"[%d]: the symbolic dimension \"%s\" may only be an input's first axis", k, r->g->syms[s].name);
+            dims[k] = r->g->syms[s].max;
+            sym[k] = (unsigned char)(s + 1);
+        } else if (!get_int(e, lo, IR_MAX_DIM - 1, &dims[k])) {
+            return NFAIL(n, "\"shape\"[%d] must be an integer from %lld to %lld or the name of a symbolic dimension, got %s", k,
+                         (long long)lo, (long long)(IR_MAX_DIM - 1), describe(e, got, sizeof got));
+        }
+    }
+    *rank = k;
+    return 0;
+}
+
 /* The attribute keys each op family accepts. */
 static const char *const *allowed_keys(Op op) {
     static const char *const red[] = {"name", "op", "inputs", "axes", "keepdims", NULL};
@@ -242,8 +269,7 @@ static int read_attrs(Reader *r, Node *n, const cJSON *j) {
         for (int i = 0; i < cnt; i++) a->perm[i] = (int)tmp[i];
     }
     if ((v = cJSON_GetObjectItemCaseSensitive(j, "shape"))) {
-        if (read_ints(r, n, v, "shape", n->op == OP_RESHAPE ? -1 : 0, IR_MAX_DIM - 1, a->shape, &a->nshape))
-            return -1;
+        if (read_shape(r, n, v, n->op == OP_RESHAPE ? -1 : 0, false, a->shape, a->shape_sym, &a->nshape)) return -1;
     } else if (n->op == OP_RESHAPE || n->op == OP_BROADCAST_TO || n->op == OP_FULL) {
         return NFAIL(n, "needs \"shape\"");
     }
@@ -319,6 +345,33 @@ static int read_attrs(Reader *r, Node *n, const cJSON *j) {
     return 0;
 }
 
+/* "dims": {"batch": {"max": 4096}, ...}: the graph's symbolic dimensions and their bounds. */
+static int read_dims(Reader *r, const cJSON *dims) {
+    if (!cJSON_IsObject(dims)) return FAIL("dims", "must be an object mapping names to {\"max\": N}, got %s", type_name(dims));
+    static const char *const keys[] = {"max", NULL};
+    for (const cJSON *e = dims->child; e; e = e->next) {
+        char q[QBUF], loc[160], got[48];
+        if (!ir_is_identifier(e->string))
+            return FAIL("dims", "name %s is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)",
+                        quote(e->string, q), IR_MAX_NAME);
+        snprintf(loc, sizeof loc, "dims.%s", e->string);
+        for (int k = 0; k < r->g->nsyms; k++)
+            if (!strcmp(r->g->syms[k].name, e->string)) return FAIL(loc, "is declared twice");
+        if (r->g->nsyms == IR_MAX_SYMS) return FAIL("dims", "declares more than %d symbolic dimensions", IR_MAX_SYMS);
+        if (!cJSON_IsObject(e)) return FAIL(loc, "must be an object {\"max\": N}, got %s", type_name(e));
+        if (check_keys(r, e, keys, NULL, loc)) return -1;
+        const cJSON *mx = cJSON_GetObjectItemCaseSensitive(e, "max");
+        int64_t max;
+        if (!mx) return FAIL(loc, "needs \"max\" (the largest size it takes at run time)");
+        if (!get_int(mx, 1, IR_MAX_DIM - 1, &max))
+            return FAIL(loc, "\"max\" must be an integer from 1 to %lld, got %s", (long long)(IR_MAX_DIM - 1), describe(mx, got, sizeof got));
+        IrSym *sy = &r->g->syms[r->g->nsyms++];
+        if (!(sy->name = strdup(e->string))) abort();
+        sy->max = max;
+    }
+    return 0;
+}
+
 static int read_inputs(Reader *r, const cJSON *arr) {
     if (!cJSON_IsArray(arr)) return FAIL("inputs", "must be a list, got %s", type_name(arr));
     static const char *const keys[] = {"name", "dtype", "shape", NULL};
@@ -343,7 +396,12 @@ static int read_inputs(Reader *r, const cJSON *arr) {
         if (read_dtype(r, n, dt, NULL, &n->type.dtype)) return -1;
         const cJSON *shape = cJSON_GetObjectItemCaseSensitive(j, "shape");
         if (!shape) return NFAIL(n, "needs \"shape\"");
-        if (read_ints(r, n, shape, "shape", 0, IR_MAX_DIM - 1, n->type.dims, &n->type.rank)) return -1;
+        if (read_shape(r, n, shape, 0, true, n->type.dims, n->type.sym, &n->type.rank)) return -1;
+    }
+    for (int k = 0; k < r->g->nsyms; k++) {
+        bool used = false;
+        for (int i = 0; i < r->g->nnodes; i++) used = used || r->g->nodes[i].type.sym[0] == k + 1;
+        if (!used) return FAIL("dims", "\"%s\" is declared but no input's shape names it", r->g->syms[k].name);
     }
     return 0;
 }
@@ -713,7 +771,7 @@ int ir_read_train(Graph *g, const cJSON *train, Diag *d) {
 }
 
 static int read_graph(Reader *r, const cJSON *root) {
-    static const char *const keys[] = {"format", "version", "name", "inputs", "nodes", "outputs",
+    static const char *const keys[] = {"format", "version", "name", "dims", "inputs", "nodes", "outputs",
                                        "donate", "train", NULL};
     if (!cJSON_IsObject(root)) return FAIL(NULL, "the graph must be a JSON object, got %s", type_name(root));
     if (check_keys(r, root, keys, NULL, NULL)) return -1;
@@ -737,6 +795,8 @@ static int read_graph(Reader *r, const cJSON *root) {
     free(r->g->name);
     r->g->name = strdup(name->valuestring);
     if (!r->g->name) abort();
+    const cJSON *dims = cJSON_GetObjectItemCaseSensitive(root, "dims");
+    if (dims && read_dims(r, dims)) return -1;
     const cJSON *inputs = cJSON_GetObjectItemCaseSensitive(root, "inputs");
     if (!inputs) return FAIL(NULL, "missing \"inputs\"");
     if (read_inputs(r, inputs)) return -1;

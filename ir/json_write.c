@@ -28,7 +28,16 @@ static cJSON *small_list(const int *v, int n) {
     return int_list(tmp, n);
 }
 
-static void write_attrs(cJSON *j, const Node *n) {
+/* A shape attribute with each symbolic axis (Attrs.shape_sym) by its name. */
+static cJSON *shape_list(const Graph *g, const Attrs *a) {
+    cJSON *l = int_list(a->shape, a->nshape);
+    for (int k = 0; k < a->nshape; k++)
+        if (a->shape_sym[k] && a->shape_sym[k] <= g->nsyms)
+            cJSON_ReplaceItemInArray(l, k, cJSON_CreateString(g->syms[a->shape_sym[k] - 1].name));
+    return l;
+}
+
+static void write_attrs(cJSON *j, const Graph *g, const Node *n) {
     const Attrs *a = &n->attrs;
     if (ir_ops[n->op].kind == K_REDUCE) {
         if (a->has_axes) cJSON_AddItemToObject(j, "axes", small_list(a->axes, a->naxes));
@@ -40,7 +49,7 @@ static void write_attrs(cJSON *j, const Node *n) {
         if (a->nperm) cJSON_AddItemToObject(j, "perm", small_list(a->perm, a->nperm));
         break;
     case OP_RESHAPE: case OP_BROADCAST_TO:
-        cJSON_AddItemToObject(j, "shape", int_list(a->shape, a->nshape));
+        cJSON_AddItemToObject(j, "shape", shape_list(g, a));
         break;
     case OP_SLICE:
         cJSON_AddItemToObject(j, "starts", int_list(a->starts, a->nslice));
@@ -50,7 +59,7 @@ static void write_attrs(cJSON *j, const Node *n) {
         break;
     case OP_CAST: cJSON_AddStringToObject(j, "dtype", ir_dtype_name(a->dtype)); break;
     case OP_FULL:
-        cJSON_AddItemToObject(j, "shape", int_list(a->shape, a->nshape));
+        cJSON_AddItemToObject(j, "shape", shape_list(g, a));
         cJSON_AddItemToObject(j, "value", number(a->value));
         if (a->has_dtype) cJSON_AddStringToObject(j, "dtype", ir_dtype_name(a->dtype));
         break;
@@ -100,6 +109,11 @@ char *ir_write_json(const Graph *g) {
     cJSON_AddStringToObject(root, "format", "gtc-graph");
     cJSON_AddNumberToObject(root, "version", 1);
     cJSON_AddStringToObject(root, "name", g->name);
+    if (g->nsyms) {
+        cJSON *dims = cJSON_AddObjectToObject(root, "dims");
+        for (int k = 0; k < g->nsyms; k++)
+            cJSON_AddNumberToObject(cJSON_AddObjectToObject(dims, g->syms[k].name), "max", (double)g->syms[k].max);
+    }
     cJSON *inputs = cJSON_AddArrayToObject(root, "inputs");
     cJSON *nodes = cJSON_AddArrayToObject(root, "nodes");
     for (int i = 0; i < g->nnodes; i++) {
@@ -108,7 +122,11 @@ char *ir_write_json(const Graph *g) {
         cJSON_AddStringToObject(j, "name", n->name);
         if (n->op == OP_INPUT) {
             cJSON_AddStringToObject(j, "dtype", ir_dtype_name(n->type.dtype));
-            cJSON_AddItemToObject(j, "shape", int_list(n->type.dims, n->type.rank));
+            cJSON *shape = int_list(n->type.dims, n->type.rank);
+            for (int k = 0; k < n->type.rank; k++) /* a symbolic axis by its name */
+                if (n->type.sym[k] && n->type.sym[k] <= g->nsyms)
+                    cJSON_ReplaceItemInArray(shape, k, cJSON_CreateString(g->syms[n->type.sym[k] - 1].name));
+            cJSON_AddItemToObject(j, "shape", shape);
             cJSON_AddItemToArray(inputs, j);
             continue;
         }
@@ -117,7 +135,7 @@ char *ir_write_json(const Graph *g) {
         for (int k = 0; k < n->ninputs; k++)
             cJSON_AddItemToArray(ins, n->in[k].id >= 0 ? cJSON_CreateString(g->nodes[n->in[k].id].name)
                                                        : number(n->in[k].value));
-        write_attrs(j, n);
+        write_attrs(j, g, n);
         cJSON_AddItemToArray(nodes, j);
     }
     cJSON *outs = cJSON_AddObjectToObject(root, "outputs");

@@ -64,7 +64,7 @@ char *ir_shape_str(const TensorType *t, char *buf, size_t n) {
     size_t k = 0;
     k += (size_t)snprintf(buf + k, n - k, "[");
     for (int i = 0; i < t->rank && k < n; i++)
-        k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? "," : "", (long long)t->dims[i]);
+        k += (size_t)snprintf(buf + k, n - k, "%s%s%lld", i ? "," : "", t->sym[i] ? "<=" : "", (long long)t->dims[i]);
     if (k < n) snprintf(buf + k, n - k, "]");
     return buf;
 }

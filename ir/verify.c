@@ -88,7 +88,7 @@ int ir_verify(Graph *g, Diag *d) {
         if (!named) diag_at(d, loc, "\"%s\" is not named by any output", v->name), rc = -1;
         else if (v->op == OP_INPUT) diag_at(d, loc, "\"%s\" is an input; only computed values can take a donated buffer", v->name), rc = -1;
         else if (in->op != OP_INPUT) diag_at(d, loc, "\"%s\" is not an input", in->name), rc = -1;
-        else if (!ir_type_equal(&v->type, &in->type))
+        else if (!ir_type_equal(&v->type, &in->type) || memcmp(v->type.sym, in->type.sym, sizeof v->type.sym))
             diag_at(d, loc, "%s %s cannot reuse input \"%s\" of %s %s", ir_dtype_name(v->type.dtype),
                     ir_shape_str(&v->type, sv, sizeof sv), in->name, ir_dtype_name(in->type.dtype),
                     ir_shape_str(&in->type, si, sizeof si)), rc = -1;

@@ -39,6 +39,15 @@ RtExec *rt_exec_new(const RtPlan *plan, const RtBackend *b) {
         rt_error(RT_EUNSUPPORTED, "the %s backend cannot run compiled plans", b->name);
         return NULL;
     }
+    if (plan->nsyms < 0 || plan->nsyms > IR_MAX_SYMS || (plan->nsyms && (!plan->syms || !plan->in_sym || !plan->out_sym))) {
+        rt_error(RT_ERUNTIME, "plan %s: corrupt symbolic dimensions table", plan->graph);
+        return NULL;
+    }
+    if (plan->nsyms && b->device_count) { /* a device backend: no kernels with runtime sizes yet */
+        rt_error(RT_ERUNTIME, "plan %s has symbolic dimensions (\"%s\"), which run on the CPU backend only "
+                 "for now (gtc.device=cpu)", plan->graph, plan->syms[0].name);
+        return NULL;
+    }
     /* The arena as bytes in rows of 4 KiB: one dimension of 2^31 or more would fail the tensor
      * limits, and a plan's arena may be larger than that (it is a sum of tensors). */
     int64_t n = plan->arena_bytes > 0 ? plan->arena_bytes : 1, row = 4096;
@@ -84,16 +93,45 @@ long rt_exec_replays(const RtExec *e) { return e->replays; }
 const char *rt_exec_backend_name(const RtExec *e) { return e->b->plan->runner; }
 const char *rt_exec_kernel_source(const RtExec *e) { return e->b->plan->kernels_source(e->kernels); }
 
-static int check_input(const RtPlan *p, const RtBackend *b, int i, RtTensor *t) {
+/* The plan's shape of io as text, a symbolic axis by its name: "[batch,480]". */
+static const char *io_shape(const RtPlan *p, int in, char *buf, size_t n) {
+    const RtPlanIO *io = &p->inputs[in];
+    size_t k = (size_t)snprintf(buf, n, "[");
+    for (int i = 0; i < io->rank && k < n; i++) {
+        int sy = rt_plan_sym(p, false, in, i);
+        if (sy) k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? "," : "", p->syms[sy - 1].name);
+        else k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? "," : "", (long long)io->dims[i]);
+    }
+    if (k < n) snprintf(buf + k, n - k, "]");
+    return buf;
+}
+
+/* Checks input i; a symbolic axis takes any size from 1 to its bound, the same in every input
+ * (sizes[k]: symbol k's size this run, 0 until an input gives it; by[k]: that input). */
+static int check_input(const RtPlan *p, const RtBackend *b, int i, RtTensor *t, int64_t *sizes, int *by) {
     const RtPlanIO *io = &p->inputs[i];
     TensorType want = {.dtype = io->dtype, .rank = io->rank}, got;
     memcpy(want.dims, io->dims, sizeof want.dims);
     char ws[256], gs[256];
     if (!t) return rt_error(RT_EINVAL, "input \"%s\" is missing", io->name);
     got = rt_type(t);
+    for (int a = 0; a < io->rank && a < got.rank && got.dtype == want.dtype && got.rank == want.rank; a++) {
+        int k = rt_plan_sym(p, false, i, a) - 1;
+        if (k < 0) continue;
+        int64_t n = got.dims[a];
+        const RtPlanSym *sy = &p->syms[k];
+        if (n < 1 || n > sy->max)
+            return rt_error(RT_EINVAL, "input \"%s\": dimension %d (\"%s\") is %lld; it takes 1 to %lld (the bound "
+                            "the model was compiled for)", io->name, a, sy->name, (long long)n, (long long)sy->max);
+        if (sizes[k] && sizes[k] != n)
+            return rt_error(RT_EINVAL, "input \"%s\": dimension %d (\"%s\") is %lld, but input \"%s\" gave \"%s\" = %lld",
+                            io->name, a, sy->name, (long long)n, p->inputs[by[k]].name, sy->name, (long long)sizes[k]);
+        sizes[k] = n, by[k] = i;
+        want.dims[a] = n;
+    }
     if (!ir_type_equal(&want, &got))
         return rt_error(RT_EINVAL, "input \"%s\": expected %s %s, got %s %s", io->name,
-                        ir_dtype_name(want.dtype), ir_shape_str(&want, ws, sizeof ws),
+                        ir_dtype_name(want.dtype), io_shape(p, i, ws, sizeof ws),
                         ir_dtype_name(got.dtype), ir_shape_str(&got, gs, sizeof gs));
     if (io->scalar < 0 && t->storage->backend != b)
         return rt_error(RT_EINVAL, "input \"%s\" lives on %s; this model runs on %s", io->name,
@@ -104,8 +142,10 @@ static int check_input(const RtPlan *p, const RtBackend *b, int i, RtTensor *t) 
 }
 
 int rt_exec_check_inputs(const RtPlan *p, const RtBackend *b, RtTensor *const *in) {
+    int64_t sizes[IR_MAX_SYMS] = {0};
+    int by[IR_MAX_SYMS] = {0};
     for (int i = 0; i < p->ninputs; i++)
-        if ((p->inputs[i].scalar < 0 || in[i]) && check_input(p, b, i, in[i])) return -1;
+        if ((p->inputs[i].scalar < 0 || in[i]) && check_input(p, b, i, in[i], sizes, by)) return -1;
     return 0;
 }
 
@@ -129,6 +169,8 @@ int rt_exec_run(RtExec *e, RtTensor *const *in, const double *scalars, RtTensor 
     const RtPlan *p = e->plan;
     void **ptr = (void **)e->args;
     double *sc = (double *)(e->args + sizeof(void *) * (size_t)(p->ninputs + p->noutputs + 1));
+    int64_t sizes[IR_MAX_SYMS] = {0};
+    int by[IR_MAX_SYMS] = {0};
     for (int i = 0; i < p->ninputs; i++) {
         const RtPlanIO *io = &p->inputs[i];
         if (io->scalar >= 0 && !in[i]) {
@@ -136,7 +178,7 @@ int rt_exec_run(RtExec *e, RtTensor *const *in, const double *scalars, RtTensor 
             ptr[i] = NULL;
             continue;
         }
-        if (check_input(p, e->b, i, in[i])) return -1;
+        if (check_input(p, e->b, i, in[i], sizes, by)) return -1;
         if (io->scalar >= 0) {
             double v;
             RtTensor *c = rt_cast(in[i], DT_FLOAT64);
@@ -166,10 +208,17 @@ int rt_exec_run(RtExec *e, RtTensor *const *in, const double *scalars, RtTensor 
                 return rt_error(RT_EINVAL, "input \"%s\" is updated in place but shares memory with input \"%s\"",
                                 p->inputs[d].name, p->inputs[i].name);
     }
+    for (int k = 0; k < p->nsyms && k < IR_MAX_SYMS; k++) { /* every symbol's size, from the inputs */
+        if (!sizes[k])
+            return rt_error(RT_EINVAL, "plan %s: no input gives the size of \"%s\"", p->graph, p->syms[k].name);
+        sc[p->syms[k].slot] = (double)sizes[k];
+    }
     for (int j = 0; j < p->noutputs; j++) {
         const RtPlanIO *io = &p->outputs[j];
+        int64_t dims[IR_MAX_RANK];
+        for (int a = 0; a < io->rank; a++) dims[a] = rt_plan_sym(p, true, j, a) ? sizes[rt_plan_sym(p, true, j, a) - 1] : io->dims[a];
         out[j] = io->donated_from >= 0 ? rt_retain(in[io->donated_from])
-                                       : rt_empty(e->b, io->dtype, io->rank, io->dims);
+                                       : rt_empty(e->b, io->dtype, io->rank, dims);
         if (!out[j]) {
             for (int k = 0; k < j; k++) rt_release(out[k]), out[k] = NULL;
             return -1;

@@ -10,23 +10,27 @@
  * p[0 .. ninputs)                 the inputs' element-0 addresses (rank-0 inputs: unused, NULL)
  * p[ninputs .. ninputs+noutputs)  the outputs' addresses (a donated output: its input's)
  * p[ninputs+noutputs]             the arena's base address
- * s[k]                            the value of the k-th rank-0 input (runtime scalars)
+ * s[k]                            the value of the k-th rank-0 input (runtime scalars), then
+ *                                 the size of each symbolic dimension (RtPlanSym.slot)
  * Kernels add constant offsets to these (arena offsets, view offsets are compiled in). On the GPU
  * the executor captures the block once into the graph's kernel nodes and updates the nodes'
  * parameters only when a pointer or scalar changed, so new inputs never force a re-capture. */
 #ifndef GTC_PLAN_ABI_H
 #define GTC_PLAN_ABI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../../ir/ir.h" /* DType, IR_MAX_RANK */
 
-#define RT_PLAN_ABI 8 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
+#define RT_PLAN_ABI 9 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
                        * 5: .after holds only the edges no others imply (was: every conflict);
                        * 6: RtPlan.checks and .check_off (the index-error word);
                        * 7: RtPlanIO.state (optimizer state a model owns);
-                       * 8: RtPlanStep.blas (GEMM steps through cuBLASLt) */
+                       * 8: RtPlan.predict (the forward plan of a training step), RtPlan.nsyms,
+                       *    .syms, .in_sym, .out_sym (symbolic dimensions);
+                       * 9: RtPlanStep.blas (GEMM steps through cuBLASLt) */
 #define RT_PLAN_MAX_ARGS_BYTES 4096 /* CUDA's kernel parameter space */
 #define RT_PLAN_STEP_MAX 9007199254740992.0 /* 2^53: the largest AdamW step t (a float64 input) the
                                              * executor takes; it refuses t < 1 and fractions */
@@ -48,6 +52,21 @@ typedef struct {
                        * when run() is not given it (zeros, or AdamW's step counter, which the
                        * executor refuses below 1); IR_STATE_NONE otherwise */
 } RtPlanIO;
+
+/* Which axes of an input or output are symbolic: sym[i] = k + 1 when axis i is the plan's
+ * symbolic dimension k (RtPlanIO.dims[i] holds its bound; the size comes from the inputs at run
+ * time), 0 for a static axis. */
+typedef struct {
+    unsigned char sym[IR_MAX_RANK];
+} RtPlanSymAxes;
+
+/* A symbolic dimension (docs/graph-format.md §3.1): a size the inputs give at run time, from 1 to
+ * max; the executor passes it to every kernel as s[slot] (after the rank-0 inputs' values). */
+typedef struct {
+    const char *name;  /* "batch" */
+    int64_t max;
+    int slot;
+} RtPlanSym;
 
 typedef enum { RT_STEP_ELEMWISE, RT_STEP_REDUCE, RT_STEP_ROW, RT_STEP_GEMM, RT_STEP_COPY } RtStepKind;
 
@@ -122,7 +141,20 @@ struct RtPlan {
     int nchecks;               /* index checks (RtPlanCheck); 0: none, and check_off is -1 */
     const RtPlanCheck *checks;
     int64_t check_off;         /* the error word's offset in the arena (inside arena_bytes) */
+    const struct RtPlan *predict; /* a training step's forward function (predict(): the graph's
+                                   * outputs from the inputs they read, no gradients or updates;
+                                   * compiler/forward.c), or NULL */
+    int nsyms;                 /* symbolic dimensions; 0: none (and the two tables are NULL) */
+    const RtPlanSym *syms;
+    const RtPlanSymAxes *in_sym, *out_sym; /* one per input / output, as inputs and outputs */
 };
+
+/* Axis a of input (out false) or output i: 0 static, k + 1 the plan's symbolic dimension k. */
+static inline int rt_plan_sym(const struct RtPlan *p, bool out, int i, int a) {
+    const RtPlanSymAxes *t = out ? p->out_sym : p->in_sym;
+    int k = p->nsyms && t ? t[i].sym[a] : 0;
+    return k <= p->nsyms ? k : 0;
+}
 typedef struct RtPlan RtPlan;
 
 #endif

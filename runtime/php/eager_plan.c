@@ -126,7 +126,7 @@ bool php_gtc_eager_planned(Op op, const RtOperand *in, int nin, const Attrs *a, 
     }
     zval args[IR_MAX_INPUTS], res;
     for (int i = 0; i < nin; i++) php_gtc_wrap(&args[i], php_gtc_ce_CudaArray, rt_retain(in[i].t));
-    bool ok = php_gtc_plan_run(php_gtc_plan_from_obj(Z_OBJ(g_plans.graph[0])), args, (uint32_t)nin, NULL, &res);
+    bool ok = php_gtc_plan_run(php_gtc_plan_from_obj(Z_OBJ(g_plans.graph[0])), false, args, (uint32_t)nin, NULL, &res);
     for (int i = 0; i < nin; i++) zval_ptr_dtor(&args[i]);
     if (!ok) { /* a run-time failure (out of memory): handed back as an rt error, as rt_apply's */
         *out = NULL;

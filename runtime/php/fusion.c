@@ -357,9 +357,68 @@ bool php_gtc_fusion_graph(Graph *g, const char *name, zval *shape, zval *rv) {
     return graph_object(g, name, b, shape, NULL, 0, PREC_FP32, rv);
 }
 
-/* A FusionGraph for fn over inputs into rv; false after throwing. */
+/* compile()'s $dynamic: ['batch' => ['x', 'y']] makes axis 0 of inputs x and y the symbolic
+ * dimension "batch" (docs/graph-format.md §3.1), its bound their traced size, and types the
+ * traced graph again with it. false after throwing (Cuda\InvalidArgumentException naming what). */
+static bool apply_dynamic(Graph *g, HashTable *dyn) {
+    zend_string *sym;
+    zval *list;
+    ZEND_HASH_FOREACH_STR_KEY_VAL(dyn, sym, list) {
+        if (!sym || !php_gtc_no_nul(sym, "dimension name") || !ir_is_identifier(ZSTR_VAL(sym))) {
+            php_gtc_throw(RT_EINVAL, "dynamic: keys are the dimensions' names (identifiers): ['batch' => ['x', 'y']]");
+            return false;
+        }
+        ZVAL_DEREF(list);
+        if (Z_TYPE_P(list) != IS_ARRAY || !zend_hash_num_elements(Z_ARRVAL_P(list))) {
+            php_gtc_throw(RT_EINVAL, "dynamic: '%s' must map to a non-empty list of input names", ZSTR_VAL(sym));
+            return false;
+        }
+        if (g->nsyms == IR_MAX_SYMS) {
+            php_gtc_throw(RT_EINVAL, "dynamic: more than %d dimensions", IR_MAX_SYMS);
+            return false;
+        }
+        int k = g->nsyms;
+        IrSym *sy = &g->syms[k];
+        sy->max = 0;
+        zval *in;
+        ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(list), in) {
+            ZVAL_DEREF(in);
+            NodeId id = Z_TYPE_P(in) == IS_STRING && !memchr(Z_STRVAL_P(in), 0, Z_STRLEN_P(in)) ? graph_find(g, Z_STRVAL_P(in)) : -1;
+            Node *n = id >= 0 ? &g->nodes[id] : NULL;
+            if (!n || n->op != OP_INPUT) {
+                if (Z_TYPE_P(in) == IS_STRING && Z_STRLEN_P(in) <= IR_MAX_NAME && ir_is_identifier(Z_STRVAL_P(in)))
+                    php_gtc_throw(RT_EINVAL, "dynamic: '%s' names \"%s\", which is not an input of the closure", ZSTR_VAL(sym),
+                                  Z_STRVAL_P(in));
+                else
+                    php_gtc_throw(RT_EINVAL, "dynamic: '%s' must list input names (strings), got %s", ZSTR_VAL(sym),
+                                  Z_TYPE_P(in) == IS_STRING ? "a string that names no input" : zend_zval_type_name(in));
+                return false;
+            }
+            if (n->type.rank < 1 || n->type.sym[0] || (sy->max && n->type.dims[0] != sy->max) || n->type.dims[0] < 1) {
+                php_gtc_throw(RT_EINVAL, "dynamic: input \"%s\" cannot take '%s' as its first axis (%s)", n->name, ZSTR_VAL(sym),
+                              n->type.rank < 1 ? "it has none" : n->type.sym[0] ? "it has a dimension already"
+                              : n->type.dims[0] < 1 ? "it is empty" : "its size differs from the other inputs'");
+                return false;
+            }
+            sy->max = n->type.dims[0];
+            n->type.sym[0] = (unsigned char)(k + 1);
+        } ZEND_HASH_FOREACH_END();
+        if (!(sy->name = strdup(ZSTR_VAL(sym)))) abort();
+        g->nsyms++;
+    } ZEND_HASH_FOREACH_END();
+    Diag d;
+    diag_init(&d, "dynamic");
+    if (g->nsyms && ir_verify(g, &d)) {
+        php_gtc_throw(RT_EINVAL, "%s", d.msg);
+        return false;
+    }
+    return true;
+}
+
+/* A FusionGraph for fn over inputs into rv (dynamic: apply_dynamic's, or NULL); false after
+ * throwing. */
 static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable *inputs, const char *name,
-                       HashTable *donate, bool reads, int precision, zval *rv) {
+                       HashTable *donate, HashTable *dynamic, bool reads, int precision, zval *rv) {
     const RtBackend *b = php_gtc_backend();
     if (!b) return false;
     zval shape;
@@ -367,6 +426,13 @@ static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTab
     int ncaptured;
     Graph *g = fusion_trace_closure(fci, fcc, inputs, name, donate, b, reads, &shape, &captured, &ncaptured);
     if (!g) return false;
+    if (dynamic && !apply_dynamic(g, dynamic)) {
+        graph_free(g);
+        for (int i = 0; i < ncaptured; i++) rt_release(captured[i]);
+        free(captured);
+        zval_ptr_dtor(&shape);
+        return false;
+    }
     return graph_object(g, name, b, &shape, captured, ncaptured, precision, rv);
 }
 
@@ -440,7 +506,7 @@ ZEND_METHOD(Cuda_FusionGraph, runAsync) {
         zend_throw_error(NULL, "Cuda\\FusionGraph objects come from Cuda\\Fusion::compile()");
         RETURN_THROWS();
     }
-    if (!php_gtc_plan_run(f, args, argc, named, &r)) RETURN_THROWS();
+    if (!php_gtc_plan_run(f, false, args, argc, named, &r)) RETURN_THROWS();
     object_init_ex(return_value, php_gtc_ce_FusionExecution);
     php_gtc_fexec *x = fexec_from_obj(Z_OBJ_P(return_value));
     ZVAL_COPY_VALUE(&x->result, &r);
@@ -487,9 +553,9 @@ ZEND_METHOD(Cuda_Fusion, compile) {
     zend_string *name = NULL;
     zval *third = NULL;
     bool cuda_graph = false;
-    HashTable *donate = NULL;
+    HashTable *donate = NULL, *dynamic = NULL;
     zend_string *prec = NULL;
-    ZEND_PARSE_PARAMETERS_START(2, 6)
+    ZEND_PARSE_PARAMETERS_START(2, 7)
         Z_PARAM_FUNC(fci, fcc)
         Z_PARAM_ARRAY_HT(inputs)
         Z_PARAM_OPTIONAL
@@ -497,6 +563,7 @@ ZEND_METHOD(Cuda_Fusion, compile) {
         Z_PARAM_ARRAY_HT(donate)
         Z_PARAM_BOOL(cuda_graph)
         Z_PARAM_STR(prec)
+        Z_PARAM_ARRAY_HT(dynamic)
     ZEND_PARSE_PARAMETERS_END();
     int precision = PREC_FP32;
     char perr[160];
@@ -515,7 +582,7 @@ ZEND_METHOD(Cuda_Fusion, compile) {
     (void)cuda_graph; /* php-gpu-tensors' cudaGraph (also a bool third argument): a plan on a
                        * CUDA device is one CUDA Graph replay anyway */
     if (name && !php_gtc_no_nul(name, "graph name")) RETURN_THROWS();
-    if (!make_graph(&fci, &fcc, inputs, name ? ZSTR_VAL(name) : "fusion", donate, false, precision, return_value))
+    if (!make_graph(&fci, &fcc, inputs, name ? ZSTR_VAL(name) : "fusion", donate, dynamic, false, precision, return_value))
         RETURN_THROWS();
 }
 
@@ -568,14 +635,14 @@ ZEND_METHOD(Cuda_Fusion, run) {
         RETURN_COPY_VALUE(&ret);
     }
     zval g;
-    if (!make_graph(&fci, &fcc, inputs, "fusion", NULL, true, PREC_FP32, &g)) RETURN_THROWS();
+    if (!make_graph(&fci, &fcc, inputs, "fusion", NULL, NULL, true, PREC_FP32, &g)) RETURN_THROWS();
     uint32_t n = zend_hash_num_elements(inputs), i = 0;
     zval *args = safe_emalloc(n + 1, sizeof(zval), 0), *v;
     ZEND_HASH_FOREACH_VAL(inputs, v) {
         ZVAL_COPY_DEREF(&args[i], v);
         i++;
     } ZEND_HASH_FOREACH_END();
-    bool ok = php_gtc_plan_run(php_gtc_plan_from_obj(Z_OBJ(g)), args, n, NULL, return_value);
+    bool ok = php_gtc_plan_run(php_gtc_plan_from_obj(Z_OBJ(g)), false, args, n, NULL, return_value);
     for (i = 0; i < n; i++) zval_ptr_dtor(&args[i]);
     efree(args);
     zval_ptr_dtor(&g);

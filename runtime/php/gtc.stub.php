@@ -546,8 +546,11 @@ final class Fusion
      * replays as one CUDA Graph. $precision: how the plan's products (matmul) are computed:
      * "fp32" (exact, the default), "tf32" or "bf16" (tensor cores through cuBLASLt on a device of
      * compute capability 8.0+; float32 storage and accumulation), as `gtc compile --precision`.
+     * $dynamic makes the first axis of inputs a symbolic dimension
+     * (['batch' => ['x', 'y']]: any size from 1 to the traced one, the same in x and y; one plan
+     * for every batch, on the CPU backend for now; docs/fusion.md).
      */
-    public static function compile(callable $fn, array $inputs, string|bool $name = "fusion", array $donate = [], bool $cudaGraph = false, string $precision = "fp32"): FusionGraph {}
+    public static function compile(callable $fn, array $inputs, string|bool $name = "fusion", array $donate = [], bool $cudaGraph = false, string $precision = "fp32", array $dynamic = []): FusionGraph {}
 
     /**
      * Traces (or reuses the plan of) $fn over $inputs (real values, often none: the closure's

@@ -602,7 +602,7 @@ static bool plan_step(php_gtc_optimizer *o, StepInputs *s, const bool *no_decay,
         if (s->ts[k]) php_gtc_wrap(&args[k], php_gtc_ce_CudaArray, rt_retain(s->ts[k]));
         else ZVAL_DOUBLE(&args[k], o->t.lr);
     }
-    ok = php_gtc_plan_run(php_gtc_plan_from_obj(Z_OBJ_P(fg)), args, (uint32_t)s->n, NULL, &res);
+    ok = php_gtc_plan_run(php_gtc_plan_from_obj(Z_OBJ_P(fg)), false, args, (uint32_t)s->n, NULL, &res);
     for (int k = 0; k < s->n; k++) zval_ptr_dtor(&args[k]);
     efree(args);
     if (!ok) return false;

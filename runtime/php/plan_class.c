@@ -31,7 +31,8 @@ static zend_object *plan_create(zend_class_entry *ce) {
 static void plan_free(zend_object *obj) {
     php_gtc_plan_obj *o = php_gtc_plan_from_obj(obj);
     if (o->exec) rt_exec_free(o->exec);
-    o->exec = NULL;
+    if (o->pexec) rt_exec_free(o->pexec);
+    o->exec = o->pexec = NULL;
     if (o->host && o->host->free) o->host->free(o);
     for (int i = 0; i < o->nhidden; i++) rt_release(o->hidden[i]);
     free(o->hidden);
@@ -135,11 +136,11 @@ bool php_gtc_plan_read_input(const RtPlan *p, int i, zval *z, RtTensor **t, doub
 }
 
 /* Fills given[0..nvis) from positional args and named ones; false after throwing. */
-static bool bind_inputs(const RtPlan *p, int nvis, const char *cls, zval *args, uint32_t argc, HashTable *named,
-                        zval **given) {
+static bool bind_inputs(const RtPlan *p, int nvis, const char *cls, const char *method, zval *args, uint32_t argc,
+                        HashTable *named, zval **given) {
     if (argc > (uint32_t)nvis) {
         zend_string *names = input_names(p, nvis);
-        php_gtc_throw(RT_EINVAL, "%s::run() takes %d input%s (%s), %u given", cls, nvis,
+        php_gtc_throw(RT_EINVAL, "%s::%s() takes %d input%s (%s), %u given", cls, method, nvis,
                       nvis == 1 ? "" : "s", ZSTR_VAL(names), argc);
         zend_string_release(names);
         return false;
@@ -153,8 +154,9 @@ static bool bind_inputs(const RtPlan *p, int nvis, const char *cls, zval *args, 
             int i = key ? php_gtc_plan_input_index(p, nvis, ZSTR_VAL(key), ZSTR_LEN(key)) : -1;
             if (i < 0) {
                 zend_string *names = input_names(p, nvis);
-                php_gtc_throw(RT_EINVAL, "unknown input \"%s\"; %s's inputs are %s", key ? ZSTR_VAL(key) : "",
-                              cls, ZSTR_VAL(names));
+                php_gtc_throw(RT_EINVAL, "unknown input \"%s\"; %s%s%s%s's inputs are %s", key ? ZSTR_VAL(key) : "", cls,
+                              strcmp(method, "run") ? "::" : "", strcmp(method, "run") ? method : "",
+                              strcmp(method, "run") ? "()" : "", ZSTR_VAL(names)); /* run(): the class's inputs */
                 zend_string_release(names);
                 return false;
             }
@@ -173,26 +175,29 @@ static bool bind_inputs(const RtPlan *p, int nvis, const char *cls, zval *args, 
     return true;
 }
 
-/* The executor for this run's backend: kept while the backend stays; a model object follows
- * gtc.device (a new executor when it changed), a pinned one (the JIT's) keeps its own. NULL
- * with *fallback true when the host runs without one; NULL after throwing otherwise. */
-static RtExec *executor(php_gtc_plan_obj *o, bool *fallback) {
+/* The executor for this run's backend (predict: of the predict plan): kept while the backend
+ * stays; a model object follows gtc.device (a new executor when it changed), a pinned one (the
+ * JIT's) keeps its own. NULL with *fallback true when the host runs without one; NULL after
+ * throwing otherwise. */
+static RtExec *executor(php_gtc_plan_obj *o, bool predict, bool *fallback) {
     *fallback = false;
+    RtExec **slot = predict ? &o->pexec : &o->exec;
+    const RtBackend **sb = predict ? &o->pbackend : &o->backend;
     const RtBackend *b = o->pinned ? o->backend : php_gtc_backend();
     if (!b) return NULL;
-    if (o->exec && o->backend == b) return o->exec;
-    if (o->pinned && o->host && o->host->run_fallback) {
+    if (*slot && *sb == b) return *slot;
+    if (!predict && o->pinned && o->host && o->host->run_fallback) {
         *fallback = true;
         return NULL;
     }
-    if (o->exec) rt_exec_free(o->exec);
-    o->exec = rt_exec_new(o->plan, b);
-    if (!o->exec) {
+    if (*slot) rt_exec_free(*slot);
+    *slot = rt_exec_new(predict ? o->plan->predict : o->plan, b);
+    if (!*slot) {
         php_gtc_throw_rt();
         return NULL;
     }
-    o->backend = b;
-    return o->exec;
+    *sb = b;
+    return *slot;
 }
 
 static uint64_t now_ns(void) {
@@ -201,9 +206,9 @@ static uint64_t now_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-bool php_gtc_plan_run(php_gtc_plan_obj *o, zval *args, uint32_t argc, HashTable *named, zval *rv) {
+bool php_gtc_plan_run(php_gtc_plan_obj *o, bool predict, zval *args, uint32_t argc, HashTable *named, zval *rv) {
     uint64_t t_bind = o->profiling ? now_ns() : 0, t_exec = 0, t_collect = 0;
-    const RtPlan *p = o->plan;
+    const RtPlan *p = predict ? o->plan->predict : o->plan;
     int nin = p->ninputs, nout = p->noutputs;
     zval **given = ecalloc((size_t)nin + 1, sizeof *given);
     RtTensor **in = ecalloc((size_t)nin + 1, sizeof *in);
@@ -212,11 +217,11 @@ bool php_gtc_plan_run(php_gtc_plan_obj *o, zval *args, uint32_t argc, HashTable 
     RtTensor **copies = ecalloc((size_t)nin + 1, sizeof *copies); /* contiguous copies of views */
     zval *outs = NULL;
     bool ok = false, fallback;
-    int nvis = nin - o->nhidden;
+    int nvis = predict ? nin : nin - o->nhidden;
     zval step;
     ZVAL_UNDEF(&step);
-    if (!bind_inputs(p, nvis, ZSTR_VAL(o->std.ce->name), args, argc, named, given)
-        || !php_gtc_plan_state_bind(o, nvis, given, &step))
+    if (!bind_inputs(p, nvis, ZSTR_VAL(o->std.ce->name), predict ? "predict" : "run", args, argc, named, given)
+        || (!predict && !php_gtc_plan_state_bind(o, nvis, given, &step)))
         goto done;
     for (int i = 0; i < nvis; i++)
         if (!php_gtc_plan_read_input(p, i, given[i], &in[i], &scalars[i])) goto done;
@@ -231,7 +236,7 @@ bool php_gtc_plan_run(php_gtc_plan_obj *o, zval *args, uint32_t argc, HashTable 
             }
             in[i] = copies[i];
         }
-    RtExec *e = executor(o, &fallback);
+    RtExec *e = executor(o, predict, &fallback);
     if (!e && !fallback) goto done;
     if (o->profiling) t_exec = now_ns();
     if (e ? rt_exec_run(e, in, scalars, out) != 0
@@ -239,7 +244,7 @@ bool php_gtc_plan_run(php_gtc_plan_obj *o, zval *args, uint32_t argc, HashTable 
         php_gtc_throw_rt();
         goto done;
     }
-    php_gtc_plan_state_after_run(o, nvis, given, &step, out);
+    if (!predict) php_gtc_plan_state_after_run(o, nvis, given, &step, out);
     if (o->profiling) t_collect = now_ns();
     if (!e) o->fallback_runs++;
     outs = safe_emalloc((size_t)nout + 1, sizeof(zval), 0);
@@ -258,7 +263,7 @@ bool php_gtc_plan_run(php_gtc_plan_obj *o, zval *args, uint32_t argc, HashTable 
         }
         out[j] = NULL;
     }
-    if (o->host && o->host->result) {
+    if (!predict && o->host && o->host->result) {
         o->host->result(o, outs, rv);
     } else {
         array_init_size(rv, (uint32_t)nout);
@@ -294,7 +299,27 @@ void php_gtc_plan_method_run(INTERNAL_FUNCTION_PARAMETERS) {
         Z_PARAM_VARIADIC_WITH_NAMED(args, argc, named)
     ZEND_PARSE_PARAMETERS_END();
     php_gtc_plan_obj *o = php_gtc_plan_this(ZEND_THIS);
-    if (!o || !php_gtc_plan_run(o, args, argc, named, return_value)) RETURN_THROWS();
+    if (!o || !php_gtc_plan_run(o, false, args, argc, named, return_value)) RETURN_THROWS();
+}
+
+/* predict(mixed ...$inputs): a compiled training step's forward function (RtPlan.predict): the
+ * outputs the graph names (not its loss when it names others) from the inputs they read, with
+ * the parameters as run() takes them; nothing is updated. Only the classes of models compiled
+ * from a graph with a "train" section have it. */
+void php_gtc_plan_method_predict(INTERNAL_FUNCTION_PARAMETERS) {
+    zval *args = NULL;
+    uint32_t argc = 0;
+    HashTable *named = NULL;
+    ZEND_PARSE_PARAMETERS_START(0, -1)
+        Z_PARAM_VARIADIC_WITH_NAMED(args, argc, named)
+    ZEND_PARSE_PARAMETERS_END();
+    php_gtc_plan_obj *o = php_gtc_plan_this(ZEND_THIS);
+    if (o && !o->plan->predict) {
+        php_gtc_throw(RT_EINVAL, "%s has no predict(): it was not compiled from a graph with a \"train\" section",
+                      ZSTR_VAL(Z_OBJCE_P(ZEND_THIS)->name));
+        RETURN_THROWS();
+    }
+    if (!o || !php_gtc_plan_run(o, true, args, argc, named, return_value)) RETURN_THROWS();
 }
 
 /* ---- the plan, described ----------------------------------------------------------------------- */
@@ -454,13 +479,20 @@ static void io_to_php(const RtPlan *p, const RtPlanIO *io, bool output, zval *rv
     array_init_size(rv, 3);
     add_assoc_string(rv, "dtype", ir_dtype_name(io->dtype));
     php_gtc_dims_to_php(io->rank, io->dims, &shape);
+    for (int i = 0; i < io->rank; i++) /* a symbolic axis by its name ('batch') */
+        if (rt_plan_sym(p, output, (int)(io - (output ? p->outputs : p->inputs)), i)) {
+            zval nm;
+            ZVAL_STRING(&nm, p->syms[rt_plan_sym(p, output, (int)(io - (output ? p->outputs : p->inputs)), i) - 1].name);
+            zend_hash_index_update(Z_ARRVAL(shape), i, &nm);
+        }
     add_assoc_zval(rv, "shape", &shape);
     if (!output) return;
     if (io->donated_from >= 0) add_assoc_string(rv, "inPlaceOf", p->inputs[io->donated_from].name);
     else add_assoc_null(rv, "inPlaceOf");
 }
 
-/* inputs(): name => ['dtype' => ..., 'shape' => [...]], in run()'s positional order. */
+/* inputs(): name => ['dtype' => ..., 'shape' => [...]], in run()'s positional order; a symbolic
+ * axis is its name (['batch', 480]). */
 void php_gtc_plan_method_inputs(INTERNAL_FUNCTION_PARAMETERS) {
     ZEND_PARSE_PARAMETERS_NONE();
     php_gtc_plan_obj *o = php_gtc_plan_this(ZEND_THIS);
@@ -522,25 +554,33 @@ ZEND_END_ARG_INFO()
 
 /* final class <Model> { run(mixed ...$inputs): array; getPlan(), getStats(), getSource(),
  * inputs(), outputs(): array; saveCheckpoint(), loadCheckpoint(); optimizerState(),
- * setOptimizerState(), resetOptimizerState() } */
-static const zend_function_entry model_methods[] = {
-    ZEND_RAW_FENTRY("run", php_gtc_plan_method_run, arginfo_plan_run, ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("getPlan", php_gtc_plan_method_getPlan, arginfo_plan_array, ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("getStats", php_gtc_plan_method_getStats, arginfo_plan_array, ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("getSource", php_gtc_plan_method_getSource, arginfo_plan_source, ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("inputs", php_gtc_plan_method_inputs, arginfo_plan_array, ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("outputs", php_gtc_plan_method_outputs, arginfo_plan_array, ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("setProfiling", php_gtc_plan_method_setProfiling, arginfo_plan_set_profiling, ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("saveCheckpoint", php_gtc_plan_method_saveCheckpoint, arginfo_plan_save_checkpoint, ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("loadCheckpoint", php_gtc_plan_method_loadCheckpoint, arginfo_plan_load_checkpoint, ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("optimizerState", php_gtc_plan_method_optimizerState, arginfo_plan_array, ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("setOptimizerState", php_gtc_plan_method_setOptimizerState, arginfo_plan_set_state, ZEND_ACC_PUBLIC)
+ * setOptimizerState(), resetOptimizerState(); a training step's class also predict(mixed
+ * ...$inputs): array } */
+#define MODEL_METHODS                                                                                             \
+    ZEND_RAW_FENTRY("run", php_gtc_plan_method_run, arginfo_plan_run, ZEND_ACC_PUBLIC)                            \
+    ZEND_RAW_FENTRY("getPlan", php_gtc_plan_method_getPlan, arginfo_plan_array, ZEND_ACC_PUBLIC)                  \
+    ZEND_RAW_FENTRY("getStats", php_gtc_plan_method_getStats, arginfo_plan_array, ZEND_ACC_PUBLIC)                \
+    ZEND_RAW_FENTRY("getSource", php_gtc_plan_method_getSource, arginfo_plan_source, ZEND_ACC_PUBLIC)             \
+    ZEND_RAW_FENTRY("inputs", php_gtc_plan_method_inputs, arginfo_plan_array, ZEND_ACC_PUBLIC)                    \
+    ZEND_RAW_FENTRY("outputs", php_gtc_plan_method_outputs, arginfo_plan_array, ZEND_ACC_PUBLIC)                  \
+    ZEND_RAW_FENTRY("setProfiling", php_gtc_plan_method_setProfiling, arginfo_plan_set_profiling, ZEND_ACC_PUBLIC) \
+    ZEND_RAW_FENTRY("saveCheckpoint", php_gtc_plan_method_saveCheckpoint, arginfo_plan_save_checkpoint, ZEND_ACC_PUBLIC) \
+    ZEND_RAW_FENTRY("loadCheckpoint", php_gtc_plan_method_loadCheckpoint, arginfo_plan_load_checkpoint, ZEND_ACC_PUBLIC) \
+    ZEND_RAW_FENTRY("optimizerState", php_gtc_plan_method_optimizerState, arginfo_plan_array, ZEND_ACC_PUBLIC)    \
+    ZEND_RAW_FENTRY("setOptimizerState", php_gtc_plan_method_setOptimizerState, arginfo_plan_set_state, ZEND_ACC_PUBLIC) \
     ZEND_RAW_FENTRY("resetOptimizerState", php_gtc_plan_method_resetOptimizerState, arginfo_plan_void, ZEND_ACC_PUBLIC)
+static const zend_function_entry model_methods[] = {
+    MODEL_METHODS
+    ZEND_FE_END
+};
+static const zend_function_entry model_methods_predict[] = {
+    MODEL_METHODS
+    ZEND_RAW_FENTRY("predict", php_gtc_plan_method_predict, arginfo_plan_run, ZEND_ACC_PUBLIC)
     ZEND_FE_END
 };
 
 int php_gtc_plan_class_register(const RtPlan *plan, int api_version, const char *module) {
-    if (api_version != PHP_GTC_API_VERSION || plan->abi != RT_PLAN_ABI) {
+    if (api_version != PHP_GTC_API_VERSION || plan->abi != RT_PLAN_ABI || (plan->predict && plan->predict->abi != RT_PLAN_ABI)) {
         zend_error(E_CORE_WARNING,
                    "%s (class %s) was compiled for gtc API %d, plan ABI %d; this gtc.so (" PHP_GTC_VERSION
                    ") has API %d, plan ABI %d: compile the model again with this version's gtc",
@@ -558,7 +598,7 @@ int php_gtc_plan_class_register(const RtPlan *plan, int api_version, const char 
     }
     PlanClass *c = pemalloc(sizeof *c, 1);
     zend_class_entry ce;
-    INIT_CLASS_ENTRY_EX(ce, plan->class_name, n, model_methods);
+    INIT_CLASS_ENTRY_EX(ce, plan->class_name, n, plan->predict ? model_methods_predict : model_methods);
     c->ce = zend_register_internal_class_ex(&ce, NULL);
     c->ce->ce_flags |= ZEND_ACC_FINAL | ZEND_ACC_NO_DYNAMIC_PROPERTIES | ZEND_ACC_NOT_SERIALIZABLE;
     php_gtc_plan_class_init(c->ce);

@@ -40,6 +40,8 @@ struct php_gtc_plan_obj {
     RtTensor **hidden;              /* the plan's last nhidden inputs, bound by the object itself */
     int nhidden;                    /* (the JIT's captured tensors); one reference each */
     RtExec *exec;
+    RtExec *pexec;                  /* predict()'s executor (plan->predict), on pbackend */
+    const RtBackend *pbackend;
     long fallback_runs;
     long pending;                   /* runAsync() executions not waited for yet */
     bool profiling;                 /* setProfiling(): run() times its three phases */
@@ -58,11 +60,13 @@ static inline php_gtc_plan_obj *php_gtc_plan_from_obj(zend_object *obj) {
 /* Sets up class ce (create/free handlers) as a plan class; the JIT calls it for FusionGraph. */
 void php_gtc_plan_class_init(zend_class_entry *ce);
 
-/* Runs o with positional args and named ones into rv; false after throwing. */
-bool php_gtc_plan_run(php_gtc_plan_obj *o, zval *args, uint32_t argc, HashTable *named, zval *rv);
+/* Runs o with positional args and named ones into rv (predict: its plan's predict plan, which
+ * takes no hidden inputs and no optimizer state); false after throwing. */
+bool php_gtc_plan_run(php_gtc_plan_obj *o, bool predict, zval *args, uint32_t argc, HashTable *named, zval *rv);
 
 /* The methods' bodies, shared by Cuda\FusionGraph's ZEND_METHODs and the model classes. */
 void php_gtc_plan_method_run(INTERNAL_FUNCTION_PARAMETERS);
+void php_gtc_plan_method_predict(INTERNAL_FUNCTION_PARAMETERS);
 void php_gtc_plan_method_getPlan(INTERNAL_FUNCTION_PARAMETERS);
 void php_gtc_plan_method_getStats(INTERNAL_FUNCTION_PARAMETERS);
 void php_gtc_plan_method_getSource(INTERNAL_FUNCTION_PARAMETERS);

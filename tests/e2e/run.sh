@@ -15,7 +15,9 @@
 # `make install PREFIX=...` and a build from the installed prefix, and the command-line error
 # cases in tests/e2e/cli/*.test; and tests/e2e/optim_state.php, the optimizer state a compiled step
 # owns (AdamW and SGD momentum against the state passed by hand and a NumPy reference, checkpoints,
-# refusals). Runs on the CPU backend (GTC_DEVICE=cpu).
+# refusals); and tests/e2e/predict.php, the forward function (predict()) a model compiled from a graph
+# with a "train" section carries; and tests/e2e/dynamic.php, a graph with a symbolic batch compiled
+# once and run at every size. Runs on the CPU backend (GTC_DEVICE=cpu).
 # The last line is "N passed, N failed"; the status is 1 when any check failed.
 set -u
 
@@ -179,6 +181,57 @@ if [ $optim_ok = 1 ]; then
     "$php" -n -d "extension=$ext" -d "extension=$out/linreg_adamw.so" -d "extension=$out/linreg_momentum.so" \
         "$here/optim_state.php" LinregAdamw LinregMomentum "$work" >"$work/log" 2>&1
     tally "optim_state" "$work/log" $?
+fi
+
+# ---- predict(): a training step's forward function ----------------------------------------------
+# tests/e2e/predict/mlp_predict.json (outputs loss, logits, probs) compiled; tests/e2e/predict.php:
+# predict() after run() steps against a float64 NumPy forward pass (tests/e2e/predict_ref.py), its
+# inputs and outputs, no updates, a loss-only graph (digits_auto), a model without one, refusals.
+
+so="$out/mlp_predict.so"
+if log=$("$gtc" compile "$here/predict/mlp_predict.json" -o "$so" "${nvcc_flags[@]}" 2>&1) && [ -f "$so" ]; then
+    ok "gtc compile tests/e2e/predict/mlp_predict.json"
+    check "mlp_predict.so exports get_module and neither plan" \
+        bash -c 'syms=$(readelf --dyn-syms -W "$1" | awk "\$7 != \"UND\" {print \$8}");
+                 grep -qx get_module <<<"$syms" && ! grep -q "gtc_plan\|gtc_fwd" <<<"$syms"' _ "$so"
+    if [ -f "$out/digits_step.so" ] && [ -f "$out/digits_auto.so" ]; then
+        work="$out/work-predict"
+        mkdir -p "$work"
+        "$php" -n -d "extension=$ext" -d "extension=$so" -d "extension=$out/digits_step.so" \
+            -d "extension=$out/digits_auto.so" "$here/predict.php" "$work" >"$work/log" 2>&1
+        tally "predict" "$work/log" $?
+    else
+        bad "predict.php needs digits_step.so and digits_auto.so (compiled above)"
+    fi
+else
+    bad "gtc compile tests/e2e/predict/mlp_predict.json" "$log"
+fi
+
+# ---- symbolic dimensions: one compiled model for every batch size --------------------------------
+# tests/e2e/dynamic/mlp_dyn.json ("batch" up to 4096) compiled once; tests/e2e/dynamic.php: batches
+# of 1, 7, 256 and 4096 against a float64 NumPy reference (tests/e2e/dynamic_ref.py), refusals,
+# no steady-state allocation over changing sizes.
+
+so="$out/mlp_dyn.so"
+if log=$("$gtc" compile "$here/dynamic/mlp_dyn.json" -o "$so" "${nvcc_flags[@]}" 2>&1) && [ -f "$so" ]; then
+    ok "gtc compile tests/e2e/dynamic/mlp_dyn.json (symbolic batch)"
+    work="$out/work-dynamic"
+    mkdir -p "$work"
+    "$php" -n -d "extension=$ext" -d "extension=$so" "$here/dynamic.php" "$work" >"$work/log" 2>&1
+    tally "dynamic" "$work/log" $?
+else
+    bad "gtc compile tests/e2e/dynamic/mlp_dyn.json" "$log"
+fi
+# the same for a training step (SGD steps of 512, 100, 7 and 1 rows; predict() on 300)
+so="$out/mlp_dyn_train.so"
+if log=$("$gtc" compile "$here/dynamic/mlp_dyn_train.json" -o "$so" "${nvcc_flags[@]}" 2>&1) && [ -f "$so" ]; then
+    ok "gtc compile tests/e2e/dynamic/mlp_dyn_train.json (a training step over a symbolic batch)"
+    work="$out/work-dynamic-train"
+    mkdir -p "$work"
+    "$php" -n -d "extension=$ext" -d "extension=$so" "$here/dynamic_train.php" "$work" >"$work/log" 2>&1
+    tally "dynamic_train" "$work/log" $?
+else
+    bad "gtc compile tests/e2e/dynamic/mlp_dyn_train.json" "$log"
 fi
 
 # ---- eager autograd and a Fusion closure calling backward() against the compiled train graph ----

@@ -2,7 +2,7 @@
 # tests/e2e/train_cnn.sh: examples/cnn_digits.php, the CNN of examples/cnn_digits.json (conv2d,
 # max_pool2d, cross_entropy and AdamW through autodiff), compiled by `gtc compile --cpu-only` and
 # trained on the digits on the CPU backend; it must reach 98% test accuracy (the script's own exit
-# status, which scores the trained weights with the eager conv2d/maxPool2d methods) and its loss
+# status, which scores the trained weights with the model's predict()) and its loss
 # must fall below 0.1. Builds examples/data/ first if it is missing.
 # About fifteen seconds on two cores.
 #

@@ -157,7 +157,7 @@ static int h_run_in(const char *path, int steps, const RtBackend *b, const char 
     res->kernels = g->plan->nsteps;
     if (mode != H_RUN) {
         snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
-        if ((keep ? system(cmd) != 0 : !mkdtemp(dir)) || emit_all(g, dir, "graph.json", &d)) {
+        if ((keep ? system(cmd) != 0 : !mkdtemp(dir)) || emit_all(g, NULL, dir, "graph.json", &d)) {
             snprintf(res->msg, sizeof res->msg, "emit: %.1000s", d.msg);
             goto done;
         }

@@ -83,7 +83,7 @@ static int count(const char *hay, const char *needle) {
 /* Emits g into a fresh directory (returned) and checks that every file compiles. */
 static char *emit_and_compile(Graph *g, const char *source) {
     char *dir = tmpdir(), cmd[2048];
-    if (emit_all(g, dir, source, &d)) fail_msg("emit_all: %s", d.msg);
+    if (emit_all(g, NULL, dir, source, &d)) fail_msg("emit_all: %s", d.msg);
     snprintf(cmd, sizeof cmd, "cc -std=c11 -Wall -Wextra -Werror -fsyntax-only '%s/kernels_cpu.c' && "
              "cc -std=c11 -Wall -Wextra -Werror -fsyntax-only -Iruntime/core -Iir '%s/plan.c'", dir, dir);
     if (system(cmd)) fail_msg("generated C does not compile: %s", cmd);
@@ -161,7 +161,7 @@ TEST(emit_all__files__begin_with_the_header_and_are_deterministic) {
     Graph *g = planned_file("examples/digits_step.json");
     char *d1 = emit_and_compile(g, "digits_step.json"), *d2 = tmpdir();
     Graph *g2 = planned_file("examples/digits_step.json");
-    assert_int_equal(emit_all(g2, d2, "digits_step.json", &d), 0);
+    assert_int_equal(emit_all(g2, NULL, d2, "digits_step.json", &d), 0);
     const char *files[] = {"kernels.cu", "kernels_cpu.c", "plan.c"};
     for (int i = 0; i < 3; i++) {
         char *a = slurp(d1, files[i]), *b = slurp(d2, files[i]);
@@ -312,7 +312,7 @@ TEST(emit_all__unplaced_plan__is_an_error) {
     free(text);
     assert_non_null(g);
     char *dir = tmpdir();
-    assert_int_equal(emit_all(g, dir, "abc.json", &d), -1);
+    assert_int_equal(emit_all(g, NULL, dir, "abc.json", &d), -1);
     assert_non_null(strstr(d.msg, "lowered plan"));
     rmdir_all(dir);
     graph_free(g);
@@ -321,7 +321,7 @@ TEST(emit_all__unplaced_plan__is_an_error) {
 TEST(emit_all__missing_directory__is_an_error_naming_it) {
     Graph *g = planned(ABC);
     diag_init(&d, "abc.json");
-    assert_int_equal(emit_all(g, "/nonexistent/gtc/dir", "abc.json", &d), -1);
+    assert_int_equal(emit_all(g, NULL, "/nonexistent/gtc/dir", "abc.json", &d), -1);
     assert_non_null(strstr(d.msg, "/nonexistent/gtc/dir/kernels.cu"));
     graph_free(g);
 }

@@ -11,6 +11,7 @@ extern const void *const gtc_cuda_kernels[];
 #else
 #define GTC_CUDA_KERNELS NULL
 #endif
+extern const RtPlan gtc_fwd_plan; /* predict(): the forward graph (predict_plan.c) */
 
 static const RtPlanIO gtc_inputs[] = {
     {"ids", DT_INT32, 2, {32, 2}, -1, -1, IR_STATE_NONE},
@@ -707,6 +708,7 @@ const RtPlan gtc_plan = {
     .cuda = GTC_CUDA_KERNELS,
     .cuda_source = gtc_cuda_source,
     .cpu_source = gtc_cpu_source,
+    .predict = &gtc_fwd_plan,
     .nchecks = 2,
     .checks = gtc_checks,
     .check_off = 10240,

@@ -10,6 +10,7 @@ extern const void *const gtc_cuda_kernels[];
 #else
 #define GTC_CUDA_KERNELS NULL
 #endif
+extern const RtPlan gtc_fwd_plan; /* predict(): the forward graph (predict_plan.c) */
 
 static const RtPlanIO gtc_inputs[] = {
     {"x", DT_FLOAT32, 2, {64, 3}, -1, -1, IR_STATE_NONE},
@@ -472,4 +473,5 @@ const RtPlan gtc_plan = {
     .cuda = GTC_CUDA_KERNELS,
     .cuda_source = gtc_cuda_source,
     .cpu_source = gtc_cpu_source,
+    .predict = &gtc_fwd_plan,
 };
