@@ -12,7 +12,7 @@ use Cuda\Fusion;
 putenv('GTC_CACHE_DIR=' . sys_get_temp_dir() . '/gtc-fusion-dynamic-' . getmypid());
 $f = fn($x, $y, $w) => ['h' => ($x->matmul($w) + 1)->relu(), 'm' => $x->mean(axis: 0), 's' => ($x * $y)->sum()];
 $spec = ['x' => [[8, 3], 'float32'], 'y' => [[8, 3], 'float32'], 'w' => [[3, 2], 'float32']];
-$g = Fusion::compile($f, $spec, 'dyn', [], false, ['batch' => ['x', 'y']]);
+$g = Fusion::compile($f, $spec, 'dyn', [], false, dynamic: ['batch' => ['x', 'y']]);
 echo json_encode($g->inputs()['x']), ' ', json_encode($g->outputs()['h']['shape']), "\n";
 $w = CudaArray::randn([3, 2], seed: 1);
 foreach ([8, 5, 1] as $b) {
@@ -31,13 +31,13 @@ throws(fn() => $g->run(CudaArray::zeros([9, 3]), CudaArray::zeros([9, 3]), $w));
 throws(fn() => $g->run(CudaArray::zeros([4, 3]), CudaArray::zeros([5, 3]), $w));
 throws(fn() => $g->run(CudaArray::zeros([0, 3]), CudaArray::zeros([0, 3]), $w));
 echo "refusals at compile:\n";
-throws(fn() => Fusion::compile($f, $spec, 'dyn', [], false, ['batch' => ['nope']]));
-throws(fn() => Fusion::compile($f, $spec, 'dyn', [], false, ['batch' => [3]]));
-throws(fn() => Fusion::compile($f, $spec, 'dyn', [], false, ['1x' => ['x']]));
-throws(fn() => Fusion::compile($f, $spec, 'dyn', [], false, ['batch' => []]));
-throws(fn() => Fusion::compile($f, $spec, 'dyn', [], false, ['batch' => ['x', 'w']]));
-throws(fn() => Fusion::compile($f, $spec, 'dyn', [], false, ['batch' => ['x']]));
-throws(fn() => Fusion::compile(fn($x) => $x->reshape([24]), ['x' => [[8, 3], 'float32']], 'dyn', [], false, ['batch' => ['x']]));
+throws(fn() => Fusion::compile($f, $spec, 'dyn', [], false, dynamic: ['batch' => ['nope']]));
+throws(fn() => Fusion::compile($f, $spec, 'dyn', [], false, dynamic: ['batch' => [3]]));
+throws(fn() => Fusion::compile($f, $spec, 'dyn', [], false, dynamic: ['1x' => ['x']]));
+throws(fn() => Fusion::compile($f, $spec, 'dyn', [], false, dynamic: ['batch' => []]));
+throws(fn() => Fusion::compile($f, $spec, 'dyn', [], false, dynamic: ['batch' => ['x', 'w']]));
+throws(fn() => Fusion::compile($f, $spec, 'dyn', [], false, dynamic: ['batch' => ['x']]));
+throws(fn() => Fusion::compile(fn($x) => $x->reshape([24]), ['x' => [[8, 3], 'float32']], 'dyn', [], false, dynamic: ['batch' => ['x']]));
 echo "tracing: ", var_export(Fusion::isTracing(), true), "\n";
 ?>
 --EXPECT--
