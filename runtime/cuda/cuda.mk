@@ -32,7 +32,7 @@ $(BUILD)/tests/test_gpu_ops: tests/gpu/test_gpu_ops.c $(CUDA_OBJS) $(LIBGTCRT)
 
 $(BUILD)/tests/test_half_rounding: tests/gpu/test_half_rounding.cu ir/scalar.h
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -o $@ $< $(CUDA_LIBS)
+	$(NVCC) $(NVCCFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64 -Xlinker -rpath=$(CUDA_HOME)/lib64 -lcudart
 
 .PHONY: cuda gpu-ops
 cuda: $(CUDA_OBJS)
