@@ -179,6 +179,10 @@ static RtTensor *apply_index(const RtBackend *b, Op op, const RtOperand *in, con
         if (b->gather(res, data, idx, pre, n, post)) rt_release(res), res = NULL;
     } else {
         RtTensor *u = in[2].t;
+        if (ir_dtype_is_half(out->dtype)) { /* the same refusal on every backend */
+            rt_error(RT_EINVAL, "scatter_add: %s is not supported", ir_dtype_name(out->dtype));
+            goto done;
+        }
         if (!(res = rt_cast(x, out->dtype)) || !(upd = u->dtype == out->dtype ? rt_contiguous(u) : rt_cast(u, out->dtype)))
             goto done;
         if (b->scatter_add(res, idx, upd, pre, n, post)) rt_release(res), res = NULL;
