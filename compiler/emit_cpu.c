@@ -7,12 +7,35 @@
 #include <string.h>
 
 #include "emit.h"
+#include "../runtime/core/plan_abi.h" /* RT_CPU_PAR_MIN */
 
 static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
 
-/* Opens one `for` per axis of size other than 1 (coordinate "0" there); returns loops opened. */
-static int open_loops(Ex *x, int rank, const int64_t *dims, char **coords) {
+/* Whether a step over `work` elements runs its outer loops on OpenMP's threads: above
+ * RT_CPU_PAR_MIN (plan_abi.h, the eager loops' threshold too). */
+static bool par_work(int64_t work) { return work >= RT_CPU_PAR_MIN; }
+
+/* Marks the loop nest about to open over dims as parallel (OpenMP, the CPU backend's thread
+ * count): the outer loops are collapsed until they have 64 iterations or only the innermost
+ * is left, which stays a plain loop for the vectoriser. Every iteration of the marked loops
+ * writes its own elements, each computed in the same order as on one thread, so results do not
+ * depend on the thread count. */
+static void par_pragma(Ex *x, int rank, const int64_t *dims) {
+    int n = 0, k = 0;
+    int64_t prod = 1;
+    for (int i = 0; i < rank; i++) n += dims[i] != 1;
+    for (int i = 0; i < rank && k < n - 1 && prod < 64; i++)
+        if (dims[i] != 1) prod *= dims[i], k++;
+    if (!n) return;
+    if (k > 1) ex_line(x, "#pragma omp parallel for schedule(static) collapse(%d)", k);
+    else ex_line(x, "#pragma omp parallel for schedule(static)");
+}
+
+/* Opens one `for` per axis of size other than 1 (coordinate "0" there), the outer ones parallel
+ * when `par`; returns loops opened. */
+static int open_loops(Ex *x, int rank, const int64_t *dims, char **coords, bool par) {
     int n = 0;
+    if (par) par_pragma(x, rank, dims);
     for (int i = 0; i < rank; i++) {
         if (dims[i] == 1) {
             coords[i] = strdup("0");
@@ -58,7 +81,7 @@ static void emit_cpu_elemwise(Ex *x) {
         char *coords[IR_MAX_RANK] = {0};
         int n = 0;
         if (!group || !cs) abort();
-        int m = ex_mark(x), loops = open_loops(x, t->rank, t->dims, coords);
+        int m = ex_mark(x), loops = open_loops(x, t->rank, t->dims, coords, par_work(ir_numel(t)));
         for (int j = k; j < st->nouts; j++)
             if (!done[j] && ir_shape_equal(&N(x->g, st->outs[j])->type, t)) done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
         store_outputs(x, group, n, cs);
@@ -115,7 +138,7 @@ static void emit_cpu_reduce(Ex *x) {
     }
     const TensorType *S = &N(x->g, ri.x)->type, *O = &N(x->g, ri.node)->type;
     char *oc[IR_MAX_RANK] = {0}, *xc[IR_MAX_RANK] = {0};
-    int loops = open_loops(x, O->rank, O->dims, oc);
+    int loops = open_loops(x, O->rank, O->dims, oc, par_work(ir_numel(S)) && ir_numel(O) > 1);
     for (int i = 0, o = 0; i < S->rank; i++) {
         bool red = ri.mask & (1u << i);
         if (O->rank == S->rank) xc[i] = red ? NULL : strdup(oc[i]);
@@ -175,7 +198,7 @@ static void emit_cpu_row(Ex *x) {
     const Step *st = x->st;
     const TensorType *S = &N(x->g, rw.x)->type;
     char *rc[IR_MAX_RANK] = {0};
-    int loops = open_loops(x, rw.keep, S->dims, rc);
+    int loops = open_loops(x, rw.keep, S->dims, rc, par_work(ir_numel(S)));
     int m = ex_mark(x);
     if (rw.has_pro) {
         ex_line(x, "%s rp[%lld];", emit_ctype(N(x->g, rw.pro.mm)->type.dtype), (long long)rw.len);
@@ -220,7 +243,7 @@ static void emit_cpu_row(Ex *x) {
     if (rw.nfo || rw.has_epi) {
         char *fc[IR_MAX_RANK] = {0};
         for (int i = 0; i < rw.keep; i++) fc[i] = strdup(rc[i]);
-        int inner = open_loops(x, S->rank - rw.keep, S->dims + rw.keep, fc + rw.keep);
+        int inner = open_loops(x, S->rank - rw.keep, S->dims + rw.keep, fc + rw.keep, false);
         int m2 = ex_mark(x);
         if (rw.has_epi) {
             char *v = ex_value(x, rw.epi.a, fc);
@@ -236,7 +259,7 @@ static void emit_cpu_row(Ex *x) {
     if (rw.has_epi) {
         const TensorType *E = &N(x->g, rw.epi.mm)->type;
         char *oc[2] = {strdup(rc[0]), NULL};
-        int inner = open_loops(x, 1, E->dims + 1, oc + 1);
+        int inner = open_loops(x, 1, E->dims + 1, oc + 1, false);
         int m2 = ex_mark(x);
         emit_cpu_row_dot(x, &rw.epi, rc[0], "ra", oc[1]);
         ex_bind(x, rw.epi.mm, "acc");
@@ -321,7 +344,7 @@ static void emit_cpu_gemm(Ex *x) {
     for (int k = 0; k < x->st->nouts; k++)
         if (!(x->st->outs[k] == gm.mm && tgt == gm.mm)) cs[n] = oc, outs[n++] = x->st->outs[k];
     if (n) {
-        int loops = open_loops(x, mm->type.rank, mm->type.dims, oc);
+        int loops = open_loops(x, mm->type.rank, mm->type.dims, oc, par_work(ir_numel(&mm->type)));
         int m = ex_mark(x);
         char *lin = ex_linear(x, &mm->type, oc);
         ex_line(x, "const %s acc = C[%s];", T, lin);
@@ -342,7 +365,7 @@ static void emit_cpu_copy(Ex *x) {
     NodeId v = x->g->outputs[j].value;
     const TensorType *t = &N(x->g, v)->type;
     char *c[IR_MAX_RANK] = {0};
-    int loops = open_loops(x, t->rank, t->dims, c);
+    int loops = open_loops(x, t->rank, t->dims, c, par_work(ir_numel(t)));
     int m = ex_mark(x);
     char *val = ex_value(x, v, c);
     ex_store_output(x, j, t, c, val);
