@@ -5,18 +5,21 @@
  * plain SGD update of every weight and bias ("train" section: the gradients by pass_autodiff).
  *
  *   php bench/cpu_graph.php 784-1024-1024-10 1024 > mlp.json
+ *   php bench/cpu_graph.php 64-64-10 1 infer > mlp_infer.json    (the forward pass: softmax probabilities)
  *
- * The class is Mlp<layers>B<batch>Step (gtc's name for graph "mlp_<layers>_b<batch>_step").
+ * Graph names: mlp_<layers>_b<batch>_step, mlp_<layers>_b<batch>_infer (gtc makes the class name
+ * from it: Mlp6464_10B256Step, ...; `gtc compile` prints it).
  */
-if ($argc !== 3 || !preg_match('/^\d+(-\d+)+$/', $argv[1]) || !ctype_digit($argv[2])) {
-    fwrite(STDERR, "usage: php bench/cpu_graph.php LAYERS BATCH   (e.g. 64-64-10 256)\n");
+$infer = $argc === 4 && $argv[3] === 'infer';
+if (($argc !== 3 && !$infer) || !preg_match('/^\d+(-\d+)+$/', $argv[1]) || !ctype_digit($argv[2])) {
+    fwrite(STDERR, "usage: php bench/cpu_graph.php LAYERS BATCH [infer]   (e.g. 64-64-10 256)\n");
     exit(2);
 }
 $dims = array_map('intval', explode('-', $argv[1]));
 $b = (int)$argv[2];
 $nl = count($dims) - 1;
-$in = [['name' => 'x', 'dtype' => 'float32', 'shape' => [$b, $dims[0]]],
-       ['name' => 'y', 'dtype' => 'float32', 'shape' => [$b, $dims[$nl]]]];
+$in = [['name' => 'x', 'dtype' => 'float32', 'shape' => [$b, $dims[0]]]];
+if (!$infer) $in[] = ['name' => 'y', 'dtype' => 'float32', 'shape' => [$b, $dims[$nl]]];
 $nodes = [];
 $params = [];
 $h = 'x';
@@ -31,6 +34,17 @@ for ($l = 1; $l <= $nl; $l++) {
         $nodes[] = ['name' => "a$l", 'op' => 'relu', 'inputs' => [$h]];
         $h = "a$l";
     }
+}
+if ($infer) {
+    array_push($nodes,
+        ['name' => 'm', 'op' => 'max', 'inputs' => [$h], 'axes' => [1], 'keepdims' => true],
+        ['name' => 'sh', 'op' => 'sub', 'inputs' => [$h, 'm']],
+        ['name' => 'e', 'op' => 'exp', 'inputs' => ['sh']],
+        ['name' => 'se', 'op' => 'sum', 'inputs' => ['e'], 'axes' => [1], 'keepdims' => true],
+        ['name' => 'p', 'op' => 'div', 'inputs' => ['e', 'se']]);
+    echo json_encode(['format' => 'gtc-graph', 'version' => 1, 'name' => 'mlp_' . str_replace('-', '_', $argv[1]) . "_b{$b}_infer",
+                      'inputs' => $in, 'nodes' => $nodes, 'outputs' => ['p' => 'p']], JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES), "\n";
+    exit(0);
 }
 $in[] = ['name' => 'lr', 'dtype' => 'float32', 'shape' => []];
 array_push($nodes,

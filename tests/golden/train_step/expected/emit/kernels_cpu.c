@@ -24,6 +24,7 @@ static void gtc_c0(const void *args) {
         const long long oa = 0, ob = 0, bz = 0;
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 512, 256, 480, 1.0f, ((float *)a->p[0]) + oa, 480, ((float *)a->p[2]) + ob, 256, 0.0f, C + bz * 131072LL, 256);
     }
+    #pragma omp parallel for schedule(static)
     for (int c0 = 0; c0 < 512; c0++) {
         for (int c1 = 0; c1 < 256; c1++) {
             const float acc = C[(c1 + c0 * 256)];
@@ -167,6 +168,7 @@ static void gtc_c5(const void *args) {
         const long long oa = 0, ob = 0, bz = 0;
         cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, 480, 256, 512, 1.0f, ((float *)a->p[0]) + oa, 480, ((float *)(a->p[12] + 1054720)) + ob, 256, 0.0f, C + bz * 122880LL, 256);
     }
+    #pragma omp parallel for schedule(static)
     for (int c0 = 0; c0 < 480; c0++) {
         for (int c1 = 0; c1 < 256; c1++) {
             const float acc = C[(c1 + c0 * 256)];
@@ -184,6 +186,7 @@ static void gtc_c5(const void *args) {
 static void gtc_c6(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
+    #pragma omp parallel for schedule(static)
     for (int c0 = 0; c0 < 256; c0++) {
         double acc1 = 0;
         for (int c2 = 0; c2 < 512; c2++) {
