@@ -24,6 +24,7 @@ ext=${GTC_EXT:-build/gtc.so}
 php_bin=${PHP:-php}
 py_bin=${PYTHON:-python3}
 dir=${OUT:-$(mktemp -d)}
+mkdir -p "$dir" || exit 2
 steps=${STEPS:-200}
 rows=${ROWS:-mlp1,mlp2,mlp3,cnn,infer}
 for f in "$gtc" "$ext"; do [ -f "$f" ] || { echo "cpu.sh: $f not found (make all)" >&2; exit 2; }; done

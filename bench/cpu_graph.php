@@ -11,7 +11,7 @@
  * from it: Mlp6464_10B256Step, ...; `gtc compile` prints it).
  */
 $infer = $argc === 4 && $argv[3] === 'infer';
-if (($argc !== 3 && !$infer) || !preg_match('/^\d+(-\d+)+$/', $argv[1]) || !ctype_digit($argv[2])) {
+if (($argc !== 3 && !$infer) || !preg_match('/^\d+(-\d+)+$/', $argv[1]) || !preg_match('/^[1-9]\d*$/', $argv[2])) {
     fwrite(STDERR, "usage: php bench/cpu_graph.php LAYERS BATCH [infer]   (e.g. 64-64-10 256)\n");
     exit(2);
 }

@@ -198,7 +198,10 @@ static void emit_cpu_row(Ex *x) {
     const Step *st = x->st;
     const TensorType *S = &N(x->g, rw.x)->type;
     char *rc[IR_MAX_RANK] = {0};
-    int loops = open_loops(x, rw.keep, S->dims, rc, par_work(ir_numel(S)));
+    /* the work of a row: its elements, plus the prologue's and epilogue's products */
+    int64_t work = ir_numel(S) + (rw.has_pro ? rw.rows * rw.len * rw.pro.k : 0) +
+                   (rw.has_epi ? rw.rows * rw.len * rw.epi.n : 0);
+    int loops = open_loops(x, rw.keep, S->dims, rc, par_work(work));
     int m = ex_mark(x);
     if (rw.has_pro) {
         ex_line(x, "%s rp[%lld];", emit_ctype(N(x->g, rw.pro.mm)->type.dtype), (long long)rw.len);
@@ -406,7 +409,7 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
             g->ninputs + g->noutputs + 1, nscalars ? nscalars : 1);
     for (int s = 0; s < p->nsteps; s++) {
         step_comment(&b, g, s);
-        str_add(&b, "static void gtc_c%d(const void *args) {\n"
+        str_add(&b, "GTC_CPU_STEP static void gtc_c%d(const void *args) {\n"
                     "    const struct gtc_args *a = (const struct gtc_args *)args;\n    (void)a;\n", s);
         Ex x;
         ex_init(&x, g, EMIT_C, s, &b, d);

@@ -16,7 +16,7 @@ struct gtc_args {
 };
 
 /* step 0: elementwise: gather e, reshape x */
-static void gtc_c0(const void *args) {
+GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 32; c0++) {
@@ -41,7 +41,7 @@ static void gtc_c0(const void *args) {
 }
 
 /* step 1: gemm: matmul z1, add h1, relu a1 */
-static void gtc_c1(const void *args) {
+GTC_CPU_STEP static void gtc_c1(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)(a->p[14] + 2048));
@@ -62,7 +62,7 @@ static void gtc_c1(const void *args) {
 }
 
 /* step 2: reduce: full d_ylogp, mul d_logp, neg bw_logp, sum d_lse */
-static void gtc_c2(const void *args) {
+GTC_CPU_STEP static void gtc_c2(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 32; c0++) {
@@ -79,7 +79,7 @@ static void gtc_c2(const void *args) {
 }
 
 /* step 3: row: matmul z2, add logits, max m, sub sh, exp ex, sum se, log lse, sub logp, mul ylogp, sum ll, full d_ylogp, mul d_logp, div d_se, mul bw_ex, add d_sh, transpose bw_z2_2, matmul d_a1, gt bw_a1, where d_h1 */
-static void gtc_c3(const void *args) {
+GTC_CPU_STEP static void gtc_c3(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 32; c0++) {
@@ -147,7 +147,7 @@ static void gtc_c3(const void *args) {
 }
 
 /* step 4: reduce: mean llm, neg loss */
-static void gtc_c4(const void *args) {
+GTC_CPU_STEP static void gtc_c4(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     double acc0 = 0;
@@ -161,7 +161,7 @@ static void gtc_c4(const void *args) {
 }
 
 /* step 5: reduce: sum d_b2, mul b2_step, sub b2_next */
-static void gtc_c5(const void *args) {
+GTC_CPU_STEP static void gtc_c5(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 4; c0++) {
@@ -180,7 +180,7 @@ static void gtc_c5(const void *args) {
 }
 
 /* step 6: gemm: transpose bw_z2, matmul d_w2, mul w2_step, sub w2_next */
-static void gtc_c6(const void *args) {
+GTC_CPU_STEP static void gtc_c6(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)(a->p[14] + 9216));
@@ -201,7 +201,7 @@ static void gtc_c6(const void *args) {
 }
 
 /* step 7: reduce: sum d_b1, mul b1_step, sub b1_next */
-static void gtc_c7(const void *args) {
+GTC_CPU_STEP static void gtc_c7(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 16; c0++) {
@@ -220,7 +220,7 @@ static void gtc_c7(const void *args) {
 }
 
 /* step 8: gemm: transpose bw_z1_2, matmul d_x */
-static void gtc_c8(const void *args) {
+GTC_CPU_STEP static void gtc_c8(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)(a->p[14] + 2048));
@@ -231,7 +231,7 @@ static void gtc_c8(const void *args) {
 }
 
 /* step 9: gemm: transpose bw_z1, matmul d_w1, mul w1_step, sub w1_next */
-static void gtc_c9(const void *args) {
+GTC_CPU_STEP static void gtc_c9(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)(a->p[14] + 9216));
@@ -252,7 +252,7 @@ static void gtc_c9(const void *args) {
 }
 
 /* step 10: elementwise: reshape d_e, full bw_e, scatter_add d_emb, mul emb_step, sub emb_next */
-static void gtc_c10(const void *args) {
+GTC_CPU_STEP static void gtc_c10(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 50; c0++) {

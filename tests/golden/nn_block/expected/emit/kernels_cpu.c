@@ -15,7 +15,7 @@ struct gtc_args {
 };
 
 /* step 0: row: mean ln__mean, sub ln__centered, mul ln__square, mean ln__var, add ln__var_eps, rsqrt ln__rstd, mul ln__normed, mul ln__scaled, add ln, mul act__scaled, erf act__erf, add act__one_plus, mul act__half, mul act, max probs__max, stop_gradient probs__max_const, sub probs__shifted, exp probs__exp, sum probs__sum, div probs */
-static void gtc_c0(const void *args) {
+GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 64; c0++) {

@@ -15,7 +15,7 @@ struct gtc_args {
 };
 
 /* step 0: reduce: sum db2, clamp g_b2, mul step_b2, sub b2_next */
-static void gtc_c0(const void *args) {
+GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 2; c0++) {

@@ -15,7 +15,7 @@ struct gtc_args {
 };
 
 /* step 0: row: matmul z, add logits, max m, sub sh, exp e, sum se, log lse, sub logp, mul ylogp, sum ll_row, div p, sub pmy, div dlogits, transpose w_t, matmul da, gt h_pos, where dh */
-static void gtc_c0(const void *args) {
+GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 64; c0++) {
@@ -80,7 +80,7 @@ static void gtc_c0(const void *args) {
 }
 
 /* step 1: reduce: mean ll, neg loss */
-static void gtc_c1(const void *args) {
+GTC_CPU_STEP static void gtc_c1(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     double acc0 = 0;

@@ -15,7 +15,7 @@ struct gtc_args {
 };
 
 /* step 0: row: max m, sub sh, exp e, sum s, div p */
-static void gtc_c0(const void *args) {
+GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 64; c0++) {

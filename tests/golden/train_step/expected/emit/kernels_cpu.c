@@ -16,7 +16,7 @@ struct gtc_args {
 };
 
 /* step 0: gemm: matmul z1, add h1, relu a1 */
-static void gtc_c0(const void *args) {
+GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)a->p[12]);
@@ -38,9 +38,10 @@ static void gtc_c0(const void *args) {
 }
 
 /* step 1: row: matmul z2, add logits, max m, sub sh, exp e, sum se, log lse, sub logp, mul ylogp, sum ll_row, div p, sub p_minus_y, div dlogits, transpose w2_t, matmul da1, gt h1_pos, where dh1 */
-static void gtc_c1(const void *args) {
+GTC_CPU_STEP static void gtc_c1(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
+    #pragma omp parallel for schedule(static)
     for (int c0 = 0; c0 < 512; c0++) {
         float rp[2];
         for (long long j = 0; j < 2LL; j++) {
@@ -104,7 +105,7 @@ static void gtc_c1(const void *args) {
 }
 
 /* step 2: reduce: mean ll_mean, neg loss */
-static void gtc_c2(const void *args) {
+GTC_CPU_STEP static void gtc_c2(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     double acc0 = 0;
@@ -118,7 +119,7 @@ static void gtc_c2(const void *args) {
 }
 
 /* step 3: gemm: transpose a1_t, matmul dw2, clamp g_w2, mul step_w2, sub w2_next */
-static void gtc_c3(const void *args) {
+GTC_CPU_STEP static void gtc_c3(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)(a->p[12] + 1579008));
@@ -140,7 +141,7 @@ static void gtc_c3(const void *args) {
 }
 
 /* step 4: reduce: sum db2, clamp g_b2, mul step_b2, sub b2_next */
-static void gtc_c4(const void *args) {
+GTC_CPU_STEP static void gtc_c4(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 2; c0++) {
@@ -160,7 +161,7 @@ static void gtc_c4(const void *args) {
 }
 
 /* step 5: gemm: transpose x_t, matmul dw1, clamp g_w1, mul step_w1, sub w1_next */
-static void gtc_c5(const void *args) {
+GTC_CPU_STEP static void gtc_c5(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)(a->p[12] + 1579008));
@@ -183,7 +184,7 @@ static void gtc_c5(const void *args) {
 }
 
 /* step 6: reduce: sum db1, clamp g_b1, mul step_b1, sub b1_next */
-static void gtc_c6(const void *args) {
+GTC_CPU_STEP static void gtc_c6(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     #pragma omp parallel for schedule(static)
