@@ -1,7 +1,8 @@
 <?php
 /*
- * bench/cpu.php: gtc's side of bench/cpu.sh: one compiled training step (a class from a model
- * extension built by `gtc compile --cpu-only`), timed from PHP on the CPU backend.
+ * bench/cpu.php: gtc's side of bench/cpu.sh: one compiled step (a training step or an inference:
+ * a class from a model extension built by `gtc compile --cpu-only`), timed from PHP on the CPU
+ * backend.
  *
  *   GTC_DEVICE=cpu GTC_CPU_THREADS=N php -n -d extension=build/gtc.so -d extension=model.so \
  *       bench/cpu.php --class=Name [--steps=200]
