@@ -129,6 +129,78 @@ static void reduce_loop(Ex *x, const EmitRed *ri, char **xc) {
     free(fin), free(r), free(acc), free(acci);
 }
 
+/* Whether the step's outputs all have the reduction's shape (a planner invariant). */
+static bool reduce_outs_ok(Ex *x, const TensorType *O) {
+    for (int k = 0; k < x->st->nouts; k++)
+        if (!ir_shape_equal(&N(x->g, x->st->outs[k])->type, O)) {
+            diag_node(x->d, N(x->g, x->st->outs[k]), "internal: a reduce step output is not over the reduction's shape");
+            x->failed = true;
+        }
+    return !x->failed;
+}
+
+#define COL_BLOCK 64
+
+/* A reduction over every axis but the last (a bias gradient: column sums of [rows, n]), as
+ * blocks of COL_BLOCK outputs whose accumulators advance together row by row: the input is read
+ * along its rows (not down its columns, a cache line per element) and the inner loop over the
+ * block vectorises. Each output still folds its elements in the same order as reduce_loop, so the
+ * values are the same bits. */
+static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, const TensorType *O) {
+    int r = S->rank;
+    int64_t n = S->dims[r - 1];
+    const char *L = x->idx64 ? "LL" : "";
+    if (par_work(ir_numel(S)) && n > COL_BLOCK) ex_line(x, "#pragma omp parallel for schedule(static)");
+    char *cb = ex_name(x, "cb"), *acc = ex_name(x, "accb"), *nb = ex_name(x, "nb");
+    ex_line(x, "for (%s %s = 0; %s < %lld%s; %s += %d) {", x->idx, cb, cb, (long long)n, L, cb, COL_BLOCK);
+    x->indent++;
+    ex_line(x, "%s %s[%d];", ri->acc, acc, COL_BLOCK);
+    ex_line(x, "const int %s = %lld%s - %s < %d ? (int)(%lld%s - %s) : %d;", nb, (long long)n, L, cb, COL_BLOCK, (long long)n, L,
+            cb, COL_BLOCK);
+    ex_line(x, "for (int l = 0; l < %s; l++) %s[l] = %s;", nb, acc, ri->init);
+    char *xc[IR_MAX_RANK] = {0};
+    int loops = open_loops(x, r - 1, S->dims, xc, false);
+    ex_line(x, "for (int l = 0; l < %s; l++) {", nb);
+    x->indent++;
+    char *ck = ex_name(x, "ck");
+    ex_line(x, "const %s %s = %s + l;", x->idx, ck, cb);
+    xc[r - 1] = strdup(ck);
+    int m = ex_mark(x);
+    char *v = ex_value(x, ri->x, xc);
+    char *cv = emit_conv(v, S->dtype, ri->ct), *a = xfmt("%s[l]", acc);
+    char *stmt = emit_red_step(ri, a, NULL, cv, "0");
+    ex_line(x, "%s", stmt);
+    free(stmt), free(cv), free(v);
+    ex_release(x, m);
+    x->indent--;
+    ex_line(x, "}");
+    close_loops(x, loops);
+    ex_free_coords(xc, r);
+    /* the epilogue, per output of the block */
+    ex_line(x, "for (int l = 0; l < %s; l++) {", nb);
+    x->indent++;
+    ex_line(x, "const %s %s = %s + l;", x->idx, ck, cb);
+    char *oc[IR_MAX_RANK] = {0};
+    for (int i = 0; i < O->rank; i++) oc[i] = strdup(i == O->rank - 1 ? ck : "0");
+    char *fin = emit_red_final(ri, a, NULL), *rv = ex_name(x, "v");
+    ex_line(x, "const %s %s = %s;", emit_ctype(ri->out), rv, fin);
+    m = ex_mark(x);
+    ex_bind(x, ri->node, rv);
+    char ***cs = calloc((size_t)x->st->nouts + 1, sizeof *cs);
+    if (!cs) abort();
+    for (int k = 0; k < x->st->nouts; k++) cs[k] = oc;
+    store_outputs(x, x->st->outs, x->st->nouts, cs);
+    free(cs);
+    ex_unbind(x, ri->node);
+    ex_release(x, m);
+    x->indent--;
+    ex_line(x, "}");
+    x->indent--;
+    ex_line(x, "}");
+    ex_free_coords(oc, O->rank);
+    free(fin), free(rv), free(a), free(ck), free(cb), free(acc), free(nb);
+}
+
 /* REDUCE: a loop over the output, an inner loop over the reduced axes, then the epilogue. */
 static void emit_cpu_reduce(Ex *x) {
     EmitRed ri;
@@ -137,6 +209,10 @@ static void emit_cpu_reduce(Ex *x) {
         return;
     }
     const TensorType *S = &N(x->g, ri.x)->type, *O = &N(x->g, ri.node)->type;
+    if (!reduce_outs_ok(x, O)) return;
+    if (!ri.arg && S->rank >= 2 && S->rank <= 31 && ri.mask == (1u << (S->rank - 1)) - 1 && S->dims[S->rank - 1] > 1 &&
+        ir_numel(S) > S->dims[S->rank - 1])
+        return emit_cpu_reduce_cols(x, &ri, S, O);
     char *oc[IR_MAX_RANK] = {0}, *xc[IR_MAX_RANK] = {0};
     int loops = open_loops(x, O->rank, O->dims, oc, par_work(ir_numel(S)) && ir_numel(O) > 1);
     for (int i = 0, o = 0; i < S->rank; i++) {
@@ -148,14 +224,8 @@ static void emit_cpu_reduce(Ex *x) {
     reduce_loop(x, &ri, xc);
     char ***cs = calloc((size_t)x->st->nouts + 1, sizeof *cs);
     if (!cs) abort();
-    for (int k = 0; k < x->st->nouts; k++) {
-        cs[k] = oc;
-        if (!ir_shape_equal(&N(x->g, x->st->outs[k])->type, O)) {
-            diag_node(x->d, N(x->g, x->st->outs[k]), "internal: a reduce step output is not over the reduction's shape");
-            x->failed = true;
-        }
-    }
-    if (!x->failed) store_outputs(x, x->st->outs, x->st->nouts, cs);
+    for (int k = 0; k < x->st->nouts; k++) cs[k] = oc;
+    store_outputs(x, x->st->outs, x->st->nouts, cs);
     free(cs);
     ex_release(x, m);
     ex_unbind(x, ri.node);

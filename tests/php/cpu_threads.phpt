@@ -60,6 +60,8 @@ echo 'eager ', array_slice($res['1']['eager'], 0, 3) === array_slice($res['2']['
 var_dump(maxdiff($res['1']['m'], $res['2']['m']) < 517 * 1.2e-7 * 100, maxdiff($res['1']['eager'][3], $res['2']['eager'][3]) < 517 * 1.2e-7 * 100);
 // the values: the JIT's fused kernel rounds as the eager ops do
 var_dump($res['2']['e'] === $res['2']['eager'][0]);
+// a column sum (blocks of 64 outputs, row by row) folds each column in the eager op's order
+var_dump($res['2']['c'] === ($x + $b)->sum(0)->toArray(), $res['2']['r'] === ($x * 0.5)->exp()->sum(1)->toArray());
 ?>
 --EXPECTF--
 string(4) "auto"
@@ -88,6 +90,8 @@ r same
 c same
 sm same
 eager same
+bool(true)
+bool(true)
 bool(true)
 bool(true)
 bool(true)

@@ -164,18 +164,26 @@ GTC_CPU_STEP static void gtc_c4(const void *args) {
 GTC_CPU_STEP static void gtc_c5(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    for (int c0 = 0; c0 < 4; c0++) {
-        double acc1 = 0;
-        for (int c2 = 0; c2 < 32; c2++) {
-            const float v3 = ((float *)(a->p[14] + 6656))[(c0 + c2 * 4)];
-            acc1 += (double)v3;
+    for (int cb0 = 0; cb0 < 4; cb0 += 64) {
+        double accb1[64];
+        const int nb2 = 4 - cb0 < 64 ? (int)(4 - cb0) : 64;
+        for (int l = 0; l < nb2; l++) accb1[l] = 0;
+        for (int c3 = 0; c3 < 32; c3++) {
+            for (int l = 0; l < nb2; l++) {
+                const int ck4 = cb0 + l;
+                const float v5 = ((float *)(a->p[14] + 6656))[(ck4 + c3 * 4)];
+                accb1[l] += (double)v5;
+            }
         }
-        const float v4 = ((float)acc1);
-        const float v5 = ((float *)a->p[6])[c0];
-        const float v6 = gtc_to_f32(a->s[0]);
-        const float v7 = (float)(v4 * v6);
-        const float v8 = (float)(v5 - v7);
-        ((float *)a->p[13])[c0] = v8;
+        for (int l = 0; l < nb2; l++) {
+            const int ck4 = cb0 + l;
+            const float v6 = ((float)accb1[l]);
+            const float v7 = ((float *)a->p[6])[ck4];
+            const float v8 = gtc_to_f32(a->s[0]);
+            const float v9 = (float)(v6 * v8);
+            const float v10 = (float)(v7 - v9);
+            ((float *)a->p[13])[ck4] = v10;
+        }
     }
 }
 
@@ -204,18 +212,26 @@ GTC_CPU_STEP static void gtc_c6(const void *args) {
 GTC_CPU_STEP static void gtc_c7(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    for (int c0 = 0; c0 < 16; c0++) {
-        double acc1 = 0;
-        for (int c2 = 0; c2 < 32; c2++) {
-            const float v3 = ((float *)(a->p[14] + 7168))[(c0 + c2 * 16)];
-            acc1 += (double)v3;
+    for (int cb0 = 0; cb0 < 16; cb0 += 64) {
+        double accb1[64];
+        const int nb2 = 16 - cb0 < 64 ? (int)(16 - cb0) : 64;
+        for (int l = 0; l < nb2; l++) accb1[l] = 0;
+        for (int c3 = 0; c3 < 32; c3++) {
+            for (int l = 0; l < nb2; l++) {
+                const int ck4 = cb0 + l;
+                const float v5 = ((float *)(a->p[14] + 7168))[(ck4 + c3 * 16)];
+                accb1[l] += (double)v5;
+            }
         }
-        const float v4 = ((float)acc1);
-        const float v5 = ((float *)a->p[4])[c0];
-        const float v6 = gtc_to_f32(a->s[0]);
-        const float v7 = (float)(v4 * v6);
-        const float v8 = (float)(v5 - v7);
-        ((float *)a->p[11])[c0] = v8;
+        for (int l = 0; l < nb2; l++) {
+            const int ck4 = cb0 + l;
+            const float v6 = ((float)accb1[l]);
+            const float v7 = ((float *)a->p[4])[ck4];
+            const float v8 = gtc_to_f32(a->s[0]);
+            const float v9 = (float)(v6 * v8);
+            const float v10 = (float)(v7 - v9);
+            ((float *)a->p[11])[ck4] = v10;
+        }
     }
 }
 

@@ -352,14 +352,22 @@ GTC_CPU_STEP static void gtc_c21(const void *args) {
 GTC_CPU_STEP static void gtc_c22(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    for (int c0 = 0; c0 < 5; c0++) {
-        int32_t acc1 = INT32_MIN;
-        for (int c2 = 0; c2 < 3; c2++) {
-            const int32_t v3 = ((int32_t *)a->p[15])[(c0 + c2 * 5)];
-            if (v3 > acc1) acc1 = v3;
+    for (int cb0 = 0; cb0 < 5; cb0 += 64) {
+        int32_t accb1[64];
+        const int nb2 = 5 - cb0 < 64 ? (int)(5 - cb0) : 64;
+        for (int l = 0; l < nb2; l++) accb1[l] = INT32_MIN;
+        for (int c3 = 0; c3 < 3; c3++) {
+            for (int l = 0; l < nb2; l++) {
+                const int ck4 = cb0 + l;
+                const int32_t v5 = ((int32_t *)a->p[15])[(ck4 + c3 * 5)];
+                if (v5 > accb1[l]) accb1[l] = v5;
+            }
         }
-        const int32_t v4 = ((int32_t)acc1);
-        ((int32_t *)a->p[31])[c0] = v4;
+        for (int l = 0; l < nb2; l++) {
+            const int ck4 = cb0 + l;
+            const int32_t v6 = ((int32_t)accb1[l]);
+            ((int32_t *)a->p[31])[ck4] = v6;
+        }
     }
 }
 
