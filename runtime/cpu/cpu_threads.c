@@ -194,7 +194,7 @@ int rt_cpu_set_threads(const char *value, const char *source, char *err, size_t 
     if (rt_cpu_threads_parse(value, &n, err, errn) != 0) return -1;
     const char *env = getenv("GTC_CPU_THREADS");
     if (env && *env) return 0;
-    g_threads_from = source;
+    g_threads_from = !value || !*value || !strcasecmp(value, "auto") ? "physical cores" : source;
     apply_threads(n);
     return 0;
 }

@@ -316,11 +316,11 @@ static PHP_MINFO_FUNCTION(gtc) {
         php_info_print_table_row(2, "Backend", b ? b->name : why);
     }
     php_info_print_table_row(2, "CUDA backend", cuda_backend() ? "built in" : "not built");
+    const char *nvrtc = php_gtc_nvrtc_version(buf, sizeof buf);
+    php_info_print_table_row(2, "NVRTC", nvrtc ? nvrtc : "not available");
     php_info_print_table_row(2, "CPU BLAS", rt_cpu_blas_info(buf, sizeof buf));
     snprintf(buf, sizeof buf, "%d", rt_cpu_threads());
     php_info_print_table_row(2, "CPU threads", buf);
-    const char *nvrtc = php_gtc_nvrtc_version(buf, sizeof buf);
-    php_info_print_table_row(2, "NVRTC", nvrtc ? nvrtc : "not available");
     size_t limit = rt_memory_limit();
     if (limit) format_bytes(limit, buf, sizeof buf);
     else snprintf(buf, sizeof buf, "unlimited");
