@@ -157,7 +157,17 @@ bool rt_cpu_blas_tune(void) {
 
 /* ---- start-up and reporting --------------------------------------------------------------------- */
 
+/* OpenMP's runtime stays loaded to the end of the process: its idle pool threads run its code,
+ * and PHP unloads gtc.so (its only user, the last reference) at shutdown, which would unmap
+ * the code under them (a crash at exit, seen with the PIE build). */
+static void pin_openmp(void) {
+    Dl_info di;
+    if (dladdr((void *)omp_get_max_threads, &di) && di.dli_fname)
+        (void)dlopen(di.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE); /* never closed */
+}
+
 static void init_once(void) {
+    pin_openmp();
     rt_cpu_blas_tune();
     int n = 0;
     const char *env = getenv("GTC_CPU_THREADS");
