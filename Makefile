@@ -135,6 +135,7 @@ $(BUILD)/obj/compiler/emit_text.o: $(BUILD)/gen/emit_text.inc
 $(BUILD)/obj/compiler/emit_text.o: CFLAGS += -I$(BUILD)/gen
 
 $(BUILD)/obj/compiler/build.o: CFLAGS += $(if $(OPENBLAS_OMP_DIR),-DGTC_OPENBLAS_DIR='"$(OPENBLAS_OMP_DIR)"')
+$(BUILD)/tests/test_cpu_threads: CFLAGS += -fopenmp
 # The CPU backend's loops are OpenMP (runtime/cpu/cpu_threads.c owns the thread count).
 $(BUILD)/obj/runtime/cpu/%.o: CFLAGS += -fopenmp
 # `gtc --version` reports the BLAS and threads a model would run with (cpu_threads.o alone).

@@ -58,6 +58,13 @@ TEST(rt_cpu_set_threads__count__applied_to_openmp_and_openblas) {
     assert_int_equal(rt_cpu_threads(), 3);
     assert_int_equal(omp_get_max_threads(), 3);
     assert_int_equal(openblas_get_num_threads(), 3);
+    int team = 0; /* a parallel region (as the eager loops and generated kernels open) gets 3 */
+#pragma omp parallel
+    {
+#pragma omp master
+        team = omp_get_num_threads();
+    }
+    assert_int_equal(team, 3);
     set_threads("1");
     assert_int_equal(rt_cpu_threads(), 1);
     assert_int_equal(omp_get_max_threads(), 1);
