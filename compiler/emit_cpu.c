@@ -1,8 +1,10 @@
 /* compiler/emit_cpu.c: kernels_cpu.c, the plan's steps as C functions for the CPU backend: nested
  * loops with constant bounds over each step's iteration space, the fused expressions inline,
  * reductions accumulated as the CPU backend does (float32 sums in double), GEMMs through cblas
- * followed by a loop applying the epilogue. Self-contained: scalar.h and the prelude are copied
- * in, so the file compiles with the C library, libm and cblas.h only. */
+ * followed by a loop applying the epilogue; outer loops OpenMP-parallel above RT_CPU_PAR_MIN
+ * elements and each step cloned per vector ISA (GTC_CPU_STEP; docs/cpu.md). Self-contained:
+ * scalar.h and the prelude are copied in, so the file compiles with the C library, libm and
+ * cblas.h only. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -256,6 +258,27 @@ static void emit_cpu_row_dot(Ex *x, const EmitGemm *gm, const char *row, const c
     free(pa), free(pb);
 }
 
+/* Whether a value over the row is kept in a per-row array (computed once, read by every later
+ * loop of the row) rather than recomputed in each: a transcendental one (exp, log, ...) with two
+ * or more readers in the step (a softmax's exp feeds its sum and its output), over rows of one
+ * axis short enough for the stack. The stored value is the one each loop would have computed. */
+#define ROW_MEMO_MAX 4096
+static bool row_memo(const Ex *x, const EmitRow *rw, const TensorType *S, NodeId id) {
+    const Node *nd = N(x->g, id);
+    bool costly = nd->op == OP_EXP || nd->op == OP_LOG || nd->op == OP_TANH || nd->op == OP_SIGMOID ||
+                  nd->op == OP_ERF || nd->op == OP_POW;
+    if (!costly || !rw->full[id] || S->rank - rw->keep != 1 || rw->len > ROW_MEMO_MAX ||
+        !ir_shape_equal(&nd->type, S))
+        return false;
+    int uses = 0;
+    for (int k = 0; k < x->st->nnodes; k++) {
+        const Node *c = N(x->g, x->st->nodes[k]);
+        for (int i = 0; i < c->ninputs; i++) uses += c->in[i].id == id;
+    }
+    for (int k = 0; k < x->st->nouts; k++) uses += x->st->outs[k] == id;
+    return uses >= 2;
+}
+
 /* ROW: per row, the prologue product's row (when there is one), the reductions in order (each a
  * loop over the row), the per-row values that depend on them once, one loop storing the
  * full-row outputs (and keeping the epilogue's A row), then the epilogue product's row. */
@@ -304,6 +327,20 @@ static void emit_cpu_row(Ex *x) {
             ex_bind(x, id, v);
             free(v);
             ex_free_coords(c, nd->type.rank);
+        } else if (row_memo(x, &rw, S, id)) {
+            char *arr = ex_name(x, "rm"), *c[IR_MAX_RANK] = {0};
+            ex_line(x, "%s %s[%lld];", emit_ctype(nd->type.dtype), arr, (long long)rw.len);
+            for (int i = 0; i < rw.keep; i++) c[i] = strdup(rc[i]);
+            int inner = open_loops(x, 1, S->dims + rw.keep, c + rw.keep, false);
+            int m2 = ex_mark(x);
+            char *v = ex_value(x, id, c);
+            ex_line(x, "%s[%s] = %s;", arr, c[rw.keep], v);
+            free(v);
+            ex_release(x, m2);
+            close_loops(x, inner);
+            ex_free_coords(c, S->rank);
+            ex_bind_row(x, id, arr);
+            free(arr);
         }
     }
     char ***rcs = calloc((size_t)st->nouts + 1, sizeof *rcs), ***fcs = calloc((size_t)st->nouts + 1, sizeof *fcs);

@@ -98,50 +98,50 @@ GTC_CPU_STEP static void gtc_c3(const void *args) {
             if (v4 > acc1 || (v4 != v4 && acc1 == acc1)) acc1 = v4;
         }
         const float v5 = ((float)acc1);
-        double acc6 = 0;
+        float rm6[4];
         for (int c7 = 0; c7 < 4; c7++) {
             const float v8 = ((float *)a->p[6])[c7];
             const float v9 = (float)(rp[c7] + v8);
             const float v10 = (float)(v9 - v5);
             const float v11 = (float)(gtc_exp(v10));
-            acc6 += (double)v11;
+            rm6[c7] = v11;
         }
-        const float v12 = ((float)acc6);
-        const float v13 = (float)(gtc_log(v12));
-        double acc14 = 0;
-        for (int c15 = 0; c15 < 4; c15++) {
-            const float v16 = ((float *)a->p[1])[(c15 + c0 * 4)];
-            const float v17 = ((float *)a->p[6])[c15];
-            const float v18 = (float)(rp[c15] + v17);
-            const float v19 = (float)(v18 - v5);
-            const float v20 = (float)(v19 - v13);
-            const float v21 = (float)(v16 * v20);
-            acc14 += (double)v21;
+        double acc12 = 0;
+        for (int c13 = 0; c13 < 4; c13++) {
+            acc12 += (double)rm6[c13];
         }
-        const float v22 = ((float)acc14);
-        const float v23 = ((float *)(a->p[14] + 6144))[c0];
-        const float v24 = (float)(v23 / v12);
-        ((float *)(a->p[14] + 6400))[c0] = v22;
-        for (int c25 = 0; c25 < 4; c25++) {
-            const float v26 = ((float *)a->p[1])[(c25 + c0 * 4)];
-            const float v27 = (float)(((float)-0.03125) * v26);
-            const float v28 = ((float *)a->p[6])[c25];
-            const float v29 = (float)(rp[c25] + v28);
-            const float v30 = (float)(v29 - v5);
-            const float v31 = (float)(gtc_exp(v30));
-            const float v32 = (float)(v24 * v31);
-            const float v33 = (float)(v27 + v32);
-            ra[c25] = v33;
-            ((float *)(a->p[14] + 6656))[(c25 + c0 * 4)] = v33;
+        const float v14 = ((float)acc12);
+        const float v15 = (float)(gtc_log(v14));
+        double acc16 = 0;
+        for (int c17 = 0; c17 < 4; c17++) {
+            const float v18 = ((float *)a->p[1])[(c17 + c0 * 4)];
+            const float v19 = ((float *)a->p[6])[c17];
+            const float v20 = (float)(rp[c17] + v19);
+            const float v21 = (float)(v20 - v5);
+            const float v22 = (float)(v21 - v15);
+            const float v23 = (float)(v18 * v22);
+            acc16 += (double)v23;
         }
-        for (int c34 = 0; c34 < 16; c34++) {
+        const float v24 = ((float)acc16);
+        const float v25 = ((float *)(a->p[14] + 6144))[c0];
+        const float v26 = (float)(v25 / v14);
+        ((float *)(a->p[14] + 6400))[c0] = v24;
+        for (int c27 = 0; c27 < 4; c27++) {
+            const float v28 = ((float *)a->p[1])[(c27 + c0 * 4)];
+            const float v29 = (float)(((float)-0.03125) * v28);
+            const float v30 = (float)(v26 * rm6[c27]);
+            const float v31 = (float)(v29 + v30);
+            ra[c27] = v31;
+            ((float *)(a->p[14] + 6656))[(c27 + c0 * 4)] = v31;
+        }
+        for (int c32 = 0; c32 < 16; c32++) {
             float acc = 0;
             for (long long k = 0; k < 4LL; k++)
-                acc = ra[k] * ((float *)a->p[5])[k * 1LL + (long long)c34 * 4LL] + acc;
-            const float v35 = ((float *)(a->p[14] + 2048))[(c34 + c0 * 16)];
-            const gtc_bool v36 = (gtc_bool)(v35 > ((float)0));
-            const float v37 = (float)(v36 ? acc : ((float)0));
-            ((float *)(a->p[14] + 7168))[(c34 + c0 * 16)] = v37;
+                acc = ra[k] * ((float *)a->p[5])[k * 1LL + (long long)c32 * 4LL] + acc;
+            const float v33 = ((float *)(a->p[14] + 2048))[(c32 + c0 * 16)];
+            const gtc_bool v34 = (gtc_bool)(v33 > ((float)0));
+            const float v35 = (float)(v34 ? acc : ((float)0));
+            ((float *)(a->p[14] + 7168))[(c32 + c0 * 16)] = v35;
         }
     }
 }
