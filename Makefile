@@ -17,6 +17,12 @@ OPT ?= -O2
 CFLAGS_BASE := -std=c11 -Wall -Wextra -Werror -g $(OPT) -fPIC -MMD -MP -D_GNU_SOURCE $(SAN_FLAGS)
 LDFLAGS_BASE := $(SAN_FLAGS)
 CFLAGS += $(CFLAGS_BASE)
+# OpenBLAS: its OpenMP build where Debian installed it (libopenblas-openmp-dev), which shares the
+# OpenMP pool of the CPU backend's loops and runs single-threaded inside them (docs/cpu.md); else
+# the libopenblas the linker finds (the pthreads build: it works, with a second pool).
+OPENBLAS_OMP_DIR ?= $(firstword $(wildcard /usr/lib/*/openblas-openmp))
+BLAS_RPATH := -Wl,-rpath,$(OPENBLAS_OMP_DIR)
+BLAS_LIBS := $(if $(OPENBLAS_OMP_DIR),-L$(OPENBLAS_OMP_DIR) $(BLAS_RPATH)) -lopenblas -fopenmp
 
 IR_SRCS := ir/types.c ir/ops.c ir/graph.c ir/names.c ir/infer.c ir/verify.c ir/select.c ir/dump.c \
            ir/json_parse.c ir/json_read.c ir/json_write.c ir/text.c ir/composite.c
@@ -30,14 +36,14 @@ COMPILER_SRCS += compiler/pass_autodiff.c compiler/ad_build.c compiler/optim.c
 RT_CORE_SRCS := runtime/core/error.c runtime/core/tensor.c runtime/core/ops.c runtime/core/npy.c \
                 runtime/core/exec.c runtime/core/kcache.c
 RT_CPU_SRCS := runtime/cpu/cpu_backend.c runtime/cpu/cpu_elementwise.c runtime/cpu/cpu_reduce.c \
-               runtime/cpu/cpu_matmul.c runtime/cpu/cpu_plan.c runtime/cpu/cpu_index.c
+               runtime/cpu/cpu_matmul.c runtime/cpu/cpu_plan.c runtime/cpu/cpu_index.c runtime/cpu/cpu_threads.c
 PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cudaarray_ops.c runtime/php/cudaarray_index.c \
                 runtime/php/cudaarray_convert.c runtime/php/cudaarray_print.c \
                 runtime/php/cudaarray_npz.c runtime/php/cudaarray_data.c runtime/php/cudaarray_nn.c \
                 runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/kernel_compiler.c
 GTC_MAIN := compiler/main.c
 UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit test_sym
-RT_UNIT_TESTS := test_tensor test_cpu_ops test_kcache test_half
+RT_UNIT_TESTS := test_tensor test_cpu_ops test_kcache test_half test_cpu_threads
 # gtc compile: the build driver and the extension glue generator; gtc.so's API for models.
 COMPILER_SRCS += compiler/emit_ext.c compiler/names.c compiler/build.c
 UNIT_TESTS += test_emit_ext
@@ -123,7 +129,7 @@ $(BUILD)/obj/runtime/php/%.o: runtime/php/%.c
 GTC_EXT_COMPILER_OBJS := $(filter-out $(BUILD)/obj/ir/% $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRCS)) $(ONNX_PB_OBJ),$(LIBGTC_OBJS))
 $(GTC_EXT): $(PHP_EXT_OBJS) $(GTC_EXT_COMPILER_OBJS) $(LIBGTCRT)
 	$(CC) -shared $(LDFLAGS_BASE) -o $@ $(PHP_EXT_OBJS) $(GTC_EXT_COMPILER_OBJS) -Wl,--whole-archive $(LIBGTCRT) \
-	  -Wl,--no-whole-archive $(GTC_EXT_CUDA) -lopenblas -lcjson -lzip -lm -ldl
+	  -Wl,--no-whole-archive $(GTC_EXT_CUDA) $(BLAS_LIBS) -lcjson -lzip -lm -ldl
 
 # Generated include files (scripts/gen-inc.sh, shared with runtime/php/config.m4's PIE build):
 # templates/ext.c.in as a C string literal for compiler/emit_ext.c, and the texts the kernel
@@ -138,8 +144,13 @@ $(BUILD)/gen/emit_text.inc: $(GEN_INC) $(shell sh $(GEN_INC) --inputs emit_text.
 $(BUILD)/obj/compiler/emit_text.o: $(BUILD)/gen/emit_text.inc
 $(BUILD)/obj/compiler/emit_text.o: CFLAGS += -I$(BUILD)/gen
 
-$(GTC): $(BUILD)/obj/compiler/main.o $(LIBGTC)
-	$(CC) $(LDFLAGS_BASE) -o $@ $^ -lcjson $(ONNX_LIBS) -lm
+$(BUILD)/obj/compiler/build.o: CFLAGS += $(if $(OPENBLAS_OMP_DIR),-DGTC_OPENBLAS_DIR='"$(OPENBLAS_OMP_DIR)"')
+$(BUILD)/tests/test_cpu_threads: CFLAGS += -fopenmp
+# The CPU backend's loops are OpenMP (runtime/cpu/cpu_threads.c owns the thread count).
+$(BUILD)/obj/runtime/cpu/%.o: CFLAGS += -fopenmp
+# `gtc --version` reports the BLAS and threads a model would run with (cpu_threads.o alone).
+$(GTC): $(BUILD)/obj/compiler/main.o $(LIBGTC) $(BUILD)/obj/runtime/cpu/cpu_threads.o
+	$(CC) $(LDFLAGS_BASE) -o $@ $^ -lcjson $(ONNX_LIBS) $(BLAS_LIBS) -lm -ldl
 
 # onnx.proto through protoc-c (scripts/install-deps.sh installs protobuf-c-compiler).
 $(BUILD)/gen/onnx.pb-c.c $(BUILD)/gen/onnx.pb-c.h &: third_party/onnx/onnx.proto
@@ -157,13 +168,13 @@ $(UNIT_BINS): $(BUILD)/tests/%: tests/unit/%.c $(LIBGTC)
 
 $(RT_UNIT_BINS): $(BUILD)/tests/%: tests/unit/%.c $(LIBGTCRT)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(LIBGTCRT) $(LDFLAGS_BASE) -lcmocka -lopenblas -lcjson -lm
+	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(LIBGTCRT) $(LDFLAGS_BASE) -lcmocka $(BLAS_LIBS) -lcjson -lm
 
 # The executor and the backend table as a CPU-only build has it (runtime/backends.c, no CUDA row).
 RT_UNIT_BINS += $(BUILD)/tests/test_exec
 $(BUILD)/tests/test_exec: tests/unit/test_exec.c runtime/backends.c $(LIBGTCRT)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MF $@.d -o $@ $< runtime/backends.c $(LIBGTCRT) $(LDFLAGS_BASE) -lcmocka -lopenblas -lcjson -lm
+	$(CC) $(CFLAGS) -MF $@.d -o $@ $< runtime/backends.c $(LIBGTCRT) $(LDFLAGS_BASE) -lcmocka $(BLAS_LIBS) -lcjson -lm
 
 # Dependencies: installed by scripts/install-deps.sh, re-run when the script changes.
 $(DEPS_STAMP): scripts/install-deps.sh
@@ -176,7 +187,7 @@ MIXED_UNIT_TESTS := test_autodiff
 MIXED_UNIT_BINS := $(addprefix $(BUILD)/tests/,$(MIXED_UNIT_TESTS))
 $(MIXED_UNIT_BINS): $(BUILD)/tests/%: tests/unit/%.c $(LIBGTC) $(LIBGTCRT)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(LIBGTC) $(LIBGTCRT) $(LDFLAGS_BASE) -lcmocka -lopenblas -lcjson -lm
+	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(LIBGTC) $(LIBGTCRT) $(LDFLAGS_BASE) -lcmocka $(BLAS_LIBS) -lcjson -lm
 
 unit: $(UNIT_BINS) $(MIXED_UNIT_BINS)
 	@fail=0; for t in $(UNIT_BINS) $(MIXED_UNIT_BINS); do $$t || fail=1; done; exit $$fail
@@ -188,7 +199,7 @@ rt-unit: $(RT_UNIT_BINS)
 EMIT_NUMERIC := $(BUILD)/tests/test_emit_numeric
 $(EMIT_NUMERIC): tests/unit/test_emit_numeric.c tests/unit/emit_harness.h $(LIBGTC) $(LIBGTCRT)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(LIBGTC) $(LIBGTCRT) $(LDFLAGS_BASE) -lcmocka -lopenblas -lcjson -lm -ldl
+	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(LIBGTC) $(LIBGTCRT) $(LDFLAGS_BASE) -lcmocka $(BLAS_LIBS) -lcjson -lm -ldl
 .PHONY: emit-numeric
 emit-numeric: $(EMIT_NUMERIC)
 	$(EMIT_NUMERIC)
@@ -380,7 +391,7 @@ fuzz:
 	bash tests/fuzz/run.sh build/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 fuzz-build: $(addprefix $(BUILD)/,$(FUZZ_TARGETS))
 $(addprefix $(BUILD)/,$(FUZZ_TARGETS)): $(BUILD)/%: tests/fuzz/%.c $(LIBGTC) $(LIBGTCRT)
-	$(CC) $(CFLAGS) -fsanitize=fuzzer -MF $@.d -o $@ $< $(LIBGTC) $(LIBGTCRT) -lopenblas -lcjson $(ONNX_LIBS) -lm -ldl
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -MF $@.d -o $@ $< $(LIBGTC) $(LIBGTCRT) $(BLAS_LIBS) -lcjson $(ONNX_LIBS) -lm -ldl
 
 clean:
 	rm -rf build

@@ -23,6 +23,7 @@
 #include "frontend.h"
 #include "names.h"
 #include "pipeline.h"
+#include "../runtime/core/plan_abi.h"
 
 #define ME "gtc compile"
 
@@ -365,7 +366,7 @@ static int compile_c(const char *cc, const char *src, const char *obj, const cha
                      const char *php_inc, bool with_cuda, bool verbose) {
     Args a = {0};
     args_push(&a, cc);
-    args_push_words(&a, "-std=c11 -O2 -ffp-contract=off -fPIC -fvisibility=hidden -D_GNU_SOURCE", false);
+    args_push_words(&a, "-std=c11 " RT_CPU_KERNEL_CFLAGS " -fPIC -fvisibility=hidden -D_GNU_SOURCE", false);
     if (with_cuda) args_push(&a, "-DGTC_PLAN_CUDA"); /* plan.c: the table of kernels.cu's kernels */
     char *i1 = fmt("-I%s", inc), *i2 = fmt("-I%s/runtime/core", inc), *i3 = fmt("-I%s/ir", inc),
          *i4 = fmt("-I%s/runtime/php", inc), *i5 = fmt("-I%s/runtime/cpu", inc);
@@ -528,7 +529,11 @@ int build_compile(const BuildOptions *o) {
         free(l), free(rp);
         args_push(&link, "-lcudart"), args_push(&link, "-lstdc++");
     }
-    args_push(&link, "-lopenblas"), args_push(&link, "-lm");
+    /* the OpenBLAS gtc.so was linked with (the Makefile's OPENBLAS_OMP_DIR), and OpenMP's runtime */
+#ifdef GTC_OPENBLAS_DIR
+    args_push(&link, "-L" GTC_OPENBLAS_DIR), args_push(&link, "-Wl,-rpath," GTC_OPENBLAS_DIR);
+#endif
+    args_push(&link, "-lopenblas"), args_push(&link, "-fopenmp"), args_push(&link, "-lm");
     if (run_tool(link.v, "linking", o->verbose, NULL)) goto done;
     build_ok = true;
     if (rename(tmp_out, o->output) != 0) {

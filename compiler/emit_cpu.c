@@ -1,19 +1,44 @@
 /* compiler/emit_cpu.c: kernels_cpu.c, the plan's steps as C functions for the CPU backend: nested
  * loops with constant bounds over each step's iteration space, the fused expressions inline,
  * reductions accumulated as the CPU backend does (float32 sums in double), GEMMs through cblas
- * followed by a loop applying the epilogue. Self-contained: scalar.h and the prelude are copied
- * in, so the file compiles with the C library, libm and cblas.h only. */
+ * followed by a loop applying the epilogue; outer loops OpenMP-parallel above RT_CPU_PAR_MIN
+ * elements and each step cloned per vector ISA (GTC_CPU_STEP; docs/cpu.md). Self-contained:
+ * scalar.h and the prelude are copied in, so the file compiles with the C library, libm and
+ * cblas.h only. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "emit.h"
+#include "../runtime/core/plan_abi.h" /* RT_CPU_PAR_MIN */
 
 static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
 
+/* Whether a step over `work` elements runs its outer loops on OpenMP's threads: above
+ * RT_CPU_PAR_MIN (plan_abi.h, the eager loops' threshold too). */
+static bool par_work(int64_t work) { return work >= RT_CPU_PAR_MIN; }
+
+/* Marks the loop nest about to open over dims as parallel (OpenMP, the CPU backend's thread
+ * count): the outer loops are collapsed until they have 64 iterations or only the innermost
+ * is left, which stays a plain loop for the vectoriser. Every iteration of the marked loops
+ * writes its own elements, each computed in the same order as on one thread, so results do not
+ * depend on the thread count. */
+static void par_pragma(Ex *x, int rank, const int64_t *dims) {
+    int n = 0, k = 0;
+    int64_t prod = 1;
+    for (int i = 0; i < rank; i++) n += dims[i] != 1;
+    for (int i = 0; i < rank && k < n - 1 && prod < 64; i++)
+        if (dims[i] != 1) prod *= dims[i], k++;
+    if (!n) return;
+    if (k > 1) ex_line(x, "#pragma omp parallel for schedule(static) collapse(%d)", k);
+    else ex_line(x, "#pragma omp parallel for schedule(static)");
+}
+
 /* Opens one `for` per axis from..from+rank of t of size other than 1 (coordinate "0" there) into
- * coords[0..rank); a symbolic axis runs to its size at run time. Returns loops opened. */
-static int open_loops(Ex *x, const TensorType *t, int from, int rank, char **coords) {
+ * coords[0..rank); a symbolic axis runs to its size at run time; the outer loops are parallel
+ * when `par`. Returns loops opened. */
+static int open_loops(Ex *x, const TensorType *t, int from, int rank, char **coords, bool par) {
     int n = 0;
+    if (par) par_pragma(x, rank, t->dims + from);
     for (int i = 0; i < rank; i++) {
         if (t->dims[from + i] == 1 && !t->sym[from + i]) {
             coords[i] = strdup("0");
@@ -60,7 +85,7 @@ static void emit_cpu_elemwise(Ex *x) {
         char *coords[IR_MAX_RANK] = {0};
         int n = 0;
         if (!group || !cs) abort();
-        int m = ex_mark(x), loops = open_loops(x, t, 0, t->rank, coords);
+        int m = ex_mark(x), loops = open_loops(x, t, 0, t->rank, coords, par_work(ir_numel(t)));
         for (int j = k; j < st->nouts; j++)
             if (!done[j] && ir_shape_equal(&N(x->g, st->outs[j])->type, t) && !memcmp(N(x->g, st->outs[j])->type.sym, t->sym, sizeof t->sym))
                 done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
@@ -83,7 +108,7 @@ static void reduce_loop(Ex *x, const EmitRed *ri, char **xc) {
     int loops = 0;
     for (int i = 0; i < S->rank; i++) {
         if (!(ri->mask & (1u << i))) continue;
-        loops += open_loops(x, S, i, 1, &xc[i]);
+        loops += open_loops(x, S, i, 1, &xc[i], false);
     }
     int m = ex_mark(x);
     char *v = ex_value(x, ri->x, xc);
@@ -101,6 +126,78 @@ static void reduce_loop(Ex *x, const EmitRed *ri, char **xc) {
     free(fin), free(r), free(acc), free(acci);
 }
 
+/* Whether the step's outputs all have the reduction's shape (a planner invariant). */
+static bool reduce_outs_ok(Ex *x, const TensorType *O) {
+    for (int k = 0; k < x->st->nouts; k++)
+        if (!ir_shape_equal(&N(x->g, x->st->outs[k])->type, O)) {
+            diag_node(x->d, N(x->g, x->st->outs[k]), "internal: a reduce step output is not over the reduction's shape");
+            x->failed = true;
+        }
+    return !x->failed;
+}
+
+#define COL_BLOCK 64
+
+/* A reduction over every axis but the last (a bias gradient: column sums of [rows, n]), as
+ * blocks of COL_BLOCK outputs whose accumulators advance together row by row: the input is read
+ * along its rows (not down its columns, a cache line per element) and the inner loop over the
+ * block vectorises. Each output still folds its elements in the same order as reduce_loop, so the
+ * values are the same bits. */
+static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, const TensorType *O) {
+    int r = S->rank;
+    int64_t n = S->dims[r - 1];
+    const char *L = x->idx64 ? "LL" : "";
+    if (par_work(ir_numel(S)) && n > COL_BLOCK) ex_line(x, "#pragma omp parallel for schedule(static)");
+    char *cb = ex_name(x, "cb"), *acc = ex_name(x, "accb"), *nb = ex_name(x, "nb");
+    ex_line(x, "for (%s %s = 0; %s < %lld%s; %s += %d) {", x->idx, cb, cb, (long long)n, L, cb, COL_BLOCK);
+    x->indent++;
+    ex_line(x, "%s %s[%d];", ri->acc, acc, COL_BLOCK);
+    ex_line(x, "const int %s = %lld%s - %s < %d ? (int)(%lld%s - %s) : %d;", nb, (long long)n, L, cb, COL_BLOCK, (long long)n, L,
+            cb, COL_BLOCK);
+    ex_line(x, "for (int l = 0; l < %s; l++) %s[l] = %s;", nb, acc, ri->init);
+    char *xc[IR_MAX_RANK] = {0};
+    int loops = open_loops(x, S, 0, r - 1, xc, false);
+    ex_line(x, "for (int l = 0; l < %s; l++) {", nb);
+    x->indent++;
+    char *ck = ex_name(x, "ck");
+    ex_line(x, "const %s %s = %s + l;", x->idx, ck, cb);
+    xc[r - 1] = strdup(ck);
+    int m = ex_mark(x);
+    char *v = ex_value(x, ri->x, xc);
+    char *cv = emit_conv(v, S->dtype, ri->ct), *a = xfmt("%s[l]", acc);
+    char *stmt = emit_red_step(ri, a, NULL, cv, "0");
+    ex_line(x, "%s", stmt);
+    free(stmt), free(cv), free(v);
+    ex_release(x, m);
+    x->indent--;
+    ex_line(x, "}");
+    close_loops(x, loops);
+    ex_free_coords(xc, r);
+    /* the epilogue, per output of the block */
+    ex_line(x, "for (int l = 0; l < %s; l++) {", nb);
+    x->indent++;
+    ex_line(x, "const %s %s = %s + l;", x->idx, ck, cb);
+    char *oc[IR_MAX_RANK] = {0};
+    for (int i = 0; i < O->rank; i++) oc[i] = strdup(i == O->rank - 1 ? ck : "0");
+    char *fin = emit_red_final(ri, a, NULL), *rv = ex_name(x, "v");
+    ex_line(x, "const %s %s = %s;", emit_ctype(ri->out), rv, fin);
+    m = ex_mark(x);
+    ex_bind(x, ri->node, rv);
+    char ***cs = calloc((size_t)x->st->nouts + 1, sizeof *cs);
+    if (!cs) abort();
+    for (int k = 0; k < x->st->nouts; k++) cs[k] = oc;
+    store_outputs(x, x->st->outs, x->st->nouts, cs);
+    free(cs);
+    ex_unbind(x, ri->node);
+    ex_release(x, m);
+    x->indent--;
+    ex_line(x, "}");
+    x->indent--;
+    ex_line(x, "}");
+    ex_free_coords(oc, O->rank);
+    free(fin), free(rv), free(a), free(ck), free(cb), free(acc), free(nb);
+}
+
 /* REDUCE: a loop over the output, an inner loop over the reduced axes, then the epilogue. */
 static void emit_cpu_reduce(Ex *x) {
     EmitRed ri;
@@ -110,8 +207,12 @@ static void emit_cpu_reduce(Ex *x) {
     }
     emit_red_count(x->g, &ri, x->args);
     const TensorType *S = &N(x->g, ri.x)->type, *O = &N(x->g, ri.node)->type;
+    if (!reduce_outs_ok(x, O)) return;
+    if (!ri.arg && S->rank >= 2 && S->rank <= 31 && ri.mask == (1u << (S->rank - 1)) - 1 && S->dims[S->rank - 1] > 1 &&
+        ir_numel(S) > S->dims[S->rank - 1])
+        return emit_cpu_reduce_cols(x, &ri, S, O);
     char *oc[IR_MAX_RANK] = {0}, *xc[IR_MAX_RANK] = {0};
-    int loops = open_loops(x, O, 0, O->rank, oc);
+    int loops = open_loops(x, O, 0, O->rank, oc, par_work(ir_numel(S)) && ir_numel(O) > 1);
     for (int i = 0, o = 0; i < S->rank; i++) {
         bool red = ri.mask & (1u << i);
         if (O->rank == S->rank) xc[i] = red ? NULL : strdup(oc[i]);
@@ -121,14 +222,8 @@ static void emit_cpu_reduce(Ex *x) {
     reduce_loop(x, &ri, xc);
     char ***cs = calloc((size_t)x->st->nouts + 1, sizeof *cs);
     if (!cs) abort();
-    for (int k = 0; k < x->st->nouts; k++) {
-        cs[k] = oc;
-        if (!ir_shape_equal(&N(x->g, x->st->outs[k])->type, O)) {
-            diag_node(x->d, N(x->g, x->st->outs[k]), "internal: a reduce step output is not over the reduction's shape");
-            x->failed = true;
-        }
-    }
-    if (!x->failed) store_outputs(x, x->st->outs, x->st->nouts, cs);
+    for (int k = 0; k < x->st->nouts; k++) cs[k] = oc;
+    store_outputs(x, x->st->outs, x->st->nouts, cs);
     free(cs);
     ex_release(x, m);
     ex_unbind(x, ri.node);
@@ -159,6 +254,27 @@ static void emit_cpu_row_dot(Ex *x, const EmitGemm *gm, const char *row, const c
     free(pa), free(pb);
 }
 
+/* Whether a value over the row is kept in a per-row array (computed once, read by every later
+ * loop of the row) rather than recomputed in each: a transcendental one (exp, log, ...) with two
+ * or more readers in the step (a softmax's exp feeds its sum and its output), over rows of one
+ * axis short enough for the stack. The stored value is the one each loop would have computed. */
+#define ROW_MEMO_MAX 4096
+static bool row_memo(const Ex *x, const EmitRow *rw, const TensorType *S, NodeId id) {
+    const Node *nd = N(x->g, id);
+    bool costly = nd->op == OP_EXP || nd->op == OP_LOG || nd->op == OP_TANH || nd->op == OP_SIGMOID ||
+                  nd->op == OP_ERF || nd->op == OP_POW;
+    if (!costly || !rw->full[id] || S->rank - rw->keep != 1 || rw->len > ROW_MEMO_MAX ||
+        !ir_shape_equal(&nd->type, S))
+        return false;
+    int uses = 0;
+    for (int k = 0; k < x->st->nnodes; k++) {
+        const Node *c = N(x->g, x->st->nodes[k]);
+        for (int i = 0; i < c->ninputs; i++) uses += c->in[i].id == id;
+    }
+    for (int k = 0; k < x->st->nouts; k++) uses += x->st->outs[k] == id;
+    return uses >= 2;
+}
+
 /* ROW: per row, the prologue product's row (when there is one), the reductions in order (each a
  * loop over the row), the per-row values that depend on them once, one loop storing the
  * full-row outputs (and keeping the epilogue's A row), then the epilogue product's row. */
@@ -178,7 +294,10 @@ static void emit_cpu_row(Ex *x) {
             return;
         }
     char *rc[IR_MAX_RANK] = {0};
-    int loops = open_loops(x, S, 0, rw.keep, rc);
+    /* the work of a row: its elements, plus the prologue's and epilogue's products */
+    int64_t work = ir_numel(S) + (rw.has_pro ? rw.rows * rw.len * rw.pro.k : 0) +
+                   (rw.has_epi ? rw.rows * rw.len * rw.epi.n : 0);
+    int loops = open_loops(x, S, 0, rw.keep, rc, par_work(work));
     int m = ex_mark(x);
     if (rw.has_pro) {
         ex_line(x, "%s rp[%lld];", emit_ctype(N(x->g, rw.pro.mm)->type.dtype), (long long)rw.len);
@@ -212,6 +331,20 @@ static void emit_cpu_row(Ex *x) {
             ex_bind(x, id, v);
             free(v);
             ex_free_coords(c, nd->type.rank);
+        } else if (row_memo(x, &rw, S, id)) {
+            char *arr = ex_name(x, "rm"), *c[IR_MAX_RANK] = {0};
+            ex_line(x, "%s %s[%lld];", emit_ctype(nd->type.dtype), arr, (long long)rw.len);
+            for (int i = 0; i < rw.keep; i++) c[i] = strdup(rc[i]);
+            int inner = open_loops(x, S, rw.keep, 1, c + rw.keep, false);
+            int m2 = ex_mark(x);
+            char *v = ex_value(x, id, c);
+            ex_line(x, "%s[%s] = %s;", arr, c[rw.keep], v);
+            free(v);
+            ex_release(x, m2);
+            close_loops(x, inner);
+            ex_free_coords(c, S->rank);
+            ex_bind_row(x, id, arr);
+            free(arr);
         }
     }
     char ***rcs = calloc((size_t)st->nouts + 1, sizeof *rcs), ***fcs = calloc((size_t)st->nouts + 1, sizeof *fcs);
@@ -224,7 +357,7 @@ static void emit_cpu_row(Ex *x) {
     if (rw.nfo || rw.has_epi) {
         char *fc[IR_MAX_RANK] = {0};
         for (int i = 0; i < rw.keep; i++) fc[i] = strdup(rc[i]);
-        int inner = open_loops(x, S, rw.keep, S->rank - rw.keep, fc + rw.keep);
+        int inner = open_loops(x, S, rw.keep, S->rank - rw.keep, fc + rw.keep, false);
         int m2 = ex_mark(x);
         if (rw.has_epi) {
             char *v = ex_value(x, rw.epi.a, fc);
@@ -240,7 +373,7 @@ static void emit_cpu_row(Ex *x) {
     if (rw.has_epi) {
         const TensorType *E = &N(x->g, rw.epi.mm)->type;
         char *oc[2] = {strdup(rc[0]), NULL};
-        int inner = open_loops(x, E, 1, 1, oc + 1);
+        int inner = open_loops(x, E, 1, 1, oc + 1, false);
         int m2 = ex_mark(x);
         emit_cpu_row_dot(x, &rw.epi, rc[0], "ra", oc[1]);
         ex_bind(x, rw.epi.mm, "acc");
@@ -332,7 +465,7 @@ static void emit_cpu_gemm(Ex *x) {
     for (int k = 0; k < x->st->nouts; k++)
         if (!(x->st->outs[k] == gm.mm && tgt == gm.mm)) cs[n] = oc, outs[n++] = x->st->outs[k];
     if (n) {
-        int loops = open_loops(x, &mm->type, 0, mm->type.rank, oc);
+        int loops = open_loops(x, &mm->type, 0, mm->type.rank, oc, par_work(ir_numel(&mm->type)));
         int m = ex_mark(x);
         char *lin = ex_linear(x, &mm->type, oc);
         ex_line(x, "const %s acc = C[%s];", T, lin);
@@ -353,7 +486,7 @@ static void emit_cpu_copy(Ex *x) {
     NodeId v = x->g->outputs[j].value;
     const TensorType *t = &N(x->g, v)->type;
     char *c[IR_MAX_RANK] = {0};
-    int loops = open_loops(x, t, 0, t->rank, c);
+    int loops = open_loops(x, t, 0, t->rank, c, par_work(ir_numel(t)));
     int m = ex_mark(x);
     char *val = ex_value(x, v, c);
     ex_store_output(x, j, t, c, val);
@@ -393,7 +526,7 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
             g->ninputs + g->noutputs + 1, nscalars ? nscalars : 1);
     for (int s = 0; s < p->nsteps; s++) {
         step_comment(&b, g, s);
-        str_add(&b, "static void %s_c%d(const void *args) {\n"
+        str_add(&b, "GTC_CPU_STEP static void %s_c%d(const void *args) {\n"
                     "    const struct gtc_args *a = (const struct gtc_args *)args;\n    (void)a;\n", p->sym, s);
         Ex x;
         ex_init(&x, g, EMIT_C, s, &b, d);

@@ -13,6 +13,7 @@
 #include "frontend.h"
 #include "forward.h"
 #include "pipeline.h"
+#include "../runtime/core/rt.h" /* rt_cpu_blas_info: runtime/cpu/cpu_threads.c, linked alone */
 
 /* The target every command lowers for (--target / --arch, any command but compile). */
 static Target g_target;
@@ -253,7 +254,11 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        char blas[256];
         printf("gtc %s\n", GTC_VERSION);
+        /* what a model runs with on the CPU here (GTC_CPU_THREADS, docs/cpu.md) */
+        printf("cpu: %s\n", rt_cpu_blas_info(blas, sizeof blas));
+        if (rt_cpu_threads_error()) printf("cpu: %s\n", rt_cpu_threads_error());
         return 0;
     }
     if (argc < 2) {

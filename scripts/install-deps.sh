@@ -23,6 +23,7 @@ probe() {
     libcjson-dev) has_c cjson/cJSON.h cjson ;;
     libcmocka-dev) has_c cmocka.h cmocka ;;
     libopenblas-dev) has_c cblas.h openblas ;;
+    libopenblas-openmp-dev) ls /usr/lib/*/openblas-openmp/libopenblas.so >/dev/null 2>&1 ;;
     libzip-dev) has_c zip.h zip ;;
     python3-numpy) python3 -c 'import numpy' >/dev/null 2>&1 ;;
     protobuf-c-compiler) command -v protoc-c >/dev/null ;;
@@ -39,6 +40,7 @@ pkgs=(
   libcjson-dev          # JSON graphs
   libcmocka-dev         # C unit tests
   libopenblas-dev       # CPU GEMM (cblas)
+  libopenblas-openmp-dev # its OpenMP build: one thread pool with the CPU loops (docs/cpu.md)
   libzip-dev            # .npz checkpoints (the zip container; docs/checkpoints.md)
   python3-numpy         # .npy interoperability tests
   protobuf-c-compiler   # protoc-c: third_party/onnx/onnx.proto into C (the ONNX front-end, docs/onnx.md)

@@ -24,6 +24,15 @@
 
 #include "../../ir/ir.h" /* DType, IR_MAX_RANK */
 
+/* How the CPU kernels (kernels_cpu.c) are compiled, by `gtc compile` (compiler/build.c) and by the
+ * JIT (runtime/cpu/cpu_plan.c): optimised and vectorised (-O3), OpenMP for the parallel loops the
+ * emitter marks (docs/cpu.md), and no FMA contraction (gcc contracts by default where the target
+ * has FMA): each op rounds as the eager ops do. */
+#define RT_CPU_KERNEL_CFLAGS "-O3 -ffp-contract=off -fopenmp"
+/* Loops over fewer elements than this run on one thread, eager (runtime/cpu) or generated
+ * (compiler/emit_cpu.c): starting a parallel region costs microseconds. */
+#define RT_CPU_PAR_MIN 32768
+
 #define RT_PLAN_ABI 9 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
                        * 5: .after holds only the edges no others imply (was: every conflict);
                        * 6: RtPlan.checks and .check_off (the index-error word);

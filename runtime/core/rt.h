@@ -115,6 +115,19 @@ struct RtBackend {
 };
 
 extern const RtBackend rt_cpu_backend;
+/* The CPU backend's threads and BLAS (runtime/cpu/cpu_threads.c, docs/cpu.md): one thread count
+ * for the eager loops, the generated kernels and OpenBLAS: GTC_CPU_THREADS, else gtc.cpu_threads
+ * (rt_cpu_set_threads), else the physical cores. rt_cpu_init (once; every other call makes it)
+ * also corrects OpenBLAS's kernel where it fell back to a generic one. */
+void rt_cpu_init(void);
+int rt_cpu_threads(void);
+int rt_cpu_physical_cores(void);
+int rt_cpu_threads_parse(const char *s, int *n, char *err, size_t errn);
+int rt_cpu_set_threads(const char *value, const char *source, char *err, size_t errn);
+const char *rt_cpu_threads_error(void);
+bool rt_cpu_blas_tune(void);
+int rt_cpu_blas_select_core(const char *core);
+const char *rt_cpu_blas_info(char *buf, size_t n);
 /* Every backend this build has, in order of preference for "auto" (the last one that has a
  * device wins over the CPU), NULL-terminated: runtime/backends.c, one row per backend. */
 extern const RtBackend *const rt_backends[];

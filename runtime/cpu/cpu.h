@@ -3,6 +3,7 @@
 #ifndef GTC_CPU_H
 #define GTC_CPU_H
 
+#include "../core/plan_abi.h"
 #include "../core/rt.h"
 
 #define CPU_MAX_OPS 4
@@ -62,7 +63,8 @@ bool cpu_iter_next(CpuIter *it);
 /* A run loop: n elements, ptr[k] and element strides s[k] per operand, aux op-specific. */
 typedef void (*CpuLoop)(int64_t n, char *const p[], const int64_t s[], int64_t aux);
 
-/* Runs `loop` over `shape` for nop operands (operand 0 is usually the output). */
+/* Runs `loop` over `shape` for nop operands (operand 0 is usually the output), in parallel over
+ * rt_cpu_threads() threads above RT_CPU_PAR_MIN elements (plan_abi.h) (operand 0 never shared between them). */
 void cpu_run(CpuLoop loop, int64_t aux, int rank, const int64_t *shape, int nop,
              char *const base[], const int64_t *const strides[], const size_t esize[]);
 

@@ -1,5 +1,6 @@
 /* runtime/cpu/cpu_backend.c: the CPU backend (host memory, plain C loops, OpenBLAS GEMM): the
  * backend struct, memory, fill and copy/convert, and the strided iterator the kernels share. */
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,12 +88,36 @@ bool cpu_iter_next(CpuIter *it) {
     return false;
 }
 
-void cpu_run(CpuLoop loop, int64_t aux, int rank, const int64_t *shape, int nop,
-             char *const base[], const int64_t *const strides[], const size_t esize[]) {
+static void run_serial(CpuLoop loop, int64_t aux, int rank, const int64_t *shape, int nop,
+                       char *const base[], const int64_t *const strides[], const size_t esize[]) {
     CpuIter it;
     if (!cpu_iter_init(&it, rank, shape, nop, base, strides, esize)) return;
     do loop(it.inner, it.ptr, it.istride, aux);
     while (cpu_iter_next(&it));
+}
+
+/* Above RT_CPU_PAR_MIN elements, the index space is cut into one slab per thread along the first
+ * axis that has at least as many indices as threads and that operand 0 (the output, or a
+ * reduction's accumulator) does not broadcast over: every output element is then written by one
+ * thread, in the same order as on one, so results do not depend on the thread count. */
+void cpu_run(CpuLoop loop, int64_t aux, int rank, const int64_t *shape, int nop,
+             char *const base[], const int64_t *const strides[], const size_t esize[]) {
+    int nt = rt_cpu_threads(), ax = -1;
+    if (nt > 1 && cpu_numel(rank, shape) >= RT_CPU_PAR_MIN && !omp_in_parallel())
+        for (int i = 0; i < rank && ax < 0; i++)
+            if (shape[i] >= nt && strides[0][i] != 0) ax = i;
+    if (ax < 0) return run_serial(loop, aux, rank, shape, nop, base, strides, esize);
+#pragma omp parallel num_threads(nt)
+    {
+        int t = omp_get_thread_num(), T = omp_get_num_threads();
+        int64_t lo = shape[ax] * t / T, hi = shape[ax] * (t + 1) / T;
+        int64_t sub[IR_MAX_RANK];
+        char *b[CPU_MAX_OPS];
+        memcpy(sub, shape, (size_t)rank * sizeof *sub);
+        sub[ax] = hi - lo;
+        for (int k = 0; k < nop; k++) b[k] = base[k] + lo * strides[k][ax] * (int64_t)esize[k];
+        if (hi > lo) run_serial(loop, aux, rank, sub, nop, b, strides, esize);
+    }
 }
 
 /* ---- memory ----------------------------------------------------------------------------------- */

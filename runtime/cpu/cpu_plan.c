@@ -71,7 +71,7 @@ const char *rt_cpu_plan_cc(void) {
  * there (its temporary directory is removed). */
 static void *build_kernels(const char *src, const char **how) {
     const char *cc = rt_cpu_plan_cc();
-    uint64_t key = rt_kcache_key(src, "cpu-so -O2 -ffp-contract=off", cc, GTC_VERSION); /* the flags below */
+    uint64_t key = rt_kcache_key(src, "cpu-so " RT_CPU_KERNEL_CFLAGS, cc, GTC_VERSION); /* the flags below */
     char dir[PATH_MAX], final[PATH_MAX + 32], work[PATH_MAX + 32];
     bool cached = rt_kcache_dir(dir, sizeof dir) == 0;
     if (cached) {
@@ -108,9 +108,13 @@ static void *build_kernels(const char *src, const char **how) {
         rt_error(RT_ERUNTIME, "cannot write %s", cpath);
         goto done;
     }
-    /* no FMA contraction (gcc contracts by default where the target has FMA, as on arm64): the
-     * JIT's kernels round after each op, as eager ops and the compiled model's kernels do */
-    char *argv[] = {(char *)cc, "-O2", "-ffp-contract=off", "-shared", "-fPIC", "-o", sopath, cpath, "-lm", NULL};
+    /* RT_CPU_KERNEL_CFLAGS (plan_abi.h), as a model's kernels are built */
+    char flags[] = RT_CPU_KERNEL_CFLAGS, *save = NULL, *argv[24];
+    int na = 0;
+    argv[na++] = (char *)cc;
+    for (char *w = strtok_r(flags, " ", &save); w && na < 16; w = strtok_r(NULL, " ", &save)) argv[na++] = w;
+    char *tail[] = {"-shared", "-fPIC", "-o", sopath, cpath, "-lm", NULL};
+    for (size_t i = 0; i < sizeof tail / sizeof *tail; i++) argv[na++] = tail[i];
     int rc = run_program(argv, logpath);
     if (rc == 127) {
         rt_error(RT_EUNSUPPORTED, "no C compiler could be run for the CPU kernels (%s)", cc);

@@ -28,7 +28,7 @@ $(BUILD)/obj/runtime/cuda/%.o: runtime/cuda/%.cu
 $(BUILD)/tests/test_gpu_ops: tests/gpu/test_gpu_ops.c $(CUDA_OBJS) $(LIBGTCRT)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(CUDA_OBJS) $(LIBGTCRT) $(LDFLAGS_BASE) $(CUDA_LIBS) \
-	  -lopenblas -lcjson -lm
+	  $(BLAS_LIBS) -lcjson -lm
 
 $(BUILD)/tests/test_half_rounding: tests/gpu/test_half_rounding.cu ir/scalar.h
 	@mkdir -p $(dir $@)

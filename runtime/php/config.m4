@@ -15,6 +15,15 @@ PHP_ARG_ENABLE([gtc],
   [yes])
 
 if test "$PHP_GTC" != "no"; then
+  dnl OpenBLAS's OpenMP build where Debian installed it (it shares the CPU loops' OpenMP pool:
+  dnl docs/cpu.md), as the Makefile's OPENBLAS_OMP_DIR
+  for gtc_d in /usr/lib/*/openblas-openmp; do
+    if test -f "$gtc_d/libopenblas.so"; then
+      LDFLAGS="$LDFLAGS -L$gtc_d"
+      GTC_SHARED_LIBADD="-L$gtc_d -Wl,-rpath,$gtc_d $GTC_SHARED_LIBADD"
+      break
+    fi
+  done
   PHP_CHECK_LIBRARY([openblas], [cblas_sgemm],
     [PHP_ADD_LIBRARY([openblas], [1], [GTC_SHARED_LIBADD])],
     [AC_MSG_ERROR([gtc needs OpenBLAS with its CBLAS interface (Debian/Ubuntu: libopenblas-dev)])])
@@ -26,6 +35,8 @@ if test "$PHP_GTC" != "no"; then
     [AC_MSG_ERROR([gtc needs libzip for .npz checkpoints (Debian/Ubuntu: libzip-dev)])])
   PHP_ADD_LIBRARY([m], [1], [GTC_SHARED_LIBADD])
   PHP_ADD_LIBRARY([dl], [1], [GTC_SHARED_LIBADD])
+  dnl the CPU backend's loops are OpenMP (runtime/cpu/cpu_threads.c)
+  GTC_SHARED_LIBADD="$GTC_SHARED_LIBADD -fopenmp"
   PHP_SUBST([GTC_SHARED_LIBADD])
 
   dnl PHP's build rules take no "../" in source paths, so the tree is reached through links made
@@ -62,6 +73,6 @@ if test "$PHP_GTC" != "no"; then
   PHP_SUBST([GTC_EXT_TEMPLATE_INPUTS])
 
   PHP_NEW_EXTENSION([gtc], [$gtc_sources], [$ext_shared], [],
-    [-std=c11 -D_GNU_SOURCE -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1 -I$GTC_GEN])
+    [-std=c11 -fopenmp -D_GNU_SOURCE -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1 -I$GTC_GEN])
   PHP_ADD_MAKEFILE_FRAGMENT
 fi

@@ -1,5 +1,5 @@
 /* runtime/php/gtc_module.c: the gtc extension's module entry: INI settings (gtc.device,
- * gtc.memory_limit), class registration, phpinfo(), and the choice of backend. */
+ * gtc.memory_limit, gtc.cpu_threads), class registration, phpinfo(), and the choice of backend. */
 #include "php_gtc.h"
 
 #include "ext/standard/info.h"
@@ -69,11 +69,24 @@ static ZEND_INI_MH(OnUpdateCudaMemorySize) {
     return OnUpdateMemoryLimit(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
 }
 
+/* gtc.cpu_threads: the CPU backend's thread count (runtime/cpu/cpu_threads.c; GTC_CPU_THREADS
+ * wins over it). Applied at once: the next eager op, plan run or BLAS call uses it. */
+static ZEND_INI_MH(OnUpdateCpuThreads) {
+    (void)entry, (void)mh_arg1, (void)mh_arg2, (void)mh_arg3, (void)stage;
+    char err[160];
+    if (rt_cpu_set_threads(ZSTR_VAL(new_value), "gtc.cpu_threads", err, sizeof err) != 0) {
+        php_error_docref(NULL, E_WARNING, "gtc.cpu_threads: %s", err);
+        return FAILURE;
+    }
+    return SUCCESS;
+}
+
 PHP_INI_BEGIN()
     STD_PHP_INI_ENTRY("gtc.device", "auto", PHP_INI_ALL, OnUpdateDevice, device,
                       zend_gtc_globals, gtc_globals)
     PHP_INI_ENTRY("gtc.memory_limit", "0", PHP_INI_ALL, OnUpdateMemoryLimit)
     PHP_INI_ENTRY("cuda.memory_size", "", PHP_INI_ALL, OnUpdateCudaMemorySize)
+    PHP_INI_ENTRY("gtc.cpu_threads", "auto", PHP_INI_ALL, OnUpdateCpuThreads)
 PHP_INI_END()
 
 /* Which device is asked for, and by whom (for messages): GTC_DEVICE wins over gtc.device. */
@@ -116,6 +129,11 @@ static int cuda_start(int index, char *err, size_t n) {
 static const RtBackend *resolve_backend(char *why, size_t n) {
     const char *source, *dev = requested_device(&source);
     char err[256];
+    const char *threads = rt_cpu_threads_error();
+    if (threads) { /* a broken setting is said at once, not ignored (GTC_DEVICE's rule) */
+        snprintf(why, n, "%s", threads);
+        return NULL;
+    }
     if (!device_name_ok(dev)) {
         snprintf(why, n, "%s=%s is not a device (auto, cpu, cuda or cuda:N)", source, dev);
         return NULL;
@@ -300,6 +318,9 @@ static PHP_MINFO_FUNCTION(gtc) {
     php_info_print_table_row(2, "CUDA backend", cuda_backend() ? "built in" : "not built");
     const char *nvrtc = php_gtc_nvrtc_version(buf, sizeof buf);
     php_info_print_table_row(2, "NVRTC", nvrtc ? nvrtc : "not available");
+    php_info_print_table_row(2, "CPU BLAS", rt_cpu_blas_info(buf, sizeof buf));
+    snprintf(buf, sizeof buf, "%d", rt_cpu_threads());
+    php_info_print_table_row(2, "CPU threads", buf);
     size_t limit = rt_memory_limit();
     if (limit) format_bytes(limit, buf, sizeof buf);
     else snprintf(buf, sizeof buf, "unlimited");

@@ -33,7 +33,7 @@ if [ "${1:-}" = --build ]; then
     cc -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -o "$BUILD/tests/test_plan_nvrtc" \
         tests/gpu/test_plan_nvrtc.c "$BUILD"/obj/runtime/cuda/*.o "$BUILD/libgtcrt.a" \
         -L"$CUDA_HOME/lib64" -Wl,-rpath,"$CUDA_HOME/lib64" -lcublas -lcublasLt -lnvrtc -lcudart -lstdc++ \
-        -lopenblas -lcjson -lm
+        -lopenblas -fopenmp -lcjson -lm
     mkdir -p "$models"
     srcs=()
     for name in train_step digits_step; do

@@ -20,6 +20,6 @@ if [ "${1:-}" != --run ] || [ ! -x "$bin" ]; then
   cc -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -I"$CUDA_HOME/include" -o "$bin" \
     tests/gpu/test_emit_gpu.c "$BUILD"/obj/runtime/cuda/*.o "$BUILD/libgtc.a" "$BUILD/libgtcrt.a" \
     -L"$CUDA_HOME/lib64" -Wl,-rpath,"$CUDA_HOME/lib64" -lcublas -lcublasLt -lnvrtc -lcudart -lstdc++ \
-    -lopenblas -lcjson -lm -ldl
+    -lopenblas -fopenmp -lcjson -lm -ldl
 fi
 CUDA_HOME=$CUDA_HOME GTC_ROOT=${GTC_ROOT:-$PWD} exec "$bin" "$@"

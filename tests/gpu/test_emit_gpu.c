@@ -403,7 +403,7 @@ int main(int argc, char **argv) {
     if (self) {
         printf("test_emit_gpu: self-test, the CPU backend and cc builds\n");
         snprintf(build, sizeof build,
-                 "cc -std=c11 -O2 -fPIC -shared -I%s/runtime/core -I%s/ir -o %%s/model.so %%s/kernels_cpu.c %%s/plan.c "
+                 "cc -std=c11 " RT_CPU_KERNEL_CFLAGS " -fPIC -shared -I%s/runtime/core -I%s/ir -o %%s/model.so %%s/kernels_cpu.c %%s/plan.c "
                  "-lopenblas -lm", root, root);
     } else {
         if (mode != H_BUILD && rt_cuda_init(0, err, sizeof err)) {
@@ -421,7 +421,7 @@ int main(int argc, char **argv) {
         /* %s: the emit directory (three times) */
         snprintf(build, sizeof build,
                  "d=%%s; %s -std=c++17 -O3 --fmad=false -arch=sm_90 -Xcompiler -fPIC -c $d/kernels.cu -o $d/kernels.o && "
-                 "cc -std=c11 -O2 -fPIC -shared -DGTC_PLAN_CUDA -I%s/runtime/core -I%s/ir -o $d/model.so $d/kernels.o $d/kernels_cpu.c "
+                 "cc -std=c11 " RT_CPU_KERNEL_CFLAGS " -fPIC -shared -DGTC_PLAN_CUDA -I%s/runtime/core -I%s/ir -o $d/model.so $d/kernels.o $d/kernels_cpu.c "
                  "$d/plan.c -L%s/lib64 -Wl,-rpath,%s/lib64 -lcudart -lstdc++ -lopenblas -lm #%%s%%s",
                  nv, root, root, cuda, cuda);
     }

@@ -1,7 +1,7 @@
 /* tests/unit/test_emit.c: the code generators (compiler/emit_*.c): kernel counts, the generated
  * header and determinism, escaping of hostile names, literals, launch configurations, the arena
  * scratch of CPU GEMMs, 64-bit indexing, errors; and that the generated C compiles with
- * cc -std=c11 -Wall -Wextra -Werror (kernels_cpu.c, plan.c) and kernels.cu with nvcc when there is
+ * cc -std=c11 -Wall -Wextra -Werror (kernels_cpu.c with -fopenmp, plan.c) and kernels.cu with nvcc when there is
  * one. Numeric checks live in test_emit_numeric.c. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -84,7 +84,7 @@ static int count(const char *hay, const char *needle) {
 static char *emit_and_compile(Graph *g, const char *source) {
     char *dir = tmpdir(), cmd[2048];
     if (emit_all(g, NULL, dir, source, &d)) fail_msg("emit_all: %s", d.msg);
-    snprintf(cmd, sizeof cmd, "cc -std=c11 -Wall -Wextra -Werror -fsyntax-only '%s/kernels_cpu.c' && "
+    snprintf(cmd, sizeof cmd, "cc -std=c11 -fopenmp -Wall -Wextra -Werror -fsyntax-only '%s/kernels_cpu.c' && "
              "cc -std=c11 -Wall -Wextra -Werror -fsyntax-only -Iruntime/core -Iir '%s/plan.c'", dir, dir);
     if (system(cmd)) fail_msg("generated C does not compile: %s", cmd);
     return dir;

@@ -9,15 +9,17 @@
 #include <cmocka.h>
 
 #include "emit_harness.h"
+#include "../../runtime/core/plan_abi.h"
 
 #define TEST(name) static void name(void **state __attribute__((unused)))
 
 static void check(const char *graph, int steps, double tol) {
     char path[1024], build[2048];
     snprintf(path, sizeof path, "%s%s%s", graph[0] == '/' ? "" : h_root(), graph[0] == '/' ? "" : "/", graph);
-    /* the generated C must build warning-free with -Wall -Wextra -Werror */
+    /* the generated C must build warning-free with -Wall -Wextra -Werror, with the flags gtc
+     * compile and the JIT use (RT_CPU_KERNEL_CFLAGS: -O3, OpenMP) */
     snprintf(build, sizeof build,
-             "cc -std=c11 -O2 -Wall -Wextra -Werror -fPIC -shared -I%s/runtime/core -I%s/ir -o %%s/model.so "
+             "cc -std=c11 " RT_CPU_KERNEL_CFLAGS " -Wall -Wextra -Werror -fPIC -shared -I%s/runtime/core -I%s/ir -o %%s/model.so "
              "%%s/kernels_cpu.c %%s/plan.c -lopenblas -lm",
              h_root(), h_root());
     HarnessResult r;

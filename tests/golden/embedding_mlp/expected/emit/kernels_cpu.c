@@ -16,7 +16,7 @@ struct gtc_args {
 };
 
 /* step 0: elementwise: gather e, reshape x */
-static void gtc_c0(const void *args) {
+GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 32; c0++) {
@@ -41,7 +41,7 @@ static void gtc_c0(const void *args) {
 }
 
 /* step 1: gemm: matmul z1, add h1, relu a1 */
-static void gtc_c1(const void *args) {
+GTC_CPU_STEP static void gtc_c1(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)(a->p[14] + 2048));
@@ -62,7 +62,7 @@ static void gtc_c1(const void *args) {
 }
 
 /* step 2: reduce: full d_ylogp, mul d_logp, neg bw_logp, sum d_lse */
-static void gtc_c2(const void *args) {
+GTC_CPU_STEP static void gtc_c2(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 32; c0++) {
@@ -79,7 +79,7 @@ static void gtc_c2(const void *args) {
 }
 
 /* step 3: row: matmul z2, add logits, max m, sub sh, exp ex, sum se, log lse, sub logp, mul ylogp, sum ll, full d_ylogp, mul d_logp, div d_se, mul bw_ex, add d_sh, transpose bw_z2_2, matmul d_a1, gt bw_a1, where d_h1 */
-static void gtc_c3(const void *args) {
+GTC_CPU_STEP static void gtc_c3(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 32; c0++) {
@@ -98,56 +98,56 @@ static void gtc_c3(const void *args) {
             if (v4 > acc1 || (v4 != v4 && acc1 == acc1)) acc1 = v4;
         }
         const float v5 = ((float)acc1);
-        double acc6 = 0;
+        float rm6[4];
         for (int c7 = 0; c7 < 4; c7++) {
             const float v8 = ((float *)a->p[6])[c7];
             const float v9 = (float)(rp[c7] + v8);
             const float v10 = (float)(v9 - v5);
             const float v11 = (float)(gtc_exp(v10));
-            acc6 += (double)v11;
+            rm6[c7] = v11;
         }
-        const float v12 = ((float)acc6);
-        const float v13 = (float)(gtc_log(v12));
-        double acc14 = 0;
-        for (int c15 = 0; c15 < 4; c15++) {
-            const float v16 = ((float *)a->p[1])[(c15 + c0 * 4)];
-            const float v17 = ((float *)a->p[6])[c15];
-            const float v18 = (float)(rp[c15] + v17);
-            const float v19 = (float)(v18 - v5);
-            const float v20 = (float)(v19 - v13);
-            const float v21 = (float)(v16 * v20);
-            acc14 += (double)v21;
+        double acc12 = 0;
+        for (int c13 = 0; c13 < 4; c13++) {
+            acc12 += (double)rm6[c13];
         }
-        const float v22 = ((float)acc14);
-        const float v23 = ((float *)(a->p[14] + 6144))[c0];
-        const float v24 = (float)(v23 / v12);
-        ((float *)(a->p[14] + 6400))[c0] = v22;
-        for (int c25 = 0; c25 < 4; c25++) {
-            const float v26 = ((float *)a->p[1])[(c25 + c0 * 4)];
-            const float v27 = (float)(((float)-0.03125) * v26);
-            const float v28 = ((float *)a->p[6])[c25];
-            const float v29 = (float)(rp[c25] + v28);
-            const float v30 = (float)(v29 - v5);
-            const float v31 = (float)(gtc_exp(v30));
-            const float v32 = (float)(v24 * v31);
-            const float v33 = (float)(v27 + v32);
-            ra[c25] = v33;
-            ((float *)(a->p[14] + 6656))[(c25 + c0 * 4)] = v33;
+        const float v14 = ((float)acc12);
+        const float v15 = (float)(gtc_log(v14));
+        double acc16 = 0;
+        for (int c17 = 0; c17 < 4; c17++) {
+            const float v18 = ((float *)a->p[1])[(c17 + c0 * 4)];
+            const float v19 = ((float *)a->p[6])[c17];
+            const float v20 = (float)(rp[c17] + v19);
+            const float v21 = (float)(v20 - v5);
+            const float v22 = (float)(v21 - v15);
+            const float v23 = (float)(v18 * v22);
+            acc16 += (double)v23;
         }
-        for (int c34 = 0; c34 < 16; c34++) {
+        const float v24 = ((float)acc16);
+        const float v25 = ((float *)(a->p[14] + 6144))[c0];
+        const float v26 = (float)(v25 / v14);
+        ((float *)(a->p[14] + 6400))[c0] = v24;
+        for (int c27 = 0; c27 < 4; c27++) {
+            const float v28 = ((float *)a->p[1])[(c27 + c0 * 4)];
+            const float v29 = (float)(((float)-0.03125) * v28);
+            const float v30 = (float)(v26 * rm6[c27]);
+            const float v31 = (float)(v29 + v30);
+            ra[c27] = v31;
+            ((float *)(a->p[14] + 6656))[(c27 + c0 * 4)] = v31;
+        }
+        for (int c32 = 0; c32 < 16; c32++) {
             float acc = 0;
             for (long long k = 0; k < 4LL; k++)
-                acc = ra[k] * ((float *)a->p[5])[k * 1LL + (long long)c34 * 4LL] + acc;
-            const float v35 = ((float *)(a->p[14] + 2048))[(c34 + c0 * 16)];
-            const gtc_bool v36 = (gtc_bool)(v35 > ((float)0));
-            const float v37 = (float)(v36 ? acc : ((float)0));
-            ((float *)(a->p[14] + 7168))[(c34 + c0 * 16)] = v37;
+                acc = ra[k] * ((float *)a->p[5])[k * 1LL + (long long)c32 * 4LL] + acc;
+            const float v33 = ((float *)(a->p[14] + 2048))[(c32 + c0 * 16)];
+            const gtc_bool v34 = (gtc_bool)(v33 > ((float)0));
+            const float v35 = (float)(v34 ? acc : ((float)0));
+            ((float *)(a->p[14] + 7168))[(c32 + c0 * 16)] = v35;
         }
     }
 }
 
 /* step 4: reduce: mean llm, neg loss */
-static void gtc_c4(const void *args) {
+GTC_CPU_STEP static void gtc_c4(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     double acc0 = 0;
@@ -161,26 +161,34 @@ static void gtc_c4(const void *args) {
 }
 
 /* step 5: reduce: sum d_b2, mul b2_step, sub b2_next */
-static void gtc_c5(const void *args) {
+GTC_CPU_STEP static void gtc_c5(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    for (int c0 = 0; c0 < 4; c0++) {
-        double acc1 = 0;
-        for (int c2 = 0; c2 < 32; c2++) {
-            const float v3 = ((float *)(a->p[14] + 6656))[(c0 + c2 * 4)];
-            acc1 += (double)v3;
+    for (int cb0 = 0; cb0 < 4; cb0 += 64) {
+        double accb1[64];
+        const int nb2 = 4 - cb0 < 64 ? (int)(4 - cb0) : 64;
+        for (int l = 0; l < nb2; l++) accb1[l] = 0;
+        for (int c3 = 0; c3 < 32; c3++) {
+            for (int l = 0; l < nb2; l++) {
+                const int ck4 = cb0 + l;
+                const float v5 = ((float *)(a->p[14] + 6656))[(ck4 + c3 * 4)];
+                accb1[l] += (double)v5;
+            }
         }
-        const float v4 = ((float)acc1);
-        const float v5 = ((float *)a->p[6])[c0];
-        const float v6 = gtc_to_f32(a->s[0]);
-        const float v7 = (float)(v4 * v6);
-        const float v8 = (float)(v5 - v7);
-        ((float *)a->p[13])[c0] = v8;
+        for (int l = 0; l < nb2; l++) {
+            const int ck4 = cb0 + l;
+            const float v6 = ((float)accb1[l]);
+            const float v7 = ((float *)a->p[6])[ck4];
+            const float v8 = gtc_to_f32(a->s[0]);
+            const float v9 = (float)(v6 * v8);
+            const float v10 = (float)(v7 - v9);
+            ((float *)a->p[13])[ck4] = v10;
+        }
     }
 }
 
 /* step 6: gemm: transpose bw_z2, matmul d_w2, mul w2_step, sub w2_next */
-static void gtc_c6(const void *args) {
+GTC_CPU_STEP static void gtc_c6(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)(a->p[14] + 9216));
@@ -201,26 +209,34 @@ static void gtc_c6(const void *args) {
 }
 
 /* step 7: reduce: sum d_b1, mul b1_step, sub b1_next */
-static void gtc_c7(const void *args) {
+GTC_CPU_STEP static void gtc_c7(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    for (int c0 = 0; c0 < 16; c0++) {
-        double acc1 = 0;
-        for (int c2 = 0; c2 < 32; c2++) {
-            const float v3 = ((float *)(a->p[14] + 7168))[(c0 + c2 * 16)];
-            acc1 += (double)v3;
+    for (int cb0 = 0; cb0 < 16; cb0 += 64) {
+        double accb1[64];
+        const int nb2 = 16 - cb0 < 64 ? (int)(16 - cb0) : 64;
+        for (int l = 0; l < nb2; l++) accb1[l] = 0;
+        for (int c3 = 0; c3 < 32; c3++) {
+            for (int l = 0; l < nb2; l++) {
+                const int ck4 = cb0 + l;
+                const float v5 = ((float *)(a->p[14] + 7168))[(ck4 + c3 * 16)];
+                accb1[l] += (double)v5;
+            }
         }
-        const float v4 = ((float)acc1);
-        const float v5 = ((float *)a->p[4])[c0];
-        const float v6 = gtc_to_f32(a->s[0]);
-        const float v7 = (float)(v4 * v6);
-        const float v8 = (float)(v5 - v7);
-        ((float *)a->p[11])[c0] = v8;
+        for (int l = 0; l < nb2; l++) {
+            const int ck4 = cb0 + l;
+            const float v6 = ((float)accb1[l]);
+            const float v7 = ((float *)a->p[4])[ck4];
+            const float v8 = gtc_to_f32(a->s[0]);
+            const float v9 = (float)(v6 * v8);
+            const float v10 = (float)(v7 - v9);
+            ((float *)a->p[11])[ck4] = v10;
+        }
     }
 }
 
 /* step 8: gemm: transpose bw_z1_2, matmul d_x */
-static void gtc_c8(const void *args) {
+GTC_CPU_STEP static void gtc_c8(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)(a->p[14] + 2048));
@@ -231,7 +247,7 @@ static void gtc_c8(const void *args) {
 }
 
 /* step 9: gemm: transpose bw_z1, matmul d_w1, mul w1_step, sub w1_next */
-static void gtc_c9(const void *args) {
+GTC_CPU_STEP static void gtc_c9(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)(a->p[14] + 9216));
@@ -252,7 +268,7 @@ static void gtc_c9(const void *args) {
 }
 
 /* step 10: elementwise: reshape d_e, full bw_e, scatter_add d_emb, mul emb_step, sub emb_next */
-static void gtc_c10(const void *args) {
+GTC_CPU_STEP static void gtc_c10(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 50; c0++) {

@@ -15,7 +15,7 @@ struct gtc_args {
 };
 
 /* step 0: elementwise: mul bc, add out */
-static void gtc_c0(const void *args) {
+GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 1024; c0++) {

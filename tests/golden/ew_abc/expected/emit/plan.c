@@ -76,7 +76,7 @@ static const char gtc_cpu_source[] =
     "};\n"
     "\n"
     "/* step 0: elementwise: mul bc, add out */\n"
-    "static void gtc_c0(const void *args) {\n"
+    "GTC_CPU_STEP static void gtc_c0(const void *args) {\n"
     "    const struct gtc_args *a = (const struct gtc_args *)args;\n"
     "    (void)a;\n"
     "    for (int c0 = 0; c0 < 1024; c0++) {\n"

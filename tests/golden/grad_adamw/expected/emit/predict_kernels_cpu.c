@@ -16,7 +16,7 @@ struct gtc_args {
 };
 
 /* step 0: gemm: matmul pred, add pc, sub err, mul sq */
-static void gtc_fwd_c0(const void *args) {
+GTC_CPU_STEP static void gtc_fwd_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)a->p[5]);
@@ -36,7 +36,7 @@ static void gtc_fwd_c0(const void *args) {
 }
 
 /* step 1: reduce: mean loss */
-static void gtc_fwd_c1(const void *args) {
+GTC_CPU_STEP static void gtc_fwd_c1(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     double acc0 = 0;

@@ -16,7 +16,7 @@ struct gtc_args {
 };
 
 /* step 0: gemm: matmul z, add h, relu a */
-static void gtc_c0(const void *args) {
+GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)a->p[3]);

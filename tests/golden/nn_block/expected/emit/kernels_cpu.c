@@ -15,7 +15,7 @@ struct gtc_args {
 };
 
 /* step 0: row: mean ln__mean, sub ln__centered, mul ln__square, mean ln__var, add ln__var_eps, rsqrt ln__rstd, mul ln__normed, mul ln__scaled, add ln, mul act__scaled, erf act__erf, add act__one_plus, mul act__half, mul act, max probs__max, stop_gradient probs__max_const, sub probs__shifted, exp probs__exp, sum probs__sum, div probs */
-static void gtc_c0(const void *args) {
+GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 64; c0++) {
@@ -53,7 +53,7 @@ static void gtc_c0(const void *args) {
         }
         const float v27 = ((float)acc13);
         const float v28 = (float)(v27);
-        double acc29 = 0;
+        float rm29[256];
         for (int c30 = 0; c30 < 256; c30++) {
             const float v31 = ((float *)a->p[0])[(c30 + c0 * 256)];
             const float v32 = (float)(v31 - v4);
@@ -69,26 +69,16 @@ static void gtc_c0(const void *args) {
             const float v42 = (float)(v38 * v41);
             const float v43 = (float)(v42 - v28);
             const float v44 = (float)(gtc_exp(v43));
-            acc29 += (double)v44;
+            rm29[c30] = v44;
         }
-        const float v45 = ((float)acc29);
+        double acc45 = 0;
         for (int c46 = 0; c46 < 256; c46++) {
-            const float v47 = ((float *)a->p[0])[(c46 + c0 * 256)];
-            const float v48 = (float)(v47 - v4);
-            const float v49 = (float)(v48 * v12);
-            const float v50 = ((float *)a->p[1])[c46];
-            const float v51 = (float)(v49 * v50);
-            const float v52 = ((float *)a->p[2])[c46];
-            const float v53 = (float)(v51 + v52);
-            const float v54 = (float)(v53 * ((float)0.5));
-            const float v55 = (float)(v53 * ((float)0.7071067811865476));
-            const float v56 = (float)(gtc_erf(v55));
-            const float v57 = (float)(v56 + ((float)1));
-            const float v58 = (float)(v54 * v57);
-            const float v59 = (float)(v58 - v28);
-            const float v60 = (float)(gtc_exp(v59));
-            const float v61 = (float)(v60 / v45);
-            ((float *)a->p[3])[(c46 + c0 * 256)] = v61;
+            acc45 += (double)rm29[c46];
+        }
+        const float v47 = ((float)acc45);
+        for (int c48 = 0; c48 < 256; c48++) {
+            const float v49 = (float)(rm29[c48] / v47);
+            ((float *)a->p[3])[(c48 + c0 * 256)] = v49;
         }
     }
 }

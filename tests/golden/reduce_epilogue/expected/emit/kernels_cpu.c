@@ -15,22 +15,30 @@ struct gtc_args {
 };
 
 /* step 0: reduce: sum db2, clamp g_b2, mul step_b2, sub b2_next */
-static void gtc_c0(const void *args) {
+GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    for (int c0 = 0; c0 < 2; c0++) {
-        double acc1 = 0;
-        for (int c2 = 0; c2 < 512; c2++) {
-            const float v3 = ((float *)a->p[0])[(c0 + c2 * 2)];
-            acc1 += (double)v3;
+    for (int cb0 = 0; cb0 < 2; cb0 += 64) {
+        double accb1[64];
+        const int nb2 = 2 - cb0 < 64 ? (int)(2 - cb0) : 64;
+        for (int l = 0; l < nb2; l++) accb1[l] = 0;
+        for (int c3 = 0; c3 < 512; c3++) {
+            for (int l = 0; l < nb2; l++) {
+                const int ck4 = cb0 + l;
+                const float v5 = ((float *)a->p[0])[(ck4 + c3 * 2)];
+                accb1[l] += (double)v5;
+            }
         }
-        const float v4 = ((float)acc1);
-        const float v5 = ((float *)a->p[1])[c0];
-        const float v6 = (float)(gtc_clamp(v4, ((float)-5), ((float)5)));
-        const float v7 = gtc_to_f32(a->s[0]);
-        const float v8 = (float)(v6 * v7);
-        const float v9 = (float)(v5 - v8);
-        ((float *)a->p[3])[c0] = v9;
+        for (int l = 0; l < nb2; l++) {
+            const int ck4 = cb0 + l;
+            const float v6 = ((float)accb1[l]);
+            const float v7 = ((float *)a->p[1])[ck4];
+            const float v8 = (float)(gtc_clamp(v6, ((float)-5), ((float)5)));
+            const float v9 = gtc_to_f32(a->s[0]);
+            const float v10 = (float)(v8 * v9);
+            const float v11 = (float)(v7 - v10);
+            ((float *)a->p[3])[ck4] = v11;
+        }
     }
 }
 

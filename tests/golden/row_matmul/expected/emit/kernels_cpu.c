@@ -15,7 +15,7 @@ struct gtc_args {
 };
 
 /* step 0: row: matmul z, add logits, max m, sub sh, exp e, sum se, log lse, sub logp, mul ylogp, sum ll_row, div p, sub pmy, div dlogits, transpose w_t, matmul da, gt h_pos, where dh */
-static void gtc_c0(const void *args) {
+GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 64; c0++) {
@@ -34,53 +34,53 @@ static void gtc_c0(const void *args) {
             if (v4 > acc1 || (v4 != v4 && acc1 == acc1)) acc1 = v4;
         }
         const float v5 = ((float)acc1);
-        double acc6 = 0;
+        float rm6[3];
         for (int c7 = 0; c7 < 3; c7++) {
             const float v8 = ((float *)a->p[4])[c7];
             const float v9 = (float)(rp[c7] + v8);
             const float v10 = (float)(v9 - v5);
             const float v11 = (float)(gtc_exp(v10));
-            acc6 += (double)v11;
+            rm6[c7] = v11;
         }
-        const float v12 = ((float)acc6);
-        const float v13 = (float)(gtc_log(v12));
-        double acc14 = 0;
-        for (int c15 = 0; c15 < 3; c15++) {
-            const float v16 = ((float *)a->p[2])[(c15 + c0 * 3)];
-            const float v17 = ((float *)a->p[4])[c15];
-            const float v18 = (float)(rp[c15] + v17);
-            const float v19 = (float)(v18 - v5);
-            const float v20 = (float)(v19 - v13);
-            const float v21 = (float)(v16 * v20);
-            acc14 += (double)v21;
+        double acc12 = 0;
+        for (int c13 = 0; c13 < 3; c13++) {
+            acc12 += (double)rm6[c13];
         }
-        const float v22 = ((float)acc14);
-        ((float *)a->p[7])[c0] = v22;
-        for (int c23 = 0; c23 < 3; c23++) {
-            const float v24 = ((float *)a->p[4])[c23];
-            const float v25 = (float)(rp[c23] + v24);
-            const float v26 = (float)(v25 - v5);
-            const float v27 = (float)(gtc_exp(v26));
-            const float v28 = (float)(v27 / v12);
-            const float v29 = ((float *)a->p[2])[(c23 + c0 * 3)];
-            const float v30 = (float)(v28 - v29);
-            const float v31 = (float)(v30 / ((float)64));
-            ra[c23] = v31;
+        const float v14 = ((float)acc12);
+        const float v15 = (float)(gtc_log(v14));
+        double acc16 = 0;
+        for (int c17 = 0; c17 < 3; c17++) {
+            const float v18 = ((float *)a->p[2])[(c17 + c0 * 3)];
+            const float v19 = ((float *)a->p[4])[c17];
+            const float v20 = (float)(rp[c17] + v19);
+            const float v21 = (float)(v20 - v5);
+            const float v22 = (float)(v21 - v15);
+            const float v23 = (float)(v18 * v22);
+            acc16 += (double)v23;
         }
-        for (int c32 = 0; c32 < 48; c32++) {
+        const float v24 = ((float)acc16);
+        ((float *)a->p[7])[c0] = v24;
+        for (int c25 = 0; c25 < 3; c25++) {
+            const float v26 = (float)(rm6[c25] / v14);
+            const float v27 = ((float *)a->p[2])[(c25 + c0 * 3)];
+            const float v28 = (float)(v26 - v27);
+            const float v29 = (float)(v28 / ((float)64));
+            ra[c25] = v29;
+        }
+        for (int c30 = 0; c30 < 48; c30++) {
             float acc = 0;
             for (long long k = 0; k < 3LL; k++)
-                acc = ra[k] * ((float *)a->p[3])[k * 1LL + (long long)c32 * 3LL] + acc;
-            const float v33 = ((float *)a->p[1])[(c32 + c0 * 48)];
-            const gtc_bool v34 = (gtc_bool)(v33 > ((float)0));
-            const float v35 = (float)(v34 ? acc : ((float)0));
-            ((float *)a->p[6])[(c32 + c0 * 48)] = v35;
+                acc = ra[k] * ((float *)a->p[3])[k * 1LL + (long long)c30 * 3LL] + acc;
+            const float v31 = ((float *)a->p[1])[(c30 + c0 * 48)];
+            const gtc_bool v32 = (gtc_bool)(v31 > ((float)0));
+            const float v33 = (float)(v32 ? acc : ((float)0));
+            ((float *)a->p[6])[(c30 + c0 * 48)] = v33;
         }
     }
 }
 
 /* step 1: reduce: mean ll, neg loss */
-static void gtc_c1(const void *args) {
+GTC_CPU_STEP static void gtc_c1(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     double acc0 = 0;

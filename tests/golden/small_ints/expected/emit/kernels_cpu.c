@@ -15,7 +15,7 @@ struct gtc_args {
 };
 
 /* step 0: elementwise: mul i8x2, add i8x2_i32 */
-static void gtc_c0(const void *args) {
+GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
@@ -33,7 +33,7 @@ static void gtc_c0(const void *args) {
 }
 
 /* step 1: elementwise: add u16_f32 */
-static void gtc_c1(const void *args) {
+GTC_CPU_STEP static void gtc_c1(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
@@ -48,7 +48,7 @@ static void gtc_c1(const void *args) {
 }
 
 /* step 2: elementwise: add i8_u8 */
-static void gtc_c2(const void *args) {
+GTC_CPU_STEP static void gtc_c2(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
@@ -64,7 +64,7 @@ static void gtc_c2(const void *args) {
 }
 
 /* step 3: elementwise: mul u8_sq */
-static void gtc_c3(const void *args) {
+GTC_CPU_STEP static void gtc_c3(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 5; c0++) {
@@ -77,7 +77,7 @@ static void gtc_c3(const void *args) {
 }
 
 /* step 4: elementwise: sub u8_m300 */
-static void gtc_c4(const void *args) {
+GTC_CPU_STEP static void gtc_c4(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 5; c0++) {
@@ -89,7 +89,7 @@ static void gtc_c4(const void *args) {
 }
 
 /* step 5: elementwise: mul i16_sq */
-static void gtc_c5(const void *args) {
+GTC_CPU_STEP static void gtc_c5(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
@@ -104,7 +104,7 @@ static void gtc_c5(const void *args) {
 }
 
 /* step 6: elementwise: sub u16_i16 */
-static void gtc_c6(const void *args) {
+GTC_CPU_STEP static void gtc_c6(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
@@ -120,7 +120,7 @@ static void gtc_c6(const void *args) {
 }
 
 /* step 7: elementwise: neg u32_neg */
-static void gtc_c7(const void *args) {
+GTC_CPU_STEP static void gtc_c7(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 5; c0++) {
@@ -132,7 +132,7 @@ static void gtc_c7(const void *args) {
 }
 
 /* step 8: elementwise: mul u32_i8 */
-static void gtc_c8(const void *args) {
+GTC_CPU_STEP static void gtc_c8(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
@@ -148,7 +148,7 @@ static void gtc_c8(const void *args) {
 }
 
 /* step 9: elementwise: add u64_i64 */
-static void gtc_c9(const void *args) {
+GTC_CPU_STEP static void gtc_c9(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
@@ -164,7 +164,7 @@ static void gtc_c9(const void *args) {
 }
 
 /* step 10: elementwise: mul u64_mul */
-static void gtc_c10(const void *args) {
+GTC_CPU_STEP static void gtc_c10(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
@@ -179,7 +179,7 @@ static void gtc_c10(const void *args) {
 }
 
 /* step 11: elementwise: abs i8_abs */
-static void gtc_c11(const void *args) {
+GTC_CPU_STEP static void gtc_c11(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
@@ -193,7 +193,7 @@ static void gtc_c11(const void *args) {
 }
 
 /* step 12: elementwise: pow i8_pow */
-static void gtc_c12(const void *args) {
+GTC_CPU_STEP static void gtc_c12(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
@@ -207,7 +207,7 @@ static void gtc_c12(const void *args) {
 }
 
 /* step 13: elementwise: gt u8_gt, where sel */
-static void gtc_c13(const void *args) {
+GTC_CPU_STEP static void gtc_c13(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
@@ -226,7 +226,7 @@ static void gtc_c13(const void *args) {
 }
 
 /* step 14: elementwise: clamp cl */
-static void gtc_c14(const void *args) {
+GTC_CPU_STEP static void gtc_c14(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
@@ -239,7 +239,7 @@ static void gtc_c14(const void *args) {
 }
 
 /* step 15: elementwise: div div */
-static void gtc_c15(const void *args) {
+GTC_CPU_STEP static void gtc_c15(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
@@ -255,7 +255,7 @@ static void gtc_c15(const void *args) {
 }
 
 /* step 16: elementwise: cast f2u8 */
-static void gtc_c16(const void *args) {
+GTC_CPU_STEP static void gtc_c16(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
@@ -269,7 +269,7 @@ static void gtc_c16(const void *args) {
 }
 
 /* step 17: elementwise: cast i32_2i8 */
-static void gtc_c17(const void *args) {
+GTC_CPU_STEP static void gtc_c17(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
@@ -283,7 +283,7 @@ static void gtc_c17(const void *args) {
 }
 
 /* step 18: elementwise: cast u64_2f */
-static void gtc_c18(const void *args) {
+GTC_CPU_STEP static void gtc_c18(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
@@ -297,7 +297,7 @@ static void gtc_c18(const void *args) {
 }
 
 /* step 19: elementwise: full full_u16 */
-static void gtc_c19(const void *args) {
+GTC_CPU_STEP static void gtc_c19(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 2; c0++) {
@@ -306,7 +306,7 @@ static void gtc_c19(const void *args) {
 }
 
 /* step 20: row: sum sum_i8, argmax amax_i8 */
-static void gtc_c20(const void *args) {
+GTC_CPU_STEP static void gtc_c20(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
@@ -329,7 +329,7 @@ static void gtc_c20(const void *args) {
 }
 
 /* step 21: row: mean mean_u8, prod prod_u8 */
-static void gtc_c21(const void *args) {
+GTC_CPU_STEP static void gtc_c21(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     double acc0 = 0;
@@ -349,22 +349,30 @@ static void gtc_c21(const void *args) {
 }
 
 /* step 22: reduce: max max_u16 */
-static void gtc_c22(const void *args) {
+GTC_CPU_STEP static void gtc_c22(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    for (int c0 = 0; c0 < 5; c0++) {
-        int32_t acc1 = INT32_MIN;
-        for (int c2 = 0; c2 < 3; c2++) {
-            const int32_t v3 = ((int32_t *)a->p[15])[(c0 + c2 * 5)];
-            if (v3 > acc1) acc1 = v3;
+    for (int cb0 = 0; cb0 < 5; cb0 += 64) {
+        int32_t accb1[64];
+        const int nb2 = 5 - cb0 < 64 ? (int)(5 - cb0) : 64;
+        for (int l = 0; l < nb2; l++) accb1[l] = INT32_MIN;
+        for (int c3 = 0; c3 < 3; c3++) {
+            for (int l = 0; l < nb2; l++) {
+                const int ck4 = cb0 + l;
+                const int32_t v5 = ((int32_t *)a->p[15])[(ck4 + c3 * 5)];
+                if (v5 > accb1[l]) accb1[l] = v5;
+            }
         }
-        const int32_t v4 = ((int32_t)acc1);
-        ((int32_t *)a->p[31])[c0] = v4;
+        for (int l = 0; l < nb2; l++) {
+            const int ck4 = cb0 + l;
+            const int32_t v6 = ((int32_t)accb1[l]);
+            ((int32_t *)a->p[31])[ck4] = v6;
+        }
     }
 }
 
 /* step 23: reduce: min min_u64 */
-static void gtc_c23(const void *args) {
+GTC_CPU_STEP static void gtc_c23(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {

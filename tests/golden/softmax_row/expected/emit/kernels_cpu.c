@@ -15,7 +15,7 @@ struct gtc_args {
 };
 
 /* step 0: row: max m, sub sh, exp e, sum s, div p */
-static void gtc_c0(const void *args) {
+GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 64; c0++) {
@@ -25,20 +25,21 @@ static void gtc_c0(const void *args) {
             if (v3 > acc1 || (v3 != v3 && acc1 == acc1)) acc1 = v3;
         }
         const float v4 = ((float)acc1);
-        double acc5 = 0;
+        float rm5[128];
         for (int c6 = 0; c6 < 128; c6++) {
             const float v7 = ((float *)a->p[0])[(c6 + c0 * 128)];
             const float v8 = (float)(v7 - v4);
             const float v9 = (float)(gtc_exp(v8));
-            acc5 += (double)v9;
+            rm5[c6] = v9;
         }
-        const float v10 = ((float)acc5);
+        double acc10 = 0;
         for (int c11 = 0; c11 < 128; c11++) {
-            const float v12 = ((float *)a->p[0])[(c11 + c0 * 128)];
-            const float v13 = (float)(v12 - v4);
-            const float v14 = (float)(gtc_exp(v13));
-            const float v15 = (float)(v14 / v10);
-            ((float *)a->p[1])[(c11 + c0 * 128)] = v15;
+            acc10 += (double)rm5[c11];
+        }
+        const float v12 = ((float)acc10);
+        for (int c13 = 0; c13 < 128; c13++) {
+            const float v14 = (float)(rm5[c13] / v12);
+            ((float *)a->p[1])[(c13 + c0 * 128)] = v14;
         }
     }
 }

@@ -16,7 +16,7 @@ struct gtc_args {
 };
 
 /* step 0: gemm: matmul z1, add h1, tanh a1 */
-static void gtc_c0(const void *args) {
+GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)a->p[13]);
@@ -24,6 +24,7 @@ static void gtc_c0(const void *args) {
         const long long oa = 0, ob = 0, bz = 0;
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)a->s[0], 16, 8, 1.0f, ((float *)a->p[0]) + oa, 8, ((float *)a->p[2]) + ob, 16, 0.0f, C + bz * 65536LL, 16);
     }
+    #pragma omp parallel for schedule(static)
     for (int c0 = 0; c0 < ((int)a->s[0]); c0++) {
         for (int c1 = 0; c1 < 16; c1++) {
             const float acc = C[(c1 + c0 * 16)];
@@ -36,9 +37,10 @@ static void gtc_c0(const void *args) {
 }
 
 /* step 1: row: matmul z2, add logits, max probs__max, stop_gradient probs__max_const, sub probs__shifted, exp probs__exp, sum probs__sum, div probs, log loss__log_sum, sub loss__log_softmax, mul loss__picked, sum loss__per_item */
-static void gtc_c1(const void *args) {
+GTC_CPU_STEP static void gtc_c1(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
+    #pragma omp parallel for schedule(static)
     for (int c0 = 0; c0 < ((int)a->s[0]); c0++) {
         float rp[3];
         for (long long j = 0; j < 3LL; j++) {
@@ -55,42 +57,44 @@ static void gtc_c1(const void *args) {
         }
         const float v5 = ((float)acc1);
         const float v6 = (float)(v5);
-        double acc7 = 0;
+        float rm7[3];
         for (int c8 = 0; c8 < 3; c8++) {
             const float v9 = ((float *)a->p[5])[c8];
             const float v10 = (float)(rp[c8] + v9);
             const float v11 = (float)(v10 - v6);
             const float v12 = (float)(gtc_exp(v11));
-            acc7 += (double)v12;
+            rm7[c8] = v12;
         }
-        const float v13 = ((float)acc7);
-        const float v14 = (float)(gtc_log(v13));
-        double acc15 = 0;
-        for (int c16 = 0; c16 < 3; c16++) {
-            const float v17 = ((float *)a->p[1])[(c16 + c0 * 3)];
-            const float v18 = ((float *)a->p[5])[c16];
-            const float v19 = (float)(rp[c16] + v18);
-            const float v20 = (float)(v19 - v6);
-            const float v21 = (float)(v20 - v14);
-            const float v22 = (float)(v17 * v21);
-            acc15 += (double)v22;
+        double acc13 = 0;
+        for (int c14 = 0; c14 < 3; c14++) {
+            acc13 += (double)rm7[c14];
         }
-        const float v23 = ((float)acc15);
-        ((float *)(a->p[13] + 262144))[c0] = v23;
-        for (int c24 = 0; c24 < 3; c24++) {
-            const float v25 = ((float *)a->p[5])[c24];
-            const float v26 = (float)(rp[c24] + v25);
-            const float v27 = (float)(v26 - v6);
-            const float v28 = (float)(gtc_exp(v27));
-            const float v29 = (float)(v28 / v13);
-            ((float *)a->p[6])[(c24 + c0 * 3)] = v26;
-            ((float *)a->p[7])[(c24 + c0 * 3)] = v29;
+        const float v15 = ((float)acc13);
+        const float v16 = (float)(gtc_log(v15));
+        double acc17 = 0;
+        for (int c18 = 0; c18 < 3; c18++) {
+            const float v19 = ((float *)a->p[1])[(c18 + c0 * 3)];
+            const float v20 = ((float *)a->p[5])[c18];
+            const float v21 = (float)(rp[c18] + v20);
+            const float v22 = (float)(v21 - v6);
+            const float v23 = (float)(v22 - v16);
+            const float v24 = (float)(v19 * v23);
+            acc17 += (double)v24;
+        }
+        const float v25 = ((float)acc17);
+        ((float *)(a->p[13] + 262144))[c0] = v25;
+        for (int c26 = 0; c26 < 3; c26++) {
+            const float v27 = ((float *)a->p[5])[c26];
+            const float v28 = (float)(rp[c26] + v27);
+            const float v29 = (float)(rm7[c26] / v15);
+            ((float *)a->p[6])[(c26 + c0 * 3)] = v28;
+            ((float *)a->p[7])[(c26 + c0 * 3)] = v29;
         }
     }
 }
 
 /* step 2: reduce: mean loss__mean, neg loss */
-static void gtc_c2(const void *args) {
+GTC_CPU_STEP static void gtc_c2(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     double acc0 = 0;
@@ -104,37 +108,53 @@ static void gtc_c2(const void *args) {
 }
 
 /* step 3: reduce: mean hmean */
-static void gtc_c3(const void *args) {
+GTC_CPU_STEP static void gtc_c3(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    for (int c0 = 0; c0 < 16; c0++) {
-        double acc1 = 0;
-        for (int c2 = 0; c2 < ((int)a->s[0]); c2++) {
-            const float v3 = ((float *)a->p[13])[(c0 + c2 * 16)];
-            acc1 += (double)v3;
+    for (int cb0 = 0; cb0 < 16; cb0 += 64) {
+        double accb1[64];
+        const int nb2 = 16 - cb0 < 64 ? (int)(16 - cb0) : 64;
+        for (int l = 0; l < nb2; l++) accb1[l] = 0;
+        for (int c3 = 0; c3 < ((int)a->s[0]); c3++) {
+            for (int l = 0; l < nb2; l++) {
+                const int ck4 = cb0 + l;
+                const float v5 = ((float *)a->p[13])[(ck4 + c3 * 16)];
+                accb1[l] += (double)v5;
+            }
         }
-        const float v4 = ((float)(acc1 / ((double)1 * a->s[0])));
-        ((float *)a->p[9])[c0] = v4;
+        for (int l = 0; l < nb2; l++) {
+            const int ck4 = cb0 + l;
+            const float v6 = ((float)(accb1[l] / ((double)1 * a->s[0])));
+            ((float *)a->p[9])[ck4] = v6;
+        }
     }
 }
 
 /* step 4: reduce: max hmax */
-static void gtc_c4(const void *args) {
+GTC_CPU_STEP static void gtc_c4(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    for (int c0 = 0; c0 < 16; c0++) {
-        float acc1 = (-GTC_INF_F);
-        for (int c2 = 0; c2 < ((int)a->s[0]); c2++) {
-            const float v3 = ((float *)a->p[13])[(c0 + c2 * 16)];
-            if (v3 > acc1 || (v3 != v3 && acc1 == acc1)) acc1 = v3;
+    for (int cb0 = 0; cb0 < 16; cb0 += 64) {
+        float accb1[64];
+        const int nb2 = 16 - cb0 < 64 ? (int)(16 - cb0) : 64;
+        for (int l = 0; l < nb2; l++) accb1[l] = (-GTC_INF_F);
+        for (int c3 = 0; c3 < ((int)a->s[0]); c3++) {
+            for (int l = 0; l < nb2; l++) {
+                const int ck4 = cb0 + l;
+                const float v5 = ((float *)a->p[13])[(ck4 + c3 * 16)];
+                if (v5 > accb1[l] || (v5 != v5 && accb1[l] == accb1[l])) accb1[l] = v5;
+            }
         }
-        const float v4 = ((float)acc1);
-        ((float *)a->p[10])[c0] = v4;
+        for (int l = 0; l < nb2; l++) {
+            const int ck4 = cb0 + l;
+            const float v6 = ((float)accb1[l]);
+            ((float *)a->p[10])[ck4] = v6;
+        }
     }
 }
 
 /* step 5: gemm: transpose a1_t, matmul gram */
-static void gtc_c5(const void *args) {
+GTC_CPU_STEP static void gtc_c5(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)a->p[11]);
@@ -145,7 +165,7 @@ static void gtc_c5(const void *args) {
 }
 
 /* step 6: reduce: sum ysum */
-static void gtc_c6(const void *args) {
+GTC_CPU_STEP static void gtc_c6(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     double acc0 = 0;

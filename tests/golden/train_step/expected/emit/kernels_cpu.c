@@ -16,7 +16,7 @@ struct gtc_args {
 };
 
 /* step 0: gemm: matmul z1, add h1, relu a1 */
-static void gtc_c0(const void *args) {
+GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)a->p[12]);
@@ -24,6 +24,7 @@ static void gtc_c0(const void *args) {
         const long long oa = 0, ob = 0, bz = 0;
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 512, 256, 480, 1.0f, ((float *)a->p[0]) + oa, 480, ((float *)a->p[2]) + ob, 256, 0.0f, C + bz * 131072LL, 256);
     }
+    #pragma omp parallel for schedule(static)
     for (int c0 = 0; c0 < 512; c0++) {
         for (int c1 = 0; c1 < 256; c1++) {
             const float acc = C[(c1 + c0 * 256)];
@@ -37,9 +38,10 @@ static void gtc_c0(const void *args) {
 }
 
 /* step 1: row: matmul z2, add logits, max m, sub sh, exp e, sum se, log lse, sub logp, mul ylogp, sum ll_row, div p, sub p_minus_y, div dlogits, transpose w2_t, matmul da1, gt h1_pos, where dh1 */
-static void gtc_c1(const void *args) {
+GTC_CPU_STEP static void gtc_c1(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
+    #pragma omp parallel for schedule(static)
     for (int c0 = 0; c0 < 512; c0++) {
         float rp[2];
         for (long long j = 0; j < 2LL; j++) {
@@ -56,54 +58,54 @@ static void gtc_c1(const void *args) {
             if (v4 > acc1 || (v4 != v4 && acc1 == acc1)) acc1 = v4;
         }
         const float v5 = ((float)acc1);
-        double acc6 = 0;
+        float rm6[2];
         for (int c7 = 0; c7 < 2; c7++) {
             const float v8 = ((float *)a->p[5])[c7];
             const float v9 = (float)(rp[c7] + v8);
             const float v10 = (float)(v9 - v5);
             const float v11 = (float)(gtc_exp(v10));
-            acc6 += (double)v11;
+            rm6[c7] = v11;
         }
-        const float v12 = ((float)acc6);
-        const float v13 = (float)(gtc_log(v12));
-        double acc14 = 0;
-        for (int c15 = 0; c15 < 2; c15++) {
-            const float v16 = ((float *)a->p[1])[(c15 + c0 * 2)];
-            const float v17 = ((float *)a->p[5])[c15];
-            const float v18 = (float)(rp[c15] + v17);
-            const float v19 = (float)(v18 - v5);
-            const float v20 = (float)(v19 - v13);
-            const float v21 = (float)(v16 * v20);
-            acc14 += (double)v21;
+        double acc12 = 0;
+        for (int c13 = 0; c13 < 2; c13++) {
+            acc12 += (double)rm6[c13];
         }
-        const float v22 = ((float)acc14);
-        ((float *)(a->p[12] + 1048576))[c0] = v22;
-        for (int c23 = 0; c23 < 2; c23++) {
-            const float v24 = ((float *)a->p[5])[c23];
-            const float v25 = (float)(rp[c23] + v24);
-            const float v26 = (float)(v25 - v5);
-            const float v27 = (float)(gtc_exp(v26));
-            const float v28 = (float)(v27 / v12);
-            const float v29 = ((float *)a->p[1])[(c23 + c0 * 2)];
-            const float v30 = (float)(v28 - v29);
-            const float v31 = (float)(v30 / ((float)512));
-            ra[c23] = v31;
-            ((float *)(a->p[12] + 1050624))[(c23 + c0 * 2)] = v31;
+        const float v14 = ((float)acc12);
+        const float v15 = (float)(gtc_log(v14));
+        double acc16 = 0;
+        for (int c17 = 0; c17 < 2; c17++) {
+            const float v18 = ((float *)a->p[1])[(c17 + c0 * 2)];
+            const float v19 = ((float *)a->p[5])[c17];
+            const float v20 = (float)(rp[c17] + v19);
+            const float v21 = (float)(v20 - v5);
+            const float v22 = (float)(v21 - v15);
+            const float v23 = (float)(v18 * v22);
+            acc16 += (double)v23;
         }
-        for (int c32 = 0; c32 < 256; c32++) {
+        const float v24 = ((float)acc16);
+        ((float *)(a->p[12] + 1048576))[c0] = v24;
+        for (int c25 = 0; c25 < 2; c25++) {
+            const float v26 = (float)(rm6[c25] / v14);
+            const float v27 = ((float *)a->p[1])[(c25 + c0 * 2)];
+            const float v28 = (float)(v26 - v27);
+            const float v29 = (float)(v28 / ((float)512));
+            ra[c25] = v29;
+            ((float *)(a->p[12] + 1050624))[(c25 + c0 * 2)] = v29;
+        }
+        for (int c30 = 0; c30 < 256; c30++) {
             float acc = 0;
             for (long long k = 0; k < 2LL; k++)
-                acc = ra[k] * ((float *)a->p[4])[k * 1LL + (long long)c32 * 2LL] + acc;
-            const float v33 = ((float *)a->p[12])[(c32 + c0 * 256)];
-            const gtc_bool v34 = (gtc_bool)(v33 > ((float)0));
-            const float v35 = (float)(v34 ? acc : ((float)0));
-            ((float *)(a->p[12] + 1054720))[(c32 + c0 * 256)] = v35;
+                acc = ra[k] * ((float *)a->p[4])[k * 1LL + (long long)c30 * 2LL] + acc;
+            const float v31 = ((float *)a->p[12])[(c30 + c0 * 256)];
+            const gtc_bool v32 = (gtc_bool)(v31 > ((float)0));
+            const float v33 = (float)(v32 ? acc : ((float)0));
+            ((float *)(a->p[12] + 1054720))[(c30 + c0 * 256)] = v33;
         }
     }
 }
 
 /* step 2: reduce: mean ll_mean, neg loss */
-static void gtc_c2(const void *args) {
+GTC_CPU_STEP static void gtc_c2(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     double acc0 = 0;
@@ -117,7 +119,7 @@ static void gtc_c2(const void *args) {
 }
 
 /* step 3: gemm: transpose a1_t, matmul dw2, clamp g_w2, mul step_w2, sub w2_next */
-static void gtc_c3(const void *args) {
+GTC_CPU_STEP static void gtc_c3(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)(a->p[12] + 1579008));
@@ -139,27 +141,35 @@ static void gtc_c3(const void *args) {
 }
 
 /* step 4: reduce: sum db2, clamp g_b2, mul step_b2, sub b2_next */
-static void gtc_c4(const void *args) {
+GTC_CPU_STEP static void gtc_c4(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    for (int c0 = 0; c0 < 2; c0++) {
-        double acc1 = 0;
-        for (int c2 = 0; c2 < 512; c2++) {
-            const float v3 = ((float *)(a->p[12] + 1050624))[(c0 + c2 * 2)];
-            acc1 += (double)v3;
+    for (int cb0 = 0; cb0 < 2; cb0 += 64) {
+        double accb1[64];
+        const int nb2 = 2 - cb0 < 64 ? (int)(2 - cb0) : 64;
+        for (int l = 0; l < nb2; l++) accb1[l] = 0;
+        for (int c3 = 0; c3 < 512; c3++) {
+            for (int l = 0; l < nb2; l++) {
+                const int ck4 = cb0 + l;
+                const float v5 = ((float *)(a->p[12] + 1050624))[(ck4 + c3 * 2)];
+                accb1[l] += (double)v5;
+            }
         }
-        const float v4 = ((float)acc1);
-        const float v5 = ((float *)a->p[5])[c0];
-        const float v6 = (float)(gtc_clamp(v4, ((float)-5), ((float)5)));
-        const float v7 = gtc_to_f32(a->s[0]);
-        const float v8 = (float)(v6 * v7);
-        const float v9 = (float)(v5 - v8);
-        ((float *)a->p[11])[c0] = v9;
+        for (int l = 0; l < nb2; l++) {
+            const int ck4 = cb0 + l;
+            const float v6 = ((float)accb1[l]);
+            const float v7 = ((float *)a->p[5])[ck4];
+            const float v8 = (float)(gtc_clamp(v6, ((float)-5), ((float)5)));
+            const float v9 = gtc_to_f32(a->s[0]);
+            const float v10 = (float)(v8 * v9);
+            const float v11 = (float)(v7 - v10);
+            ((float *)a->p[11])[ck4] = v11;
+        }
     }
 }
 
 /* step 5: gemm: transpose x_t, matmul dw1, clamp g_w1, mul step_w1, sub w1_next */
-static void gtc_c5(const void *args) {
+GTC_CPU_STEP static void gtc_c5(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)(a->p[12] + 1579008));
@@ -167,6 +177,7 @@ static void gtc_c5(const void *args) {
         const long long oa = 0, ob = 0, bz = 0;
         cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, 480, 256, 512, 1.0f, ((float *)a->p[0]) + oa, 480, ((float *)(a->p[12] + 1054720)) + ob, 256, 0.0f, C + bz * 122880LL, 256);
     }
+    #pragma omp parallel for schedule(static)
     for (int c0 = 0; c0 < 480; c0++) {
         for (int c1 = 0; c1 < 256; c1++) {
             const float acc = C[(c1 + c0 * 256)];
@@ -181,22 +192,31 @@ static void gtc_c5(const void *args) {
 }
 
 /* step 6: reduce: sum db1, clamp g_b1, mul step_b1, sub b1_next */
-static void gtc_c6(const void *args) {
+GTC_CPU_STEP static void gtc_c6(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    for (int c0 = 0; c0 < 256; c0++) {
-        double acc1 = 0;
-        for (int c2 = 0; c2 < 512; c2++) {
-            const float v3 = ((float *)(a->p[12] + 1054720))[(c0 + c2 * 256)];
-            acc1 += (double)v3;
+    #pragma omp parallel for schedule(static)
+    for (int cb0 = 0; cb0 < 256; cb0 += 64) {
+        double accb1[64];
+        const int nb2 = 256 - cb0 < 64 ? (int)(256 - cb0) : 64;
+        for (int l = 0; l < nb2; l++) accb1[l] = 0;
+        for (int c3 = 0; c3 < 512; c3++) {
+            for (int l = 0; l < nb2; l++) {
+                const int ck4 = cb0 + l;
+                const float v5 = ((float *)(a->p[12] + 1054720))[(ck4 + c3 * 256)];
+                accb1[l] += (double)v5;
+            }
         }
-        const float v4 = ((float)acc1);
-        const float v5 = ((float *)a->p[3])[c0];
-        const float v6 = (float)(gtc_clamp(v4, ((float)-5), ((float)5)));
-        const float v7 = gtc_to_f32(a->s[0]);
-        const float v8 = (float)(v6 * v7);
-        const float v9 = (float)(v5 - v8);
-        ((float *)a->p[9])[c0] = v9;
+        for (int l = 0; l < nb2; l++) {
+            const int ck4 = cb0 + l;
+            const float v6 = ((float)accb1[l]);
+            const float v7 = ((float *)a->p[3])[ck4];
+            const float v8 = (float)(gtc_clamp(v6, ((float)-5), ((float)5)));
+            const float v9 = gtc_to_f32(a->s[0]);
+            const float v10 = (float)(v8 * v9);
+            const float v11 = (float)(v7 - v10);
+            ((float *)a->p[9])[ck4] = v11;
+        }
     }
 }
 
