@@ -13,7 +13,8 @@
 #   source .device/env.sh; bash bench/scale.sh --run [DIR]   time them on the GPU machine
 #
 # Environment: GTC_EXT (build/gtc.so), PHP, PYTHON, ROWS (a subset, e.g. "64-64-10:256"),
-# PRECISIONS (fp32,tf32,bf16), BENCH_TORCH=0 (no PyTorch), GTC_GEMM (cublaslt|kernel: force a GEMM
+# PRECISIONS (fp32,tf32,bf16), BENCH_TORCH=0 (no PyTorch), TORCH_MODES (eager,cuda-graph,
+# reduce-overhead), TORCH_BUDGET (seconds per row before torch.compile rows are skipped: 240), GTC_GEMM (cublaslt|kernel: force a GEMM
 # form, compiler/pass_lower.c). Raw JSON lines go to $OUT when set, else a temporary folder.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -59,7 +60,8 @@ for r in $rows; do
     echo "{\"row\": \"$w:$b\", \"precision\": \"$p\", \"gtc\": $line}" >> "$out/scale.jsonl"
   done
   if [ "${BENCH_TORCH:-1}" != 0 ]; then
-    timeout 600 "$py_bin" bench/scale_torch.py --mlp="$w" --batch="$b" --precisions="$precs" 2>"$out/torch_$w.err" |
+    timeout 600 "$py_bin" bench/scale_torch.py --mlp="$w" --batch="$b" --precisions="$precs" \
+      --modes="${TORCH_MODES:-eager,cuda-graph,reduce-overhead}" --budget="${TORCH_BUDGET:-240}" 2>"$out/torch_$w.err" |
       sed "s/^/{\"row\": \"$w:$b\", \"torch\": /; s/\$/}/" >> "$out/scale.jsonl"
   fi
 done

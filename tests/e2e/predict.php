@@ -73,7 +73,7 @@ check(array_map(fn($t) => spl_object_id($t), $p) === $objs, 'run() updated the s
 
 CudaArray::saveNpz("$work/in.npz", ['x' => $x, 'y' => $y] + $p);
 $ref = __DIR__ . '/predict_ref.py';
-exec('/usr/bin/python3 ' . escapeshellarg($ref) . ' ' . escapeshellarg("$work/in.npz") . ' '
+exec(escapeshellarg(getenv('PYTHON') ?: '/usr/bin/python3') . ' ' . escapeshellarg($ref) . ' ' . escapeshellarg("$work/in.npz") . ' '
      . escapeshellarg("$work/ref.npz") . ' 2>&1', $log, $rc);
 if (check($rc === 0, 'the float64 NumPy reference ran', implode("\n", $log))) {
     $r = CudaArray::loadNpz("$work/ref.npz");
