@@ -60,6 +60,7 @@ if opt["ort"]:
     graph = helper.make_graph(nodes, "mlp", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [B, dims[0]])],
                               [helper.make_tensor_value_info("p", TensorProto.FLOAT, [B, dims[-1]])], inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8  # readable by older ONNX Runtimes too (the GPU machine's takes IR <= 13)
     so = ort.SessionOptions()
     so.intra_op_num_threads = T
     so.inter_op_num_threads = 1
