@@ -28,7 +28,8 @@ struct RtCudaBlas {
     RtPlanGemm gm;
     cublasLtMatmulDesc_t op;
     cublasLtMatrixLayout_t la, lb, lc; // cuBLASLt's A (our B), B (our A), C: column-major views
-    cublasLtMatmulAlgo_t algo;
+    cublasLtMatmulAlgo_t algo[2];      // [0] for operands 16-byte aligned, [1] for any (element) alignment
+    bool have[2];
     void *ws;
     cudaStream_t cap;                  // the stream captures run on (never launched on)
     void *stage[2];                    // A's and B's staged copies (NULL: used in place)
@@ -105,6 +106,32 @@ static cublasStatus_t layout(cublasLtMatrixLayout_t *l, cudaDataType_t t, int64_
     return s;
 }
 
+// cuBLASLt's heuristic choice for the step's description and layouts, for operands aligned to 16
+// bytes (k = 0: what the arena, the allocator and the staging buffers give) or only to their
+// element (k = 1: a view starting inside an allocation), as PyTorch also chooses by alignment.
+static cublasStatus_t choose(RtCudaBlas *b, int k) {
+    if (b->have[k]) return CUBLAS_STATUS_SUCCESS;
+    cublasLtMatmulPreference_t pref = nullptr;
+    size_t wsz = BLAS_WORKSPACE;
+    const uint32_t align = k ? (b->gm.dtype == DT_FLOAT64 ? 8 : b->stage[0] || b->stage[1] ? 2 : 4) : 16;
+    cublasLtMatmulHeuristicResult_t r;
+    int n = 0;
+    cublasStatus_t s = cublasLtMatmulPreferenceCreate(&pref);
+    if (s == CUBLAS_STATUS_SUCCESS)
+        s = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsz, sizeof wsz);
+    const cublasLtMatmulPreferenceAttributes_t al[] = {
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES};
+    for (int i = 0; i < 4 && s == CUBLAS_STATUS_SUCCESS; i++)
+        s = cublasLtMatmulPreferenceSetAttribute(pref, al[i], &align, sizeof align);
+    if (s == CUBLAS_STATUS_SUCCESS)
+        s = cublasLtMatmulAlgoGetHeuristic(g_lt, b->op, b->la, b->lb, b->lc, b->lc, pref, 1, &r, &n);
+    if (pref) cublasLtMatmulPreferenceDestroy(pref);
+    if (s == CUBLAS_STATUS_SUCCESS && n < 1) s = CUBLAS_STATUS_NOT_SUPPORTED;
+    if (s == CUBLAS_STATUS_SUCCESS) b->algo[k] = r.algo, b->have[k] = true;
+    return s;
+}
+
 // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: cuBLASLt's A is our B and its
 // B our A, each with its transpose flag.
 extern "C" RtCudaBlas *rt_cuda_blas_new(const RtPlanGemm *gm, const char *graph, int step) {
@@ -141,21 +168,7 @@ extern "C" RtCudaBlas *rt_cuda_blas_new(const RtPlanGemm *gm, const char *graph,
     if (s == CUBLAS_STATUS_SUCCESS)
         s = layout(&b->lb, tin, gm->ta ? gm->k : gm->m, gm->ta ? gm->m : gm->k, gm->lda, gm->batch, gm->sa);
     if (s == CUBLAS_STATUS_SUCCESS) s = layout(&b->lc, t, gm->m, gm->n, gm->ldc, gm->batch, gm->sc);
-    if (s == CUBLAS_STATUS_SUCCESS) {
-        what = "cublasLtMatmulAlgoGetHeuristic";
-        cublasLtMatmulPreference_t pref = nullptr;
-        size_t wsz = BLAS_WORKSPACE;
-        cublasLtMatmulHeuristicResult_t r;
-        int n = 0;
-        s = cublasLtMatmulPreferenceCreate(&pref);
-        if (s == CUBLAS_STATUS_SUCCESS)
-            s = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsz, sizeof wsz);
-        if (s == CUBLAS_STATUS_SUCCESS)
-            s = cublasLtMatmulAlgoGetHeuristic(g_lt, b->op, b->la, b->lb, b->lc, b->lc, pref, 1, &r, &n);
-        if (pref) cublasLtMatmulPreferenceDestroy(pref);
-        if (s == CUBLAS_STATUS_SUCCESS && n < 1) s = CUBLAS_STATUS_NOT_SUPPORTED;
-        if (s == CUBLAS_STATUS_SUCCESS) b->algo = r.algo;
-    }
+    if (s == CUBLAS_STATUS_SUCCESS) what = "cublasLtMatmulAlgoGetHeuristic", s = choose(b, 0);
     if (s != CUBLAS_STATUS_SUCCESS) {
         rt_error(RT_ERUNTIME, "plan %s, step %d: cuBLASLt cannot run its %lld x %lld x %lld product: %s: %s (%s)", graph,
                  step, (long long)gm->m, (long long)gm->n, (long long)gm->k, what, cublasGetStatusName(s),
@@ -191,21 +204,26 @@ extern "C" int rt_cuda_blas_capture(RtCudaBlas *b, const void *args, cudaGraph_t
     const void *A = slot_ptr(args, gm->slot[0], gm->off[0]), *B = slot_ptr(args, gm->slot[1], gm->off[1]);
     void *C = slot_ptr(args, gm->slot[2], gm->off[2]);
     *out = nullptr;
+    /* a view that starts inside an allocation may be aligned to its element only (the staging
+     * buffers, the arena and fresh outputs are 256-byte aligned) */
+    const uintptr_t used = (b->stage[0] ? 0 : (uintptr_t)A) | (b->stage[1] ? 0 : (uintptr_t)B) | (uintptr_t)C;
+    const int k = used % 16 ? 1 : 0;
+    cublasStatus_t s = choose(b, k);
+    if (s != CUBLAS_STATUS_SUCCESS) return cublas_fail("cuBLASLt's algorithm for operands aligned to their element", s);
     CU_TRY("capturing a cuBLASLt step", cudaStreamBeginCapture(b->cap, cudaStreamCaptureModeThreadLocal));
     const void *ops[2] = {A, B};
-    for (int k = 0; k < 2; k++) { /* bf16: round the operands first; A^T B: A transposed */
-        if (!b->stage[k]) continue;
-        const bool tr = k == 0 && b->flip;
+    for (int i = 0; i < 2; i++) { /* bf16: round the operands first; A^T B: A transposed */
+        if (!b->stage[i]) continue;
+        const bool tr = i == 0 && b->flip;
         if (gm->precision == RT_PREC_BF16)
-            stage_launch<__nv_bfloat16>((const float *)ops[k], b->stage[k], b->extent[k], tr, gm->k, gm->m, b->cap);
+            stage_launch<__nv_bfloat16>((const float *)ops[i], b->stage[i], b->extent[i], tr, gm->k, gm->m, b->cap);
         else
-            stage_launch<float>((const float *)ops[k], b->stage[k], b->extent[k], tr, gm->k, gm->m, b->cap);
-        ops[k] = b->stage[k];
+            stage_launch<float>((const float *)ops[i], b->stage[i], b->extent[i], tr, gm->k, gm->m, b->cap);
+        ops[i] = b->stage[i];
     }
     A = ops[0], B = ops[1];
-    cublasStatus_t s = cublasLtMatmul(g_lt, b->op, f64 ? (const void *)&one : &onef, B, b->la, A, b->lb,
-                                      f64 ? (const void *)&zero : &zerof, C, b->lc, C, b->lc, &b->algo, b->ws,
-                                      BLAS_WORKSPACE, b->cap);
+    s = cublasLtMatmul(g_lt, b->op, f64 ? (const void *)&one : &onef, B, b->la, A, b->lb, f64 ? (const void *)&zero : &zerof,
+                       C, b->lc, C, b->lc, &b->algo[k], b->ws, BLAS_WORKSPACE, b->cap);
     cudaGraph_t g = nullptr;
     cudaError_t e = cudaStreamEndCapture(b->cap, &g);
     if (s != CUBLAS_STATUS_SUCCESS) {
