@@ -148,7 +148,9 @@ void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, const unsig
             coords[i] = xstrdup("0");
         } else {
             char *c = ex_name(x, "c");
-            char *div = run.n ? xfmt("(%lld%s%s)", (long long)after, sf, run.s) : xfmt("%lld%s", (long long)after, sf);
+            char *div = !run.n ? xfmt("%lld%s", (long long)after, sf)
+                        : after == 1 ? xfmt("(%s)", run.s + 3) /* run.s: " * (...)" */
+                                     : xfmt("(%lld%s%s)", (long long)after, sf, run.s);
             char *len = sy ? xfmt("((%s)%ss[%d])", x->idx, x->args, emit_sym_slot(x->g, sym[i]))
                            : xfmt("%lld%s", (long long)dims[i], sf);
             const bool one = after == 1 && !run.n;
