@@ -9,7 +9,9 @@
 #      (the CUDA Graph's nodes updated in place), and getStats()['backend'] === 'cuda-graph';
 #   2. tests/e2e/dynamic_train.php on BUILD/e2e/mlp_dyn_train.so: SGD steps of 512, 100, 7, 1
 #      rows (gradients dividing by the run's rows, x^T dh over the batch) and predict() on 300;
-#   3. tests/php/fusion_dynamic.phpt: the JIT's plan (NVRTC) at batch 8, 5, 1 against eager ops.
+#   3. timing: run() at one batch size against alternating sizes (informational, a few seconds);
+#   4. tests/php/fusion_dynamic.phpt: the JIT's plan (NVRTC) at batch 8, 5, 1 (and a batched
+#      product at 6, 2, 1) against eager ops.
 #
 # usage (repository root, on the GPU machine): bash tests/gpu/symbolic.sh [BUILD]
 # Needs, built beforehand with `make all e2e` (nvcc present, so the models carry their kernels):
@@ -66,6 +68,42 @@ part() { # name model.so script.php
 }
 part dynamic "$build/e2e/mlp_dyn.so" dynamic.php
 part dynamic_train "$build/e2e/mlp_dyn_train.so" dynamic_train.php
+
+# what a change of size costs: run() at one batch size against alternating sizes (each run then
+# updates the CUDA Graph's nodes that read the size in place; no re-capture). Informational: the
+# figures go into the report; the check is only that both ran on the CUDA Graph.
+cat >"$work/timing.php" <<'PHP'
+<?php
+use Cuda\CudaArray;
+$m = new MlpDyn();
+$p = ['w1' => CudaArray::randn([8, 16], seed: 3), 'b1' => CudaArray::randn([16], seed: 4),
+      'w2' => CudaArray::randn([16, 3], seed: 5), 'b2' => CudaArray::randn([3], seed: 6)];
+$d = [];
+foreach ([256, 255] as $b)
+    $d[$b] = ['x' => CudaArray::randn([$b, 8], seed: $b), 'y' => CudaArray::randint(0, 3, [$b], seed: 1)->oneHot(3)] + $p;
+$time = function (array $sizes) use ($m, $d): float {
+    for ($i = 0; $i < 200; $i++) $m->run(...$d[$sizes[$i % count($sizes)]]);
+    $m->run(...$d[256])['loss']->item();
+    $n = 2000;
+    $t0 = hrtime(true);
+    for ($i = 0; $i < $n; $i++) $out = $m->run(...$d[$sizes[$i % count($sizes)]]);
+    $out['loss']->item();
+    return (hrtime(true) - $t0) / 1e3 / $n;
+};
+$same = $time([256]);
+$alt = $time([256, 255]);
+printf("run() at batch 256: %.2f us; alternating 256/255 (graph nodes updated in place): %.2f us; backend %s\n",
+       $same, $alt, $m->getStats()['backend']);
+exit($m->getStats()['backend'] === 'cuda-graph' && is_finite($same) && is_finite($alt) ? 0 : 1);
+PHP
+if out=$("$php" -n -d "extension=$build/gtc.so" -d "extension=$build/e2e/mlp_dyn.so" "$work/timing.php" 2>&1); then
+    echo "PASS timing: $out"
+    pass=$((pass + 1))
+else
+    echo "FAIL timing"
+    printf '%s\n' "$out" | sed 's/^/    /'
+    fail=$((fail + 1))
+fi
 
 # the JIT: the .phpt on the device (run-tests passes GTC_DEVICE on)
 if bash tests/php/run.sh "$build/gtc.so" tests/php/fusion_dynamic.phpt >"$work/phpt.log" 2>&1; then
