@@ -19,7 +19,7 @@
 # and NumPy on $PYTHON (default: the python3 in PATH). Prints PASS/FAIL per part, each part's
 # failing lines, then "N passed, N failed"; the status is 1 when any check failed.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 build=${1:-build}
 case $build in /*) ;; *) build=$PWD/$build ;; esac
 php=${PHP:-php}
