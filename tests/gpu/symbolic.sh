@@ -10,12 +10,15 @@
 #   2. tests/e2e/dynamic_train.php on BUILD/e2e/mlp_dyn_train.so: SGD steps of 512, 100, 7, 1
 #      rows (gradients dividing by the run's rows, x^T dh over the batch) and predict() on 300;
 #   3. timing: run() at one batch size against alternating sizes (informational, a few seconds);
-#   4. tests/php/fusion_dynamic.phpt: the JIT's plan (NVRTC) at batch 8, 5, 1 (and a batched
+#   4. optional, when BUILD/models/digits_dynamic.so and examples/data/ exist: examples/
+#      train_dynamic.php (40 epochs of the digits MLP, every row, >= 95% test accuracy);
+#   5. tests/php/fusion_dynamic.phpt: the JIT's plan (NVRTC) at batch 8, 5, 1 (and a batched
 #      product at 6, 2, 1) against eager ops.
 #
 # usage (repository root, on the GPU machine): bash tests/gpu/symbolic.sh [BUILD]
 # Needs, built beforehand with `make all e2e` (nvcc present, so the models carry their kernels):
 #   BUILD/gtc.so  BUILD/e2e/mlp_dyn.so  BUILD/e2e/mlp_dyn_train.so
+# (optional: BUILD/models/digits_dynamic.so and examples/data/*.npy for part 4)
 # and NumPy on $PYTHON (default: the python3 in PATH). Prints PASS/FAIL per part, each part's
 # failing lines, then "N passed, N failed"; the status is 1 when any check failed.
 set -u
@@ -103,6 +106,23 @@ else
     echo "FAIL timing"
     printf '%s\n' "$out" | sed 's/^/    /'
     fail=$((fail + 1))
+fi
+
+# optional: examples/train_dynamic.php on the device, when its model and the data were built here
+# (build/gtc compile examples/digits_dynamic.json -o BUILD/models/digits_dynamic.so; make data)
+dyn="$build/models/digits_dynamic.so"
+if [ -f "$dyn" ] && [ -f examples/data/digits_test_labels.npy ]; then
+    if "$php" -n -d "extension=$build/gtc.so" -d "extension=$dyn" examples/train_dynamic.php 40 examples/data \
+        >"$work/train.log" 2>&1 && grep -q '^trained on 57520 rows' "$work/train.log"; then
+        echo "PASS train_dynamic.php on CUDA: every row of 40 epochs, $(grep -o 'test accuracy [0-9.]*%' "$work/train.log")"
+        pass=$((pass + 1))
+    else
+        echo "FAIL train_dynamic.php on CUDA (95% test accuracy, 57520 rows)"
+        sed 's/^/    /' "$work/train.log" | tail -n 20
+        fail=$((fail + 1))
+    fi
+else
+    echo "SKIP train_dynamic.php: $dyn or examples/data/ not built (optional)"
 fi
 
 # the JIT: the .phpt on the device (run-tests passes GTC_DEVICE on)
