@@ -133,6 +133,28 @@ TEST(emit_cuda_source__symbolic_batch__kernels_read_the_size) {
     graph_free(g);
 }
 
+/* A symbolic axis that is not the leading one of a reduction's sub-space (the mean of x^T) splits
+ * the flat index by the run's size; a row step over the whole [batch, 3] (keep 0) loops to the
+ * run's count in its reduction and its stores. */
+TEST(emit_cuda_source__symbolic_axis_inside__split_by_the_run_size) {
+    Graph *g = read_graph("{\"name\": \"xt\", \"op\": \"transpose\", \"inputs\": [\"x\"], \"perm\": [1, 0]},"
+                          "{\"name\": \"s\", \"op\": \"mean\", \"inputs\": [\"xt\"]},"
+                          "{\"name\": \"m\", \"op\": \"mean\", \"inputs\": [\"y\"], \"keepdims\": true},"
+                          "{\"name\": \"c\", \"op\": \"sub\", \"inputs\": [\"y\", \"m\"]}",
+                          "\"s\": \"s\", \"c\": \"c\"");
+    assert_non_null(g);
+    Graph *fwd = NULL;
+    assert_int_equal(forward_pipeline(g, NULL, &fwd, &d), 0);
+    char *cu = emit_cuda_source(g, "g.json", &d);
+    assert_non_null(cu);
+    assert_non_null(strstr(cu, " % ((int)a.s[0]);"));             /* x^T's batch axis, inner */
+    assert_non_null(strstr(cu, " / (((int)a.s[0]));"));           /* its other axis, outer */
+    assert_non_null(strstr(cu, "for (int e = threadIdx.x; e < (3 * ((int)a.s[0])); e += blockDim.x)"));
+    assert_non_null(strstr(cu, "/ ((double)3 * a.s[0])"));        /* both means divide by 3 x batch */
+    free(cu);
+    graph_free(g);
+}
+
 /* cuBLASLt's m, n, k are fixed in the plan: a product over a symbolic size stays our kernel, even
  * when GTC_GEMM=cublaslt forces every other product through cuBLASLt. */
 TEST(pass_lower__symbolic_product__refuses_cublaslt) {
@@ -254,6 +276,7 @@ int main(void) {
         cmocka_unit_test(ir_infer_op__symbolic_with_static_bound__refused),
         cmocka_unit_test(emit_cpu_source__symbolic_batch__loops_and_gemm_read_the_size),
         cmocka_unit_test(emit_cuda_source__symbolic_batch__kernels_read_the_size),
+        cmocka_unit_test(emit_cuda_source__symbolic_axis_inside__split_by_the_run_size),
         cmocka_unit_test(pass_lower__symbolic_product__refuses_cublaslt),
         cmocka_unit_test(forward_graph__symbolic_training_graph__keeps_the_dims),
         cmocka_unit_test(ir_write_json__symbolic_training_step__reads_back),
