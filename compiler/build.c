@@ -495,11 +495,8 @@ int build_compile(const BuildOptions *o) {
     free(out_arg);
     args_push(&link, "-o"), args_push(&link, tmp_out);
     char *cu = fmt("%s/kernels.cu", srcdir);
-    bool with_cuda = nvcc && is_file(cu) && !g->nsyms;
+    bool with_cuda = nvcc && is_file(cu);
     free(cu);
-    if (nvcc && g->nsyms)
-        fprintf(stderr, "%s: note: symbolic dimensions: CPU code only (the CUDA code generator does not take "
-                        "them yet)\n", o->input);
     /* the step, and a training step's predict() plan (predict_*: forward.h) when there is one */
     static const char *const csrcs[] = {"kernels_cpu", "plan", "predict_kernels_cpu", "predict_plan", "ext"};
     for (size_t i = 0; i < sizeof csrcs / sizeof *csrcs; i++) {

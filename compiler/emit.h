@@ -127,8 +127,12 @@ char *ex_addr(Ex *x, NodeId id);
 char *ex_gemm_product(Ex *x, NodeId mm);
 /* Linearised index of coords in a contiguous shape. */
 char *ex_linear(Ex *x, const TensorType *t, char *const *coords);
-/* Emits temporaries that split linear index `lin` of a contiguous shape into coordinates. */
-void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, char **coords);
+/* Emits temporaries that split linear index `lin` of a contiguous shape into coordinates; axes
+ * with sym[i] set (sym may be NULL) are as long as their symbolic dimension's size at run time. */
+void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, const unsigned char *sym, char **coords);
+/* The number of elements over t's axes in mask, as an index expression: ex_const when static,
+ * else with each symbolic axis's size at run time ("(8 * ((int)a.s[0]))"). */
+char *ex_extent(const Ex *x, const TensorType *t, unsigned mask);
 void ex_free_coords(char **coords, int n);
 /* An index constant of the kernel's index type ("512" or "512LL"). */
 char *ex_const(const Ex *x, int64_t v);
@@ -174,6 +178,9 @@ typedef struct {
     int64_t batch;
     bool has_m, has_n;             /* whether the output has the m / n axis (NumPy 1-D rules) */
 } EmitGemm;
+/* A GEMM step's M, N, K ("512" or "(int)a.s[0]") and batch count ("4LL" or a product with the
+ * run's size) into mnkb[0..4) (malloc'd); -1 (reported, x->failed) where they cannot be. */
+int ex_gemm_sizes(Ex *x, const EmitGemm *gm, char **mnkb);
 int emit_gemm_info(const Graph *g, const Step *st, EmitGemm *gm, Diag *d);
 /* The same for one matmul with its operands (a row step's prologue or epilogue); a_in_step: A is
  * computed by the step (need not be in memory). */

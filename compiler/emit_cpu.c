@@ -411,20 +411,10 @@ static void emit_cpu_gemm(Ex *x) {
     char *pa = ex_addr(x, gm.a), *pb = ex_addr(x, gm.b);
     if (!pa || !pb) return free(pa), free(pb);
     int64_t mn = gm.m * gm.n;
-    /* symbolic M, N or K: cblas takes the size at run time (a symbolic axis is only ever the
-     * leading one of a stored value, so the leading dimensions stay static) */
-    const TensorType *ta = &N(x->g, mm->in[0].id)->type, *tm = &mm->type;
-    int ms = gm.has_m ? tm->sym[tm->rank - 1 - gm.has_n] : 0, ns = gm.has_n ? tm->sym[tm->rank - 1] : 0;
-    int ks = ta->sym[ta->rank - 1];
-    char *M = ms ? xfmt("(int)%ss[%d]", x->args, emit_sym_slot(x->g, ms)) : xfmt("%lld", (long long)gm.m);
-    char *Nn = ns ? xfmt("(int)%ss[%d]", x->args, emit_sym_slot(x->g, ns)) : xfmt("%lld", (long long)gm.n);
-    char *K = ks ? xfmt("(int)%ss[%d]", x->args, emit_sym_slot(x->g, ks)) : xfmt("%lld", (long long)gm.k);
-    if ((ms || ns) && gm.batch > 1) {
-        diag_node(x->d, mm, "a batched matmul with a symbolic row or column axis is not supported");
-        x->failed = true;
-        free(M), free(Nn), free(K), free(pa), free(pb);
-        return;
-    }
+    /* symbolic M, N, K or batch: cblas takes the size at run time (ex_gemm_sizes) */
+    char *sz[4];
+    if (ex_gemm_sizes(x, &gm, sz)) return free(pa), free(pb);
+    char *M = sz[0], *Nn = sz[1], *K = sz[2], *B = sz[3];
     if (gm.m && gm.n && gm.batch && gm.k == 0) {
         ex_line(x, "for (long long i = 0; i < %lldLL; i++) C[i] = 0;", (long long)(mn * gm.batch));
     } else if (gm.m && gm.n && gm.batch) {
@@ -432,7 +422,7 @@ static void emit_cpu_gemm(Ex *x) {
         if (lda < 1) lda = 1;
         if (ldb < 1) ldb = 1;
         if (gm.batch > 1) {
-            ex_line(x, "for (long long bz = 0; bz < %lldLL; bz++) {", (long long)gm.batch);
+            ex_line(x, "for (long long bz = 0; bz < %s; bz++) {", B);
             x->indent++;
             Str oa = {0}, ob = {0};
             int64_t after = 1;
@@ -455,7 +445,7 @@ static void emit_cpu_gemm(Ex *x) {
         x->indent--;
         ex_line(x, "}");
     }
-    free(pa), free(pb), free(M), free(Nn), free(K);
+    free(pa), free(pb), free(M), free(Nn), free(K), free(B);
     /* the epilogue: every output but the product itself when it already is in place */
     int n = 0;
     NodeId *outs = calloc((size_t)x->st->nouts + 1, sizeof *outs);

@@ -9,6 +9,9 @@
  *   GEMM             the GEMMs of templates/kernels_prelude.cuh (tiled with sliced K, skinny,
  *                    small K) with the step's epilogue as a lambda; a cuBLASLt step's kernel is
  *                    its epilogue alone, a grid-stride loop over the product
+ * A symbolic dimension (docs/graph-format.md §3.1) changes only counts: element, row and reduction
+ * counts, GEMM M / K / batch and mean divisors read the run's size from the argument block, while
+ * grids stay the bound's (threads and blocks past the run's count do nothing).
  * The text compiles with nvcc (-std=c++17) and with NVRTC (the host-side table is guarded). */
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +28,10 @@ static RedMode row_mode(const Step *st) {
     return st->lower.form == LOWER_ROW_THREAD ? RED_THREAD : st->lower.form == LOWER_ROW_WARP ? RED_WARP : RED_BLOCK;
 }
 
-/* Coordinates from a flat index (ex_split marks them used: an expression may ignore some). */
-static void split_used(Ex *x, const char *lin, int rank, const int64_t *dims, char **coords) {
-    ex_split(x, lin, rank, dims, coords);
+/* Coordinates from a flat index (ex_split marks them used: an expression may ignore some); a
+ * symbolic axis (sym may be NULL) is as long as the run's size. */
+static void split_used(Ex *x, const char *lin, int rank, const int64_t *dims, const unsigned char *sym, char **coords) {
+    ex_split(x, lin, rank, dims, sym, coords);
 }
 
 static void store_all(Ex *x, const NodeId *outs, int n, char **const *coords) {
@@ -39,8 +43,10 @@ static void store_all(Ex *x, const NodeId *outs, int n, char **const *coords) {
     free(vals);
 }
 
-static void open_grid_loop(Ex *x, const char *var, int64_t n) {
-    char *c = ex_const(x, n);
+/* A grid-stride loop over the n elements of t (the run's count when t has a symbolic axis: the
+ * grid is sized for the bound, threads past the count do nothing). */
+static void open_grid_loop(Ex *x, const char *var, const TensorType *t) {
+    char *c = ex_extent(x, t, ~0u);
     ex_line(x, "for (%s %s = (%s)blockIdx.x * blockDim.x + threadIdx.x; %s < %s; %s += (%s)gridDim.x * blockDim.x) {",
             x->idx, var, x->idx, var, c, var, x->idx);
     x->indent++;
@@ -63,10 +69,12 @@ static void emit_cuda_elemwise(Ex *x) {
         const TensorType *t = &N(x->g, st->outs[k])->type;
         char *coords[IR_MAX_RANK] = {0};
         int n = 0, m = ex_mark(x);
-        open_grid_loop(x, "i", ir_numel(t));
-        split_used(x, "i", t->rank, t->dims, coords);
+        open_grid_loop(x, "i", t);
+        split_used(x, "i", t->rank, t->dims, t->sym, coords);
         for (int j = k; j < st->nouts; j++)
-            if (!done[j] && ir_shape_equal(&N(x->g, st->outs[j])->type, t)) done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
+            if (!done[j] && ir_shape_equal(&N(x->g, st->outs[j])->type, t) &&
+                !memcmp(N(x->g, st->outs[j])->type.sym, t->sym, sizeof t->sym))
+                done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
         store_all(x, group, n, cs);
         ex_release(x, m);
         close_block(x);
@@ -81,8 +89,8 @@ static void emit_cuda_copy(Ex *x) {
     const TensorType *t = &N(x->g, v)->type;
     char *c[IR_MAX_RANK] = {0};
     int m = ex_mark(x);
-    open_grid_loop(x, "i", ir_numel(t));
-    split_used(x, "i", t->rank, t->dims, c);
+    open_grid_loop(x, "i", t);
+    split_used(x, "i", t->rank, t->dims, t->sym, c);
     char *val = ex_value(x, v, c);
     ex_store_output(x, j, t, c, val);
     free(val);
@@ -104,12 +112,13 @@ static void block_reduction(Ex *x, const EmitRed *ri, char **xc, RedMode md, con
     const TensorType *S = &N(x->g, ri->x)->type;
     char *acc = ex_name(x, "acc"), *acci = xfmt("%si", acc), *t = ex_name(x, "t");
     int64_t rdims[IR_MAX_RANK];
+    unsigned char rsym[IR_MAX_RANK];
     int nr = 0, pos[IR_MAX_RANK];
     for (int i = 0; i < S->rank; i++)
-        if (ri->mask & (1u << i)) pos[nr] = i, rdims[nr++] = S->dims[i];
+        if (ri->mask & (1u << i)) pos[nr] = i, rsym[nr] = S->sym[i], rdims[nr++] = S->dims[i];
     ex_line(x, "%s %s = %s;", ri->acc, acc, ri->init);
     if (ri->arg) ex_line(x, "long long %s = -1;", acci);
-    char *cnt = ex_const(x, ri->count);
+    char *cnt = ex_extent(x, S, ri->mask); /* the run's count over a symbolic axis */
     if (lanec) {
         ex_line(x, "if (lane < %s) {", cnt);
         free(t), t = strdup("le");
@@ -124,7 +133,7 @@ static void block_reduction(Ex *x, const EmitRed *ri, char **xc, RedMode md, con
     if (lanec)
         for (int k = 0; k < nr; k++) rc[k] = strdup(lanec[k]);
     else
-        split_used(x, t, nr, rdims, rc);
+        split_used(x, t, nr, rdims, rsym, rc);
     for (int k = 0; k < nr; k++) xc[pos[k]] = rc[k];
     char *v = ex_value(x, ri->x, xc);
     char *cv = emit_conv(v, S->dtype, ri->ct);
@@ -158,6 +167,7 @@ static void emit_cuda_reduce(Ex *x) {
         x->failed = true;
         return;
     }
+    emit_red_count(x->g, &ri, x->args);
     const TensorType *S = &N(x->g, ri.x)->type, *O = &N(x->g, ri.node)->type;
     for (int k = 0; k < x->st->nouts; k++)
         if (!ir_shape_equal(&N(x->g, x->st->outs[k])->type, O)) {
@@ -165,7 +175,7 @@ static void emit_cuda_reduce(Ex *x) {
             x->failed = true;
             return;
         }
-    char *oc[IR_MAX_RANK] = {0}, *xc[IR_MAX_RANK] = {0}, *nout = ex_const(x, ir_numel(O)), *guard = NULL;
+    char *oc[IR_MAX_RANK] = {0}, *xc[IR_MAX_RANK] = {0}, *nout = ex_extent(x, O, ~0u), *guard = NULL;
     bool cols = x->st->lower.form == LOWER_RED_COLS;
     if (cols) {
         ex_line(x, "for (%s o0 = (%s)blockIdx.x * 8; o0 < %s; o0 += (%s)gridDim.x * 8) {", x->idx, x->idx, nout, x->idx);
@@ -177,7 +187,7 @@ static void emit_cuda_reduce(Ex *x) {
     free(nout);
     x->indent++;
     int m = ex_mark(x);
-    split_used(x, "o", O->rank, O->dims, oc);
+    split_used(x, "o", O->rank, O->dims, O->sym, oc);
     for (int i = 0, k = 0; i < S->rank; i++) {
         bool red = ri.mask & (1u << i);
         if (O->rank == S->rank) xc[i] = red ? NULL : strdup(oc[i]);
@@ -299,7 +309,7 @@ static int lane_row_begin(Ex *x, const EmitRow *rw, char *const *rc, char **ec) 
     ex_line(x, "(void)le;");
     free(len), free(last);
     for (int i = 0; i < rw->keep; i++) ec[i] = strdup(rc[i]);
-    split_used(x, "le", S->rank - rw->keep, S->dims + rw->keep, ec + rw->keep);
+    split_used(x, "le", S->rank - rw->keep, S->dims + rw->keep, NULL, ec + rw->keep); /* a static row */
     for (int k = 0; k < st->nnodes && !x->failed; k++) {
         EmitRed ri;
         if (ir_ops[N(x->g, st->nodes[k])->op].kind != K_REDUCE) continue;
@@ -339,7 +349,19 @@ static void emit_cuda_row(Ex *x) {
     RedMode md = row_mode(st);
     bool warp = md == RED_WARP;
     int w = st->lower.warps;
-    char *rc[IR_MAX_RANK] = {0}, *nrows = ex_const(x, rw.rows);
+    /* rows over a symbolic leading axis: the run's count of them; a symbolic row (a reduction of
+     * a whole [batch] vector): its run's length, never the lane form (which is unrolled over a
+     * static length) */
+    const unsigned rowmask = (1u << rw.keep) - 1, lenmask = ((1u << S->rank) - 1) & ~rowmask;
+    bool row_sym = false;
+    for (int i = rw.keep; i < S->rank; i++) row_sym = row_sym || (S->sym[i] && S->dims[i] != 1);
+    if (row_sym && (rw.has_pro || rw.has_epi)) {
+        diag_node(x->d, N(x->g, rw.x), "internal: a row step with a product over a symbolic row");
+        x->failed = true;
+        emit_row_free(&rw);
+        return;
+    }
+    char *rc[IR_MAX_RANK] = {0}, *nrows = ex_extent(x, S, rowmask);
     if ((rw.has_pro && !row_mm_ptrs(x, &rw.pro, "A1", "B1")) || (rw.has_epi && !row_mm_ptrs(x, &rw.epi, NULL, "B2"))) {
         free(nrows), emit_row_free(&rw);
         return;
@@ -362,8 +384,8 @@ static void emit_cuda_row(Ex *x) {
     free(nrows);
     x->indent++;
     int m = ex_mark(x);
-    split_used(x, "row", rw.keep, S->dims, rc);
-    const bool lanes = warp && rw.len <= 32;
+    split_used(x, "row", rw.keep, S->dims, S->sym, rc);
+    const bool lanes = warp && rw.len <= 32 && !row_sym;
     char *ec[IR_MAX_RANK] = {0};
     const int nq = lanes ? lane_row_begin(x, &rw, rc, ec) : 0;
     if (rw.has_pro) {
@@ -382,6 +404,7 @@ static void emit_cuda_row(Ex *x) {
                 x->failed = true;
                 break;
             }
+            emit_red_count(x->g, &ri, x->args);
             char *xc[IR_MAX_RANK] = {0};
             for (int i = 0; i < rw.keep; i++) xc[i] = strdup(rc[i]);
             block_reduction(x, &ri, xc, md, NULL, lanes && red_is_row(x->g, &ri, &rw) ? ec + rw.keep : NULL);
@@ -410,7 +433,7 @@ static void emit_cuda_row(Ex *x) {
         close_block(x);
     }
     if (rw.nfo || rw.has_epi) {
-        char *fc[IR_MAX_RANK] = {0}, *len = ex_const(x, rw.len);
+        char *fc[IR_MAX_RANK] = {0}, *len = ex_extent(x, S, lenmask);
         for (int i = 0; i < rw.keep; i++) fc[i] = strdup(rc[i]);
         if (lanes) {
             ex_line(x, "if (lane < %s) {", len);
@@ -424,7 +447,7 @@ static void emit_cuda_row(Ex *x) {
         if (lanes)
             for (int i = rw.keep; i < S->rank; i++) fc[i] = strdup(ec[i]);
         else
-            split_used(x, "e", S->rank - rw.keep, S->dims + rw.keep, fc + rw.keep);
+            split_used(x, "e", S->rank - rw.keep, S->dims + rw.keep, S->sym + rw.keep, fc + rw.keep);
         if (rw.has_epi) { /* the epilogue's A row, for every lane */
             char *v = ex_value(x, rw.epi.a, fc);
             ex_line(x, "gtc_ra[wr][e] = %s;", v);
@@ -468,8 +491,8 @@ static void emit_cuda_blas_epilogue(Ex *x, const EmitGemm *gm) {
     if (!outs || !cs) abort();
     char *coords[IR_MAX_RANK] = {0};
     int n = 0, m = ex_mark(x);
-    open_grid_loop(x, "i", ir_numel(t));
-    split_used(x, "i", t->rank, t->dims, coords);
+    open_grid_loop(x, "i", t);
+    split_used(x, "i", t->rank, t->dims, t->sym, coords);
     for (int k = 0; k < x->st->nouts; k++)
         if (!(x->st->outs[k] == gm->mm && l->gemm_out == gm->mm)) cs[n] = coords, outs[n++] = x->st->outs[k];
     ex_line(x, "const %s acc = %s[i];", emit_ctype(t->dtype), dst);
@@ -492,11 +515,15 @@ static void emit_cuda_gemm(Ex *x) {
     const Node *mm = N(x->g, gm.mm);
     const char *T = emit_ctype(mm->type.dtype);
     const StepLower *tile = &x->st->lower;
-    char *bc[IR_MAX_RANK] = {0};
+    char *bc[IR_MAX_RANK] = {0}, *sz[4];
+    if (ex_gemm_sizes(x, &gm, sz)) return;
     Str oa = {0}, ob = {0};
     if (gm.nb) {
         ex_line(x, "const %s bz = blockIdx.z;", x->idx);
-        split_used(x, "bz", gm.nb, gm.bdims, bc);
+        bool bsym = false; /* a symbolic batch axis: the grid's z is the bound's, blocks past the run's exit */
+        for (int i = 0; i < gm.nb; i++) bsym = bsym || (mm->type.sym[i] && gm.bdims[i] != 1);
+        if (bsym) ex_line(x, "if (bz >= %s) return;", sz[3]);
+        split_used(x, "bz", gm.nb, gm.bdims, NULL, bc);
         for (int i = 0; i < gm.nb; i++) {
             if (gm.bsa[i]) str_add(&oa, " + (long long)%s * %lldLL", bc[i], (long long)gm.bsa[i]);
             if (gm.bsb[i]) str_add(&ob, " + (long long)%s * %lldLL", bc[i], (long long)gm.bsb[i]);
@@ -505,25 +532,28 @@ static void emit_cuda_gemm(Ex *x) {
     char *pa = ex_addr(x, gm.a), *pb = ex_addr(x, gm.b);
     if (!pa || !pb) {
         free(pa), free(pb), str_free(&oa), str_free(&ob);
+        for (int i = 0; i < 4; i++) free(sz[i]);
         return;
     }
     ex_line(x, "const %s *A = %s%s;", T, pa, oa.s ? oa.s : "");
     ex_line(x, "const %s *B = %s%s;", T, pb, ob.s ? ob.s : "");
     free(pa), free(pb), str_free(&oa), str_free(&ob);
+    /* M, N, K at run time where symbolic (the templates take them as ints; the template bounds
+     * KK / NN and the grid are the bound's) */
     if (tile->form == LOWER_GEMM_SMALLK)
-        ex_line(x, "gtc_gemm_smallk<%s, %lld>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %lld, %lld, %lld,", T,
+        ex_line(x, "gtc_gemm_smallk<%s, %lld>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %s, %s, %s,", T,
                 (long long)(gm.k > 0 ? gm.k : 1), (long long)gm.sam, (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn,
-                (long long)gm.m, (long long)gm.n, (long long)gm.k);
+                sz[0], sz[1], sz[2]);
     else if (tile->form != LOWER_GEMM_TILED)
-        ex_line(x, "gtc_gemm_skinny%s<%s, %lld>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %lld, %lld, %lld,",
+        ex_line(x, "gtc_gemm_skinny%s<%s, %lld>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %s, %s, %s,",
                 tile->form == LOWER_GEMM_SKINNY_T ? "_t" : "", T, (long long)(gm.n > 0 ? gm.n : 1), (long long)gm.sam,
-                (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn, (long long)gm.m, (long long)gm.n, (long long)gm.k);
+                (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn, sz[0], sz[1], sz[2]);
     else
-        ex_line(x, "gtc_gemm<%s, %d, %d, %d, %d, %d, %s, %s>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %lld, %lld, %lld,", T,
+        ex_line(x, "gtc_gemm<%s, %d, %d, %d, %d, %d, %s, %s>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %s, %s, %s,", T,
                 tile->bm, tile->bn, tile->tm, tile->ks, tile->bk, gm.sak == 1 ? "true" : "false",
                 gm.sbk == 1 ? "true" : "false",
-                (long long)gm.sam, (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn, (long long)gm.m, (long long)gm.n,
-                (long long)gm.k);
+                (long long)gm.sam, (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn, sz[0], sz[1], sz[2]);
+    for (int i = 0; i < 4; i++) free(sz[i]);
     x->indent++;
     ex_line(x, "[&](int i, int j, %s acc) {", T);
     x->indent++;
@@ -552,11 +582,6 @@ char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
     Str b = {0};
     int nscalars = emit_nscalars(g);
     emit_header(&b, source_name);
-    if (g->nsyms) { /* docs/graph-format.md §3.1: CPU code only for now */
-        str_add(&b, "/* Plan %s has symbolic dimensions: no CUDA kernels (the CUDA code generator does not take\n"
-                    " * them yet; the model runs on the CPU backend). */\n", g->name);
-        return str_take(&b);
-    }
     str_add(&b, "/* The CUDA kernels of plan %s: one __global__ function per step, taking the argument\n"
                 " * block of runtime/core/plan_abi.h by value. Compiles with nvcc and with NVRTC. */\n", g->name);
     emit_text(&b, EMIT_TEXT_CUDA_TYPES);

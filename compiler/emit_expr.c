@@ -125,7 +125,10 @@ static bool is_ident(const char *s) {
     return true;
 }
 
-void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, char **coords) {
+/* Splits lin over dims; an axis with sym[i] set (sym may be NULL) is as long as its size at run
+ * time, so the axes before it divide by that size: only a leading symbolic axis is usual (strides
+ * static), but a reduction's or a view's sub-space may hold one further in. */
+void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, const unsigned char *sym, char **coords) {
     char *l = xstrdup(lin);
     if (!is_ident(l) && !is_zero(l)) {
         char *t = ex_name(x, "x");
@@ -137,21 +140,31 @@ void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, char **coor
     for (int i = 0; i < rank; i++)
         if (dims[i] != 1 && first < 0) first = i;
     int64_t after = 1;
+    Str run = {0}; /* the symbolic sizes among the axes after this one: " * ((int)a.s[2])" */
+    const char *sf = x->idx64 ? "LL" : "";
     for (int i = rank - 1; i >= 0; i--) {
+        const bool sy = sym && sym[i] && dims[i] != 1; /* a bound of 1: the coordinate is 0 anyway */
         if (dims[i] == 1 || is_zero(l)) {
             coords[i] = xstrdup("0");
         } else {
             char *c = ex_name(x, "c");
-            const char *sf = x->idx64 ? "LL" : "";
-            if (i == first && after == 1) ex_line(x, "const %s %s = %s;", x->idx, c, l);
-            else if (i == first) ex_line(x, "const %s %s = %s / %lld%s;", x->idx, c, l, (long long)after, sf);
-            else if (after == 1) ex_line(x, "const %s %s = %s %% %lld%s;", x->idx, c, l, (long long)dims[i], sf);
-            else ex_line(x, "const %s %s = (%s / %lld%s) %% %lld%s;", x->idx, c, l, (long long)after, sf,
-                         (long long)dims[i], sf);
+            char *div = !run.n ? xfmt("%lld%s", (long long)after, sf)
+                        : after == 1 ? xfmt("(%s)", run.s + 3) /* run.s: " * (...)" */
+                                     : xfmt("(%lld%s%s)", (long long)after, sf, run.s);
+            char *len = sy ? xfmt("((%s)%ss[%d])", x->idx, x->args, emit_sym_slot(x->g, sym[i]))
+                           : xfmt("%lld%s", (long long)dims[i], sf);
+            const bool one = after == 1 && !run.n;
+            if (i == first && one) ex_line(x, "const %s %s = %s;", x->idx, c, l);
+            else if (i == first) ex_line(x, "const %s %s = %s / %s;", x->idx, c, l, div);
+            else if (one) ex_line(x, "const %s %s = %s %% %s;", x->idx, c, l, len);
+            else ex_line(x, "const %s %s = (%s / %s) %% %s;", x->idx, c, l, div, len);
             coords[i] = c;
+            free(div), free(len);
         }
-        after *= dims[i];
+        if (sy) str_add(&run, " * ((%s)%ss[%d])", x->idx, x->args, emit_sym_slot(x->g, sym[i]));
+        else after *= dims[i];
     }
+    str_free(&run);
     free(l);
     /* a broadcast or a constant may not read every coordinate */
     Str u = {0};
@@ -159,6 +172,51 @@ void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, char **coor
         if (coords[i][0] == 'c') str_add(&u, "%s(void)%s;", u.n ? " " : "", coords[i]);
     if (u.n) ex_line(x, "%s", u.s);
     str_free(&u);
+}
+
+char *ex_extent(const Ex *x, const TensorType *t, unsigned mask) {
+    int64_t n = 1;
+    Str run = {0};
+    for (int i = 0; i < t->rank; i++) {
+        if (!(mask & (1u << i))) continue;
+        if (t->sym[i] && t->dims[i] != 1)
+            str_add(&run, "%s((%s)%ss[%d])", run.n ? " * " : "", x->idx, x->args, emit_sym_slot(x->g, t->sym[i]));
+        else n *= t->dims[i];
+    }
+    char *c = ex_const(x, n);
+    if (!run.n) return c;
+    char *r = n == 1 ? xfmt("%s", run.s) : xfmt("(%s * %s)", c, run.s);
+    free(c), str_free(&run);
+    return r;
+}
+
+/* A GEMM's M, N, K and batch count as the kernel's expressions (M, N, K ints, the batch a long
+ * long): a symbolic one is read from the argument block (a symbolic axis is only ever the leading
+ * one of a stored value, so the leading dimensions and batch strides stay static). The CPU's cblas
+ * call and the CUDA templates both take them at run time. -1 (reported) for a batched product with
+ * a symbolic row or column axis. */
+int ex_gemm_sizes(Ex *x, const EmitGemm *gm, char **mnkb) {
+    const Node *mm = &x->g->nodes[gm->mm];
+    const TensorType *ta = &x->g->nodes[mm->in[0].id].type, *tm = &mm->type;
+    int ms = gm->has_m ? tm->sym[tm->rank - 1 - gm->has_n] : 0, ns = gm->has_n ? tm->sym[tm->rank - 1] : 0;
+    int ks = ta->sym[ta->rank - 1];
+    if ((ms || ns) && gm->batch > 1) {
+        diag_node(x->d, mm, "a batched matmul with a symbolic row or column axis is not supported");
+        x->failed = true;
+        return -1;
+    }
+    mnkb[0] = ms ? xfmt("(int)%ss[%d]", x->args, emit_sym_slot(x->g, ms)) : xfmt("%lld", (long long)gm->m);
+    mnkb[1] = ns ? xfmt("(int)%ss[%d]", x->args, emit_sym_slot(x->g, ns)) : xfmt("%lld", (long long)gm->n);
+    mnkb[2] = ks ? xfmt("(int)%ss[%d]", x->args, emit_sym_slot(x->g, ks)) : xfmt("%lld", (long long)gm->k);
+    int64_t b = 1;
+    Str run = {0};
+    for (int i = 0; i < gm->nb; i++) {
+        if (tm->sym[i] && gm->bdims[i] != 1) str_add(&run, " * (long long)%ss[%d]", x->args, emit_sym_slot(x->g, tm->sym[i]));
+        else b *= gm->bdims[i];
+    }
+    mnkb[3] = run.n ? xfmt("(%lldLL%s)", (long long)b, run.s) : xfmt("%lldLL", (long long)b);
+    str_free(&run);
+    return 0;
 }
 
 /* ---- buffers ----------------------------------------------------------------------------------- */
@@ -373,7 +431,7 @@ static void reshape_coords(Ex *x, const TensorType *in, const TensorType *out, c
         return;
     }
     char *lin = ex_linear(x, out, coords);
-    ex_split(x, lin, in->rank, in->dims, oc);
+    ex_split(x, lin, in->rank, in->dims, in->sym, oc);
     free(lin);
 }
 
@@ -625,7 +683,7 @@ static char *value_of_index(Ex *x, NodeId id, char *const *coords) {
     ex_line(x, "for (%s %s = 0; %s < %lld%s; %s++) {", x->idx, k, k, (long long)ir_numel(it), x->idx64 ? "LL" : "", k);
     x->indent++;
     int mark = ex_mark(x);
-    ex_split(x, k, q, it->dims, ic);
+    ex_split(x, k, q, it->dims, it->sym, ic);
     char *iv = ex_value(x, nd->in[1].id, ic);
     char *j = index_var(x, id, iv, n, "continue;");
     ex_line(x, "if (%s != (long long)%s) continue;", j, coords[ax]);

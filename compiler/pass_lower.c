@@ -110,7 +110,7 @@ static int gemm_tile(const Target *tg, const EmitGemm *gm, int64_t elem, StepLow
 /* Whether a GEMM step runs through cuBLASLt, and why (in `why`, for gtc plan). GTC_GEMM=cublaslt
  * or GTC_GEMM=kernel in the environment overrides the cost model where cuBLASLt can take the
  * product (the GPU tests run both forms on every graph; bench/scale.sh measures both). */
-static bool gemm_blas(const Target *tg, const EmitGemm *gm, DType dt, char *why, size_t n) {
+static bool gemm_blas(const Target *tg, const EmitGemm *gm, DType dt, bool sym, char *why, size_t n) {
     const int64_t macs = gm->m * gm->n * gm->k * gm->batch;
     const bool tc = dt == DT_FLOAT32 && tg->precision != PREC_FP32;
     const char *force = getenv("GTC_GEMM");
@@ -122,6 +122,8 @@ static bool gemm_blas(const Target *tg, const EmitGemm *gm, DType dt, char *why,
         snprintf(why, n, "our kernel: cuBLASLt does not take %s products", ir_dtype_name(dt));
     else if (gm->n <= SKINNY_N || gm->k <= SMALLK_K)
         snprintf(why, n, "our kernel: N or K of at most 8 is memory-bound, fused");
+    else if (sym) /* the cuBLASLt call's m, n, k and batch are fixed in the plan (RtPlanStep.blas) */
+        snprintf(why, n, "our kernel: a symbolic size");
     else if (gm->m > INT32_MAX || gm->n > INT32_MAX || gm->k > INT32_MAX || gm->batch > INT32_MAX ||
              !emit_gemm_batch_stride(gm, 0, &sa) || !emit_gemm_batch_stride(gm, 1, &sb))
         snprintf(why, n, "our kernel: the batch is not one stride per operand (or a size is over 2^31)");
@@ -217,7 +219,9 @@ static int lower_launch(const Graph *g, const Target *tg, const Step *st, StepLo
         EmitGemm gm;
         if (emit_gemm_info(g, st, &gm, d)) return -1;
         const int64_t elem = (int64_t)ir_dtype_size(N(g, gm.mm)->type.dtype);
-        if (gemm_blas(tg, &gm, N(g, gm.mm)->type.dtype, out->why_gemm, sizeof out->why_gemm)) {
+        const TensorType *ta = &N(g, N(g, gm.mm)->in[0].id)->type;
+        const bool sym = ir_type_symbolic(&N(g, gm.mm)->type) || ta->sym[ta->rank - 1];
+        if (gemm_blas(tg, &gm, N(g, gm.mm)->type.dtype, sym, out->why_gemm, sizeof out->why_gemm)) {
             /* the epilogue kernel: a grid-stride loop over the product, as an elementwise step */
             out->form = LOWER_GEMM_BLAS;
             out->block[0] = EW_BLOCK;
@@ -369,11 +373,27 @@ static uint64_t value_slots(const Graph *g, NodeId n) {
     }
 }
 
+/* The size slots of t's symbolic axes: a kernel over t (its loop counts, GEMM sizes, mean
+ * divisors) reads them, so a run of another size must update its node (runtime/cuda). */
+static uint64_t sym_slots(const Graph *g, const TensorType *t) {
+    uint64_t u = 0;
+    const int np = g->ninputs + g->noutputs + 1;
+    for (int i = 0; i < t->rank; i++)
+        if (t->sym[i]) u |= slot_bit(np + emit_sym_slot(g, t->sym[i]));
+    return u;
+}
+
 static uint64_t step_uses(const Graph *g, const Step *st) {
     const Plan *p = g->plan;
     uint64_t u = slot_bit(g->ninputs + g->noutputs); /* the arena: scratch, GEMM products */
-    for (int i = 0; i < st->nins; i++) u |= value_slots(g, st->ins[i]);
-    for (int i = 0; i < st->nouts; i++) u |= value_slots(g, st->outs[i]);
+    for (int i = 0; i < st->nins; i++) u |= value_slots(g, st->ins[i]) | sym_slots(g, &N(g, st->ins[i])->type);
+    for (int i = 0; i < st->nouts; i++) u |= value_slots(g, st->outs[i]) | sym_slots(g, &N(g, st->outs[i])->type);
+    for (int i = 0; i < st->nnodes; i++) { /* a fused value's, and its operands' (a reduction's count) */
+        const Node *nd = N(g, st->nodes[i]);
+        u |= sym_slots(g, &nd->type);
+        for (int k = 0; k < nd->ninputs; k++)
+            if (nd->in[k].id >= 0) u |= sym_slots(g, &N(g, nd->in[k].id)->type);
+    }
     if (st->kind == STEP_COPY && !st->nouts) {
         int j = st->copy_output, alias = p->output_alias ? p->output_alias[j] : -1;
         u |= slot_bit(g->ninputs + j) | (alias >= 0 ? slot_bit(alias) : 0);

@@ -7,11 +7,11 @@
  * rows) in one call.
  *
  *   build/gtc compile examples/digits_dynamic.json -o build/models/digits_dynamic.so
- *   php -d extension=build/gtc.so -d extension=build/models/digits_dynamic.so -d gtc.device=cpu \
+ *   php -d extension=build/gtc.so -d extension=build/models/digits_dynamic.so \
  *       examples/train_dynamic.php [EPOCHS [DATA_DIR [LR]]]
  *
- * (Symbolic dimensions run on the CPU backend for now: gtc.device=cpu.) Exits 1 below 95% test
- * accuracy.
+ * (on the GPU when there is one, else the CPU backend; -d gtc.device=cpu picks the CPU.) Exits 1
+ * below 95% test accuracy.
  */
 use Cuda\CudaArray;
 

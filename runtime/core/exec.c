@@ -43,11 +43,6 @@ RtExec *rt_exec_new(const RtPlan *plan, const RtBackend *b) {
         rt_error(RT_ERUNTIME, "plan %s: corrupt symbolic dimensions table", plan->graph);
         return NULL;
     }
-    if (plan->nsyms && b->device_count) { /* a device backend: no kernels with runtime sizes yet */
-        rt_error(RT_ERUNTIME, "plan %s has symbolic dimensions (\"%s\"), which run on the CPU backend only "
-                 "for now (gtc.device=cpu)", plan->graph, plan->syms[0].name);
-        return NULL;
-    }
     /* The arena as bytes in rows of 4 KiB: one dimension of 2^31 or more would fail the tensor
      * limits, and a plan's arena may be larger than that (it is a sum of tensors). */
     int64_t n = plan->arena_bytes > 0 ? plan->arena_bytes : 1, row = 4096;

@@ -548,7 +548,7 @@ final class Fusion
      * compute capability 8.0+; float32 storage and accumulation), as `gtc compile --precision`.
      * $dynamic makes the first axis of inputs a symbolic dimension
      * (['batch' => ['x', 'y']]: any size from 1 to the traced one, the same in x and y; one plan
-     * for every batch, on the CPU backend for now; docs/fusion.md).
+     * for every batch, on the GPU or the CPU; docs/fusion.md).
      */
     public static function compile(callable $fn, array $inputs, string|bool $name = "fusion", array $donate = [], bool $cudaGraph = false, string $precision = "fp32", array $dynamic = []): FusionGraph {}
 

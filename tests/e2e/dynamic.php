@@ -2,7 +2,7 @@
 /* tests/e2e/dynamic.php: one compiled model for every batch size (symbolic dimensions,
  * docs/graph-format.md §3.1); run by tests/e2e/run.sh as
  *
- *   php -n -d extension=gtc.so -d extension=MLP_DYN.so dynamic.php WORKDIR
+ *   php -n -d extension=gtc.so -d extension=MLP_DYN.so dynamic.php WORKDIR [BACKEND]
  *
  * over tests/e2e/dynamic/mlp_dyn.json ("batch" up to 4096: an MLP's logits and softmax, the
  * cross-entropy mean over the batch, a mean and a max over the batch axis, a Gram matrix whose
@@ -19,6 +19,7 @@ require_once __DIR__ . '/check.inc';
 use Cuda\CudaArray;
 
 $work = $argv[1] ?? '';
+$backend = $argv[2] ?? ''; // tests/gpu/symbolic.sh: 'cuda-graph', the backend every run must take
 if (!class_exists('MlpDyn') || !is_dir($work)) {
     echo "not ok - class MlpDyn and directory $work\n0 passed, 1 failed\n";
     exit(1);
@@ -60,7 +61,7 @@ foreach ([1, 7, 256, 4096, 7] as $n => $b) {
           "batch $b: output shapes follow the batch");
     CudaArray::saveNpz("$work/in$b.npz", $d + $p);
     $log = [];
-    exec('/usr/bin/python3 ' . escapeshellarg($ref) . ' ' . escapeshellarg("$work/in$b.npz") . ' '
+    exec(escapeshellarg(getenv('PYTHON') ?: '/usr/bin/python3') . ' ' . escapeshellarg($ref) . ' ' . escapeshellarg("$work/in$b.npz") . ' '
          . escapeshellarg("$work/ref$b.npz") . ' 2>&1', $log, $rc);
     if (!check($rc === 0, "batch $b: the float64 NumPy reference ran", implode("\n", $log))) continue;
     $r = CudaArray::loadNpz("$work/ref$b.npz");
@@ -108,5 +109,7 @@ for ($i = 0; $i < 3000; $i++) {
 $after = CudaArray::memoryInfo()['allocated'];
 check($after === $before, "3,000 runs over batch sizes 1 to 4096 allocate nothing that stays ($before -> $after bytes)");
 
+if ($backend !== '') // every run above took it (the executor is made on the first run)
+    check($m->getStats()['backend'] === $backend, "the runs took the $backend backend", json_encode($m->getStats()['backend']));
 echo "$passed passed, $failed failed\n";
 exit($failed ? 1 : 0);

@@ -2,7 +2,7 @@
 /* tests/e2e/dynamic_train.php: a training step over a symbolic batch (docs/graph-format.md §3.1);
  * run by tests/e2e/run.sh as
  *
- *   php -n -d extension=gtc.so -d extension=MLP_DYN_TRAIN.so dynamic_train.php WORKDIR
+ *   php -n -d extension=gtc.so -d extension=MLP_DYN_TRAIN.so dynamic_train.php WORKDIR [BACKEND]
  *
  * over tests/e2e/dynamic/mlp_dyn_train.json ("batch" up to 512, SGD, the cross-entropy mean over
  * the batch). One object takes steps of 512, 100, 7 and 1 rows: each update (w1 b1 w2 b2 in place)
@@ -16,6 +16,7 @@ require_once __DIR__ . '/check.inc';
 use Cuda\CudaArray;
 
 $work = $argv[1] ?? '';
+$backend = $argv[2] ?? ''; // tests/gpu/symbolic.sh: 'cuda-graph', the backend every run must take
 if (!class_exists('MlpDynTrain') || !is_dir($work)) {
     echo "not ok - class MlpDynTrain and directory $work\n0 passed, 1 failed\n";
     exit(1);
@@ -26,7 +27,7 @@ $p = ['w1' => CudaArray::randn([8, 16], seed: 3)->multiply(0.5), 'b1' => CudaArr
 $ref = __DIR__ . '/dynamic_ref.py';
 $runRef = function (string $in, string $out, bool $step): bool {
     global $ref;
-    exec('/usr/bin/python3 ' . escapeshellarg($ref) . ($step ? ' --step ' : ' ') . escapeshellarg($in) . ' '
+    exec(escapeshellarg(getenv('PYTHON') ?: '/usr/bin/python3') . ' ' . escapeshellarg($ref) . ($step ? ' --step ' : ' ') . escapeshellarg($in) . ' '
          . escapeshellarg($out) . ' 2>&1', $log, $rc);
     return check($rc === 0, "the float64 NumPy reference ran ($out)", implode("\n", $log));
 };
@@ -55,5 +56,7 @@ if ($runRef("$work/p.npz", "$work/pr.npz", false)) {
     check($e <= 1e-5, sprintf('predict() against float64 NumPy (rel err %.2e)', $e));
 }
 check($m->inputs()['x']['shape'] === ['batch', 8], "inputs(): x is ['batch', 8]");
+if ($backend !== '') // every run above took it (the executor is made on the first run)
+    check($m->getStats()['backend'] === $backend, "the runs took the $backend backend", json_encode($m->getStats()['backend']));
 echo "$passed passed, $failed failed\n";
 exit($failed ? 1 : 0);

@@ -1,9 +1,5 @@
 --TEST--
-Cuda\Fusion::compile(dynamic:): one traced plan for every batch size up to the traced one, and its refusals
---SKIPIF--
-<?php
-if ((new Cuda\CudaArray([1]))->device() !== 'cpu') echo 'skip symbolic dimensions run on the CPU backend only for now';
-?>
+Cuda\Fusion::compile(dynamic:): one traced plan for every batch size up to the traced one (a batched product too), and its refusals
 --FILE--
 <?php
 require __DIR__ . '/helpers.inc';
@@ -26,6 +22,18 @@ foreach ([8, 5, 1] as $b) {
                       && fmt($r['s']->item(), 4) === fmt($e['s']->item(), 4), true));
 }
 echo "replays: ", $g->getStats()['replays'], "\n";
+$bk = $g->getStats()['backend']; // the device's compiled plan (CUDA: its kernels through NVRTC), never op by op
+echo "compiled for the device: ", var_export($bk === (str_starts_with((new CudaArray([1]))->device(), 'cuda') ? 'cuda-graph' : 'cpu'), true), "\n";
+// a batched product over the symbolic axis: the batch loop (CPU) or the grid's z blocks (CUDA) stop at the run's batch
+$bf = fn($x, $w) => ['y' => $x->matmul($w)->tanh()];
+$bg = Fusion::compile($bf, ['x' => [[6, 2, 3], 'float32'], 'w' => [[3, 4], 'float32']], 'bmm', [], false, dynamic: ['batch' => ['x']]);
+$bw = CudaArray::randn([3, 4], seed: 2);
+foreach ([6, 2, 1] as $b) {
+    $x = CudaArray::randn([$b, 2, 3], seed: 30 + $b);
+    $r = $bg->run($x, $bw)['y'];
+    printf("batched matmul, batch %d: %s, same as eager: %s\n", $b, json_encode($r->getShape()),
+           var_export(fmt($r->toArray(), 5) === fmt($bf($x, $bw)['y']->toArray(), 5), true));
+}
 echo "refusals at run time:\n";
 throws(fn() => $g->run(CudaArray::zeros([9, 3]), CudaArray::zeros([9, 3]), $w));
 throws(fn() => $g->run(CudaArray::zeros([4, 3]), CudaArray::zeros([5, 3]), $w));
@@ -46,6 +54,10 @@ batch 8: h [8,2], m [3], s []; same as eager: true
 batch 5: h [5,2], m [3], s []; same as eager: true
 batch 1: h [1,2], m [3], s []; same as eager: true
 replays: 3
+compiled for the device: true
+batched matmul, batch 6: [6,2,4], same as eager: true
+batched matmul, batch 2: [2,2,4], same as eager: true
+batched matmul, batch 1: [1,2,4], same as eager: true
 refusals at run time:
 Cuda\InvalidArgumentException: input "x": dimension 0 ("batch") is 9; it takes 1 to 8 (the bound the model was compiled for)
 Cuda\InvalidArgumentException: input "y": dimension 0 ("batch") is 5, but input "x" gave "batch" = 4

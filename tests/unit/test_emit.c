@@ -340,6 +340,8 @@ TEST(emit_all__every_test_graph__compiles_with_cc_and_nvcc) {
         "tests/emit/index_ops.json",                  "tests/golden/embedding_mlp/graph.json",
         "tests/golden/nn_block/graph.json",           "tests/emit/nn_block_step.json",
         "tests/golden/conv_block/graph.json",         "tests/emit/cnn_digits_step.json",
+        "tests/golden/symbolic_batch/graph.json",     "tests/e2e/dynamic/mlp_dyn.json",
+        "tests/e2e/dynamic/mlp_dyn_train.json",       "examples/digits_dynamic.json",
     };
     bool nv = have_nvcc();
     for (size_t i = 0; i < sizeof graphs / sizeof *graphs; i++) {

@@ -1,7 +1,7 @@
 /* tests/unit/test_sym.c: symbolic dimensions (docs/graph-format.md §3.1) through the IR: the JSON
  * reader's "dims" and symbolic input shapes, each op's propagation of the marks (ir_infer_op),
- * the refusals, and the compiler's side: the forward graph and the CPU kernels reading the size
- * from the argument block. */
+ * the refusals, and the compiler's side: the forward graph and the CPU and CUDA kernels reading
+ * the size from the argument block. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -104,10 +104,91 @@ TEST(emit_cpu_source__symbolic_batch__loops_and_gemm_read_the_size) {
     assert_non_null(strstr(c, "double s[1];"));                 /* the size's slot */
     assert_non_null(strstr(c, "(int)a->s[0], 4, 3"));           /* M of x @ w */
     assert_non_null(strstr(c, "/ ((double)1 * a->s[0])"));      /* the mean divides by it */
+    free(c);
+    graph_free(g);
+}
+
+/* The CUDA kernels of the same graph take the run's size where the CPU loops do: GEMM M, the
+ * loop counts, the mean's divisor; grids stay the bound's; each step reading the size has its
+ * slot in `uses` (the CUDA Graph updates exactly those nodes when the size changes). */
+TEST(emit_cuda_source__symbolic_batch__kernels_read_the_size) {
+    Graph *g = read_graph("{\"name\": \"mm\", \"op\": \"matmul\", \"inputs\": [\"x\", \"w\"]},"
+                          "{\"name\": \"m\", \"op\": \"mean\", \"inputs\": [\"mm\"], \"axes\": [0]},"
+                          "{\"name\": \"t\", \"op\": \"tanh\", \"inputs\": [\"x\"]}",
+                          "\"mm\": \"mm\", \"m\": \"m\", \"t\": \"t\"");
+    assert_non_null(g);
+    Graph *fwd = NULL;
+    assert_int_equal(forward_pipeline(g, NULL, &fwd, &d), 0);
     char *cu = emit_cuda_source(g, "g.json", &d);
     assert_non_null(cu);
-    assert_null(strstr(cu, "__global__"));                      /* no CUDA kernels yet */
-    free(c), free(cu);
+    assert_non_null(strstr(cu, "double s[1];"));
+    assert_non_null(strstr(cu, "(int)a.s[0], 4, 3,"));          /* M of x @ w */
+    assert_non_null(strstr(cu, "/ ((double)1 * a.s[0])"));       /* the mean divides by it */
+    assert_non_null(strstr(cu, "< (3 * ((int)a.s[0]))"));         /* tanh's grid-stride count */
+    assert_null(strstr(cu, "< 192;"));                            /* never the bound's count */
+    const int size_slot = g->ninputs + g->noutputs + 1 + emit_sym_slot(g, 1);
+    for (int s = 0; s < g->plan->nsteps; s++)
+        assert_true(g->plan->steps[s].lower.uses >> size_slot & 1);
+    free(cu);
+    graph_free(g);
+}
+
+/* A symbolic axis that is not the leading one of a reduction's sub-space (the mean of x^T) splits
+ * the flat index by the run's size; a row step over the whole [batch, 3] (keep 0) loops to the
+ * run's count in its reduction and its stores. */
+TEST(emit_cuda_source__symbolic_axis_inside__split_by_the_run_size) {
+    Graph *g = read_graph("{\"name\": \"xt\", \"op\": \"transpose\", \"inputs\": [\"x\"], \"perm\": [1, 0]},"
+                          "{\"name\": \"s\", \"op\": \"mean\", \"inputs\": [\"xt\"]},"
+                          "{\"name\": \"m\", \"op\": \"mean\", \"inputs\": [\"y\"], \"keepdims\": true},"
+                          "{\"name\": \"c\", \"op\": \"sub\", \"inputs\": [\"y\", \"m\"]}",
+                          "\"s\": \"s\", \"c\": \"c\"");
+    assert_non_null(g);
+    Graph *fwd = NULL;
+    assert_int_equal(forward_pipeline(g, NULL, &fwd, &d), 0);
+    char *cu = emit_cuda_source(g, "g.json", &d);
+    assert_non_null(cu);
+    assert_non_null(strstr(cu, " % ((int)a.s[0]);"));             /* x^T's batch axis, inner */
+    assert_non_null(strstr(cu, " / (((int)a.s[0]));"));           /* its other axis, outer */
+    assert_non_null(strstr(cu, "for (int e = threadIdx.x; e < (3 * ((int)a.s[0])); e += blockDim.x)"));
+    assert_non_null(strstr(cu, "/ ((double)3 * a.s[0])"));        /* both means divide by 3 x batch */
+    free(cu);
+    graph_free(g);
+}
+
+/* cuBLASLt's m, n, k are fixed in the plan: a product over a symbolic size stays our kernel, even
+ * when GTC_GEMM=cublaslt forces every other product through cuBLASLt. */
+TEST(pass_lower__symbolic_product__refuses_cublaslt) {
+    setenv("GTC_GEMM", "cublaslt", 1);
+    const char *text = "{\"format\": \"gtc-graph\", \"version\": 1, \"name\": \"g\", \"dims\": {\"batch\": {\"max\": 64}},"
+                       "\"inputs\": [{\"name\": \"x\", \"dtype\": \"float32\", \"shape\": [\"batch\", 16]},"
+                       "{\"name\": \"w\", \"dtype\": \"float32\", \"shape\": [16, 16]}],"
+                       "\"nodes\": [{\"name\": \"h\", \"op\": \"matmul\", \"inputs\": [\"x\", \"w\"]},"
+                       "{\"name\": \"xt\", \"op\": \"transpose\", \"inputs\": [\"x\"], \"perm\": [1, 0]},"
+                       "{\"name\": \"gram\", \"op\": \"matmul\", \"inputs\": [\"xt\", \"x\"]},"
+                       "{\"name\": \"ww\", \"op\": \"matmul\", \"inputs\": [\"w\", \"w\"]}],"
+                       "\"outputs\": {\"h\": \"h\", \"gram\": \"gram\", \"ww\": \"ww\"}}";
+    diag_init(&d, "g.json");
+    Graph *g = ir_read_json(text, strlen(text), &d);
+    assert_non_null(g);
+    Graph *fwd = NULL;
+    int rc = forward_pipeline(g, NULL, &fwd, &d);
+    unsetenv("GTC_GEMM");
+    assert_int_equal(rc, 0);
+    int ours = 0, blas = 0;
+    for (int s = 0; s < g->plan->nsteps; s++) {
+        const Step *st = &g->plan->steps[s];
+        if (st->kind != STEP_GEMM) continue;
+        if (st->root == graph_find(g, "ww")) { /* static: forced through cuBLASLt */
+            assert_int_equal(st->lower.form, LOWER_GEMM_BLAS);
+            blas++;
+            continue;
+        }
+        assert_int_not_equal(st->lower.form, LOWER_GEMM_BLAS);
+        assert_string_equal(st->lower.why_gemm, "our kernel: a symbolic size");
+        ours++;
+    }
+    assert_int_equal(ours, 2); /* M symbolic (x @ w), K symbolic (x^T @ x) */
+    assert_int_equal(blas, 1);
     graph_free(g);
 }
 
@@ -194,6 +275,9 @@ int main(void) {
         cmocka_unit_test(ir_infer_op__symbolic_marks__follow_each_op),
         cmocka_unit_test(ir_infer_op__symbolic_with_static_bound__refused),
         cmocka_unit_test(emit_cpu_source__symbolic_batch__loops_and_gemm_read_the_size),
+        cmocka_unit_test(emit_cuda_source__symbolic_batch__kernels_read_the_size),
+        cmocka_unit_test(emit_cuda_source__symbolic_axis_inside__split_by_the_run_size),
+        cmocka_unit_test(pass_lower__symbolic_product__refuses_cublaslt),
         cmocka_unit_test(forward_graph__symbolic_training_graph__keeps_the_dims),
         cmocka_unit_test(ir_write_json__symbolic_training_step__reads_back),
         cmocka_unit_test(forward_graph__symbol_only_the_loss_reads__dropped),
