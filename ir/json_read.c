@@ -9,19 +9,7 @@
 #include "ir.h"
 #include "json_parse.h"
 
-/* Operand names wait here until every node is known, so nodes may be listed in any order. */
-typedef struct {
-    const char *names[IR_MAX_INPUTS]; /* NULL for constants */
-} Pending;
-
-typedef struct {
-    Graph *g;
-    Diag *d;
-    Pending *pend;
-} Reader;
-
-#define FAIL(...) (diag_at(r->d, __VA_ARGS__), -1)
-#define NFAIL(n, ...) (diag_node(r->d, n, __VA_ARGS__), -1)
+#include "json_read.h"
 
 /* An integer in [lo, hi] (JSON has only doubles: it must be finite and integral). */
 static bool get_int(const cJSON *j, int64_t lo, int64_t hi, int64_t *out) {
@@ -32,7 +20,7 @@ static bool get_int(const cJSON *j, int64_t lo, int64_t hi, int64_t *out) {
     return true;
 }
 
-static const char *type_name(const cJSON *j) {
+const char *json_type_name(const cJSON *j) {
     if (cJSON_IsString(j)) return "a string";
     if (cJSON_IsNumber(j)) return "a number";
     if (cJSON_IsBool(j)) return "a boolean";
@@ -45,8 +33,7 @@ static const char *type_name(const cJSON *j) {
 /* A string from the file as messages show it: in double quotes, with '"', '\\', control and
  * invisible format characters escaped as in JSON ("\u202e"), cut after about 64 bytes (never
  * inside a UTF-8 sequence). */
-#define QBUF 400
-static const char *quote(const char *s, char *buf) {
+const char *json_quote(const char *s, char *buf) {
     size_t o = 0, i = 0;
     buf[o++] = '"';
     for (; s[i] && (i < 64 || ((unsigned char)s[i] & 0xC0) == 0x80); i++) {
@@ -64,13 +51,13 @@ static const char *quote(const char *s, char *buf) {
 }
 
 /* What a value is, for "got ..." in messages: the number itself, else its kind. */
-static const char *describe(const cJSON *j, char *buf, size_t n) {
-    if (!cJSON_IsNumber(j)) return type_name(j);
+const char *json_describe(const cJSON *j, char *buf, size_t n) {
+    if (!cJSON_IsNumber(j)) return json_type_name(j);
     return ir_fmt_number(j->valuedouble, buf, n);
 }
 
 /* Checks an object's keys: each allowed, none twice. */
-static int check_keys(Reader *r, const cJSON *obj, const char *const *allowed, const Node *n,
+int json_check_keys(Reader *r, const cJSON *obj, const char *const *allowed, const Node *n,
                       const char *loc) {
     char q[QBUF];
     for (const cJSON *c = obj->child; c; c = c->next) {
@@ -81,14 +68,14 @@ static int check_keys(Reader *r, const cJSON *obj, const char *const *allowed, c
             size_t k = 0;
             for (int i = 3; allowed[i] && k < sizeof list; i++) /* after "name", "op", "inputs" */
                 k += (size_t)snprintf(list + k, sizeof list - k, "%s\"%s\"", i > 3 ? ", " : "", allowed[i]);
-            return NFAIL(n, "unknown attribute %s (%s takes %s)", quote(c->string, q), ir_ops[n->op].name,
+            return NFAIL(n, "unknown attribute %s (%s takes %s)", json_quote(c->string, q), ir_ops[n->op].name,
                          k ? list : "no attributes");
         }
-        if (!ok) return FAIL(loc, "unknown %skey %s", loc ? "" : "top-level ", quote(c->string, q));
+        if (!ok) return FAIL(loc, "unknown %skey %s", loc ? "" : "top-level ", json_quote(c->string, q));
         for (const cJSON *e = obj->child; e != c; e = e->next)
             if (strcmp(e->string, c->string) == 0) {
-                if (n) return NFAIL(n, "attribute %s appears twice", quote(c->string, q));
-                return FAIL(loc, "%skey %s appears twice", loc ? "" : "top-level ", quote(c->string, q));
+                if (n) return NFAIL(n, "attribute %s appears twice", json_quote(c->string, q));
+                return FAIL(loc, "%skey %s appears twice", loc ? "" : "top-level ", json_quote(c->string, q));
             }
     }
     return 0;
@@ -97,14 +84,14 @@ static int check_keys(Reader *r, const cJSON *obj, const char *const *allowed, c
 /* Reads a list of at most max integers in [lo, hi]. */
 static int read_ints_max(Reader *r, const Node *n, const cJSON *j, const char *key, int64_t lo, int64_t hi,
                          int64_t *out, int *count, int max) {
-    if (!cJSON_IsArray(j)) return NFAIL(n, "\"%s\" must be a list of integers, got %s", key, type_name(j));
+    if (!cJSON_IsArray(j)) return NFAIL(n, "\"%s\" must be a list of integers, got %s", key, json_type_name(j));
     int k = 0;
     for (const cJSON *e = j->child; e; e = e->next, k++) {
         if (k >= max) return NFAIL(n, "\"%s\" has more than %d entries", key, max);
         if (!get_int(e, lo, hi, &out[k])) {
             char got[48];
             return NFAIL(n, "\"%s\"[%d] must be an integer from %lld to %lld, got %s", key, k,
-                         (long long)lo, (long long)hi, describe(e, got, sizeof got));
+                         (long long)lo, (long long)hi, json_describe(e, got, sizeof got));
         }
     }
     *count = k;
@@ -114,14 +101,14 @@ static int read_ints_max(Reader *r, const Node *n, const cJSON *j, const char *k
 /* Reads slice bounds or steps: at most IR_MAX_RANK integers of any size, those beyond +-2^53
  * (INT64_MAX, INT64_MIN: "to the end" as ONNX exporters write it) read as +-IR_SLICE_BIG. */
 static int read_slice_ints(Reader *r, const Node *n, const cJSON *j, const char *key, int64_t *out, int *count) {
-    if (!cJSON_IsArray(j)) return NFAIL(n, "\"%s\" must be a list of integers, got %s", key, type_name(j));
+    if (!cJSON_IsArray(j)) return NFAIL(n, "\"%s\" must be a list of integers, got %s", key, json_type_name(j));
     int k = 0;
     for (const cJSON *e = j->child; e; e = e->next, k++) {
         if (k >= IR_MAX_RANK) return NFAIL(n, "\"%s\" has more than %d entries", key, IR_MAX_RANK);
         double v = cJSON_IsNumber(e) ? e->valuedouble : NAN;
         if (!isfinite(v) || v != floor(v)) {
             char got[48];
-            return NFAIL(n, "\"%s\"[%d] must be an integer, got %s", key, k, describe(e, got, sizeof got));
+            return NFAIL(n, "\"%s\"[%d] must be an integer, got %s", key, k, json_describe(e, got, sizeof got));
         }
         const double big = (double)IR_SLICE_BIG;
         out[k] = v > big ? IR_SLICE_BIG : v < -big ? -IR_SLICE_BIG : (int64_t)v;
@@ -138,14 +125,14 @@ static int read_ints(Reader *r, const Node *n, const cJSON *j, const char *key, 
 
 static int read_dtype(Reader *r, const Node *n, const cJSON *j, const char *loc, DType *out) {
     if (!cJSON_IsString(j)) {
-        if (n) return NFAIL(n, "\"dtype\" must be a string, got %s", type_name(j));
-        return FAIL(loc, "\"dtype\" must be a string, got %s", type_name(j));
+        if (n) return NFAIL(n, "\"dtype\" must be a string, got %s", json_type_name(j));
+        return FAIL(loc, "\"dtype\" must be a string, got %s", json_type_name(j));
     }
     if (ir_dtype_from_name(j->valuestring, out) == 0) return 0;
     const char *msg = "unknown dtype %s (expected %s)";
     char q[QBUF];
-    if (n) return NFAIL(n, msg, quote(j->valuestring, q), ir_dtype_list());
-    return FAIL(loc, msg, quote(j->valuestring, q), ir_dtype_list());
+    if (n) return NFAIL(n, msg, json_quote(j->valuestring, q), ir_dtype_list());
+    return FAIL(loc, msg, json_quote(j->valuestring, q), ir_dtype_list());
 }
 
 /* A "shape" (an input's; reshape's, broadcast_to's, full's): integers from lo, and where "dims"
@@ -161,14 +148,14 @@ static int read_shape(Reader *r, const Node *n, const cJSON *v, int64_t lo, bool
         if (cJSON_IsString(e)) {
             int s = 0;
             while (s < r->g->nsyms && strcmp(r->g->syms[s].name, e->valuestring) != 0) s++;
-            if (s == r->g->nsyms) return NFAIL(n, "\"shape\"[%d] names %s, which \"dims\" does not declare", k, quote(e->valuestring, q));
+            if (s == r->g->nsyms) return NFAIL(n, "\"shape\"[%d] names %s, which \"dims\" does not declare", k, json_quote(e->valuestring, q));
             if (first_only && k)
                 return NFAIL(n, "\"shape\"[%d]: the symbolic dimension \"%s\" may only be an input's first axis", k, r->g->syms[s].name);
             dims[k] = r->g->syms[s].max;
             sym[k] = (unsigned char)(s + 1);
         } else if (!get_int(e, lo, IR_MAX_DIM - 1, &dims[k])) {
             return NFAIL(n, "\"shape\"[%d] must be an integer from %lld to %lld or the name of a symbolic dimension, got %s", k,
-                         (long long)lo, (long long)(IR_MAX_DIM - 1), describe(e, got, sizeof got));
+                         (long long)lo, (long long)(IR_MAX_DIM - 1), json_describe(e, got, sizeof got));
         }
     }
     *rank = k;
@@ -236,12 +223,12 @@ static int window_attrs(Reader *r, Node *n, const cJSON *j) {
     if ((v = cJSON_GetObjectItemCaseSensitive(j, "group"))) {
         char got[48];
         if (!get_int(v, 1, IR_MAX_DIM - 1, &a->group))
-            return NFAIL(n, "\"group\" must be an integer from 1 to 2^31-1, got %s", describe(v, got, sizeof got));
+            return NFAIL(n, "\"group\" must be an integer from 1 to 2^31-1, got %s", json_describe(v, got, sizeof got));
     }
     if ((v = cJSON_GetObjectItemCaseSensitive(j, "count_include_pad"))) {
         if (cJSON_IsBool(v)) a->count_include_pad = cJSON_IsTrue(v);
         else if (cJSON_IsNumber(v) && (v->valuedouble == 0 || v->valuedouble == 1)) a->count_include_pad = v->valuedouble == 1;
-        else return NFAIL(n, "\"count_include_pad\" must be 0, 1, true or false, got %s", type_name(v));
+        else return NFAIL(n, "\"count_include_pad\" must be 0, 1, true or false, got %s", json_type_name(v));
     }
     return 0;
 }
@@ -252,7 +239,7 @@ static int read_attrs(Reader *r, Node *n, const cJSON *j) {
     int64_t tmp[IR_MAX_RANK];
     int cnt;
     const cJSON *v;
-    if (check_keys(r, j, allowed_keys(n->op), n, NULL)) return -1;
+    if (json_check_keys(r, j, allowed_keys(n->op), n, NULL)) return -1;
     if ((v = cJSON_GetObjectItemCaseSensitive(j, "axes"))) {
         if (read_ints(r, n, v, "axes", -IR_MAX_RANK, IR_MAX_RANK - 1, tmp, &cnt)) return -1;
         a->has_axes = true;
@@ -260,7 +247,7 @@ static int read_attrs(Reader *r, Node *n, const cJSON *j) {
         for (int i = 0; i < cnt; i++) a->axes[i] = (int)tmp[i];
     }
     if ((v = cJSON_GetObjectItemCaseSensitive(j, "keepdims"))) {
-        if (!cJSON_IsBool(v)) return NFAIL(n, "\"keepdims\" must be true or false, got %s", type_name(v));
+        if (!cJSON_IsBool(v)) return NFAIL(n, "\"keepdims\" must be true or false, got %s", json_type_name(v));
         a->keepdims = cJSON_IsTrue(v);
     }
     if ((v = cJSON_GetObjectItemCaseSensitive(j, "perm"))) {
@@ -305,26 +292,26 @@ static int read_attrs(Reader *r, Node *n, const cJSON *j) {
         if (!v) return NFAIL(n, "needs \"value\"");
         if (cJSON_IsBool(v)) a->value = cJSON_IsTrue(v);
         else if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) a->value = v->valuedouble;
-        else return NFAIL(n, "\"value\" must be a finite number or a boolean, got %s", type_name(v));
+        else return NFAIL(n, "\"value\" must be a finite number or a boolean, got %s", json_type_name(v));
     }
     if ((v = cJSON_GetObjectItemCaseSensitive(j, "axis"))) {
         int64_t ax;
         char got[48];
         if (!get_int(v, -IR_MAX_RANK, IR_MAX_RANK - 1, &ax))
             return NFAIL(n, "\"axis\" must be an integer from %d to %d, got %s", -IR_MAX_RANK, IR_MAX_RANK - 1,
-                         describe(v, got, sizeof got));
+                         json_describe(v, got, sizeof got));
         a->axis = (int)ax;
         a->has_axis = true;
     }
     if (n->op == OP_DROPOUT) {
         if (!(v = cJSON_GetObjectItemCaseSensitive(j, "ratio"))) return NFAIL(n, "needs \"ratio\"");
         if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble < 1))
-            return NFAIL(n, "\"ratio\" must be a number at least 0 and less than 1, got %s", describe(v, got48, sizeof got48));
+            return NFAIL(n, "\"ratio\" must be a number at least 0 and less than 1, got %s", json_describe(v, got48, sizeof got48));
         a->ratio = v->valuedouble;
     }
     if ((v = cJSON_GetObjectItemCaseSensitive(j, "epsilon"))) {
         if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0)
-            return NFAIL(n, "\"epsilon\" must be a finite number >= 0, got %s", describe(v, got48, sizeof got48));
+            return NFAIL(n, "\"epsilon\" must be a finite number >= 0, got %s", json_describe(v, got48, sizeof got48));
         a->epsilon = v->valuedouble;
         a->has_epsilon = true;
     }
@@ -332,7 +319,7 @@ static int read_attrs(Reader *r, Node *n, const cJSON *j) {
         if (!cJSON_IsString(v) || (strcmp(v->valuestring, "none") != 0 && strcmp(v->valuestring, "tanh") != 0)) {
             char q[QBUF];
             return NFAIL(n, "\"approximate\" must be \"none\" or \"tanh\", got %s",
-                         cJSON_IsString(v) ? quote(v->valuestring, q) : describe(v, got48, sizeof got48));
+                         cJSON_IsString(v) ? json_quote(v->valuestring, q) : json_describe(v, got48, sizeof got48));
         }
         a->approx_tanh = strcmp(v->valuestring, "tanh") == 0;
     }
@@ -347,24 +334,24 @@ static int read_attrs(Reader *r, Node *n, const cJSON *j) {
 
 /* "dims": {"batch": {"max": 4096}, ...}: the graph's symbolic dimensions and their bounds. */
 static int read_dims(Reader *r, const cJSON *dims) {
-    if (!cJSON_IsObject(dims)) return FAIL("dims", "must be an object mapping names to {\"max\": N}, got %s", type_name(dims));
+    if (!cJSON_IsObject(dims)) return FAIL("dims", "must be an object mapping names to {\"max\": N}, got %s", json_type_name(dims));
     static const char *const keys[] = {"max", NULL};
     for (const cJSON *e = dims->child; e; e = e->next) {
         char q[QBUF], loc[160], got[48];
         if (!ir_is_identifier(e->string))
             return FAIL("dims", "name %s is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)",
-                        quote(e->string, q), IR_MAX_NAME);
+                        json_quote(e->string, q), IR_MAX_NAME);
         snprintf(loc, sizeof loc, "dims.%s", e->string);
         for (int k = 0; k < r->g->nsyms; k++)
             if (!strcmp(r->g->syms[k].name, e->string)) return FAIL(loc, "is declared twice");
         if (r->g->nsyms == IR_MAX_SYMS) return FAIL("dims", "declares more than %d symbolic dimensions", IR_MAX_SYMS);
-        if (!cJSON_IsObject(e)) return FAIL(loc, "must be an object {\"max\": N}, got %s", type_name(e));
-        if (check_keys(r, e, keys, NULL, loc)) return -1;
+        if (!cJSON_IsObject(e)) return FAIL(loc, "must be an object {\"max\": N}, got %s", json_type_name(e));
+        if (json_check_keys(r, e, keys, NULL, loc)) return -1;
         const cJSON *mx = cJSON_GetObjectItemCaseSensitive(e, "max");
         int64_t max;
         if (!mx) return FAIL(loc, "needs \"max\" (the largest size it takes at run time)");
         if (!get_int(mx, 1, IR_MAX_DIM - 1, &max))
-            return FAIL(loc, "\"max\" must be an integer from 1 to %lld, got %s", (long long)(IR_MAX_DIM - 1), describe(mx, got, sizeof got));
+            return FAIL(loc, "\"max\" must be an integer from 1 to %lld, got %s", (long long)(IR_MAX_DIM - 1), json_describe(mx, got, sizeof got));
         IrSym *sy = &r->g->syms[r->g->nsyms++];
         if (!(sy->name = strdup(e->string))) abort();
         sy->max = max;
@@ -373,20 +360,20 @@ static int read_dims(Reader *r, const cJSON *dims) {
 }
 
 static int read_inputs(Reader *r, const cJSON *arr) {
-    if (!cJSON_IsArray(arr)) return FAIL("inputs", "must be a list, got %s", type_name(arr));
+    if (!cJSON_IsArray(arr)) return FAIL("inputs", "must be a list, got %s", json_type_name(arr));
     static const char *const keys[] = {"name", "dtype", "shape", NULL};
     int i = 0;
     for (const cJSON *j = arr->child; j; j = j->next, i++) {
         char loc[48];
         snprintf(loc, sizeof loc, "inputs[%d]", i);
-        if (!cJSON_IsObject(j)) return FAIL(loc, "must be an object, got %s", type_name(j));
-        if (check_keys(r, j, keys, NULL, loc)) return -1;
+        if (!cJSON_IsObject(j)) return FAIL(loc, "must be an object, got %s", json_type_name(j));
+        if (json_check_keys(r, j, keys, NULL, loc)) return -1;
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(j, "name");
         if (!cJSON_IsString(name)) return FAIL(loc, "needs a string \"name\"");
         char q[QBUF];
         if (!ir_is_identifier(name->valuestring))
             return FAIL(loc, "name %s is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)",
-                        quote(name->valuestring, q), IR_MAX_NAME);
+                        json_quote(name->valuestring, q), IR_MAX_NAME);
         NodeId id = graph_add(r->g, name->valuestring, OP_INPUT);
         if (id < 0) return FAIL(loc, "graph has more than %d values", IR_MAX_NODES);
         Node *n = &r->g->nodes[id];
@@ -407,7 +394,7 @@ static int read_inputs(Reader *r, const cJSON *arr) {
 }
 
 static int read_nodes(Reader *r, const cJSON *arr) {
-    if (!cJSON_IsArray(arr)) return FAIL("nodes", "must be a list, got %s", type_name(arr));
+    if (!cJSON_IsArray(arr)) return FAIL("nodes", "must be a list, got %s", json_type_name(arr));
     int count = cJSON_GetArraySize(arr);
     if (count > IR_MAX_NODES) return FAIL("nodes", "graph has more than %d values", IR_MAX_NODES);
     r->pend = calloc((size_t)r->g->nnodes + (size_t)count + 1, sizeof *r->pend);
@@ -416,20 +403,20 @@ static int read_nodes(Reader *r, const cJSON *arr) {
     for (const cJSON *j = arr->child; j; j = j->next, i++) {
         char loc[48];
         snprintf(loc, sizeof loc, "nodes[%d]", i);
-        if (!cJSON_IsObject(j)) return FAIL(loc, "must be an object, got %s", type_name(j));
+        if (!cJSON_IsObject(j)) return FAIL(loc, "must be an object, got %s", json_type_name(j));
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(j, "name");
         const cJSON *opj = cJSON_GetObjectItemCaseSensitive(j, "op");
         if (!cJSON_IsString(name)) return FAIL(loc, "needs a string \"name\"");
         char q[QBUF];
         if (!ir_is_identifier(name->valuestring))
             return FAIL(loc, "name %s is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)",
-                        quote(name->valuestring, q), IR_MAX_NAME);
+                        json_quote(name->valuestring, q), IR_MAX_NAME);
         if (!cJSON_IsString(opj))
             return FAIL(NULL, "%s \"%s\": needs a string \"op\"%s%s", loc, name->valuestring,
-                        opj ? ", got " : "", opj ? type_name(opj) : "");
+                        opj ? ", got " : "", opj ? json_type_name(opj) : "");
         Op op;
         if (ir_op_from_name(opj->valuestring, &op))
-            return FAIL(NULL, "%s \"%s\": unknown op %s", loc, name->valuestring, quote(opj->valuestring, q));
+            return FAIL(NULL, "%s \"%s\": unknown op %s", loc, name->valuestring, json_quote(opj->valuestring, q));
         NodeId id = graph_add(r->g, name->valuestring, op);
         if (id < 0) return FAIL(loc, "graph has more than %d values", IR_MAX_NODES);
         Node *n = &r->g->nodes[id];
@@ -443,7 +430,7 @@ static int read_nodes(Reader *r, const cJSON *arr) {
             return NFAIL(n, "needs \"inputs\", a list of %d or %d value names", ir_min_arity(op), arity);
         if (!ins) return NFAIL(n, "needs \"inputs\", a list of %d value name%s or number%s", arity,
                               arity == 1 ? "" : "s", arity == 1 ? "" : "s");
-        if (!cJSON_IsArray(ins)) return NFAIL(n, "\"inputs\" must be a list, got %s", type_name(ins));
+        if (!cJSON_IsArray(ins)) return NFAIL(n, "\"inputs\" must be a list, got %s", json_type_name(ins));
         int k = 0;
         for (const cJSON *e = ins->child; e; e = e->next, k++) {
             char aerr[96];
@@ -454,7 +441,7 @@ static int read_nodes(Reader *r, const cJSON *arr) {
             else {
                 char got[48];
                 return NFAIL(n, "inputs[%d] must be a value name or a finite number, got %s", k,
-                             describe(e, got, sizeof got));
+                             json_describe(e, got, sizeof got));
             }
         }
         n->ninputs = k;
@@ -483,7 +470,7 @@ static int resolve_and_sort(Reader *r) {
             NodeId id = namemap_get(&names, s);
             if (id < 0) {
                 char q[QBUF];
-                rc = NFAIL(&g->nodes[i], "input %s is %s", quote(s, q),
+                rc = NFAIL(&g->nodes[i], "input %s is %s", json_quote(s, q),
                            ir_is_identifier(s) ? "not defined" : "not an identifier");
             }
             g->nodes[i].in[k].id = id;
@@ -540,7 +527,7 @@ static int resolve_and_sort(Reader *r) {
 
 static int read_outputs(Reader *r, const cJSON *obj, const cJSON *don) {
     Graph *g = r->g;
-    if (!cJSON_IsObject(obj)) return FAIL("outputs", "must be an object mapping output names to values, got %s", type_name(obj));
+    if (!cJSON_IsObject(obj)) return FAIL("outputs", "must be an object mapping output names to values, got %s", json_type_name(obj));
     int count = cJSON_GetArraySize(obj);
     g->outputs = calloc((size_t)count + 1, sizeof *g->outputs);
     if (!g->outputs) abort();
@@ -555,15 +542,15 @@ static int read_outputs(Reader *r, const cJSON *obj, const cJSON *don) {
         snprintf(loc, sizeof loc, "outputs.%.100s", ident ? c->string : "?");
         if (!ident) {
             rc = FAIL("outputs", "output name %s is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)",
-                      quote(c->string, q), IR_MAX_NAME);
+                      json_quote(c->string, q), IR_MAX_NAME);
             break;
         }
         for (int k = 0; k < g->noutputs; k++)
             if (strcmp(g->outputs[k].name, c->string) == 0) rc = FAIL(loc, "output is named twice");
         if (rc) break;
-        if (!cJSON_IsString(c)) rc = FAIL(loc, "must name a value, got %s", type_name(c));
+        if (!cJSON_IsString(c)) rc = FAIL(loc, "must name a value, got %s", json_type_name(c));
         else if (namemap_get(&names, c->valuestring) < 0)
-            rc = FAIL(loc, "%s names no input or node", quote(c->valuestring, q));
+            rc = FAIL(loc, "%s names no input or node", json_quote(c->valuestring, q));
         else {
             Output *o = &g->outputs[g->noutputs++];
             o->name = strdup(c->string);
@@ -572,7 +559,7 @@ static int read_outputs(Reader *r, const cJSON *obj, const cJSON *don) {
         }
     }
     if (!rc && don) {
-        if (!cJSON_IsObject(don)) rc = FAIL("donate", "must be an object mapping values to inputs, got %s", type_name(don));
+        if (!cJSON_IsObject(don)) rc = FAIL("donate", "must be an object mapping values to inputs, got %s", json_type_name(don));
         int count2 = rc ? 0 : cJSON_GetArraySize(don);
         g->donations = calloc((size_t)count2 + 1, sizeof *g->donations);
         if (!g->donations) abort();
@@ -580,10 +567,10 @@ static int read_outputs(Reader *r, const cJSON *obj, const cJSON *don) {
             char loc[160];
             snprintf(loc, sizeof loc, "donate.%.100s", ir_is_identifier(c->string) ? c->string : "?");
             NodeId v = namemap_get(&names, c->string);
-            if (v < 0) rc = FAIL(loc, "%s names no value", quote(c->string, q));
-            else if (!cJSON_IsString(c)) rc = FAIL(loc, "must name an input, got %s", type_name(c));
+            if (v < 0) rc = FAIL(loc, "%s names no value", json_quote(c->string, q));
+            else if (!cJSON_IsString(c)) rc = FAIL(loc, "must name an input, got %s", json_type_name(c));
             else if (namemap_get(&names, c->valuestring) < 0)
-                rc = FAIL(loc, "%s names no input", quote(c->valuestring, q));
+                rc = FAIL(loc, "%s names no input", json_quote(c->valuestring, q));
             else {
                 g->donations[g->ndonations].value = v;
                 g->donations[g->ndonations++].input = namemap_get(&names, c->valuestring);
@@ -594,203 +581,27 @@ static int read_outputs(Reader *r, const cJSON *obj, const cJSON *don) {
     return rc;
 }
 
-/* ---- the "train" section (compiler/pass_autodiff.c consumes it) ------------------------------ */
-
-/* A list of value names into ids; loc is "train.params" etc. */
-static int read_names(Reader *r, const cJSON *arr, const char *loc, const NameMap *names,
-                      NodeId **out, int *count) {
-    char q[QBUF];
-    if (!cJSON_IsArray(arr)) return FAIL(loc, "must be a list of value names, got %s", type_name(arr));
-    int n = cJSON_GetArraySize(arr), k = 0;
-    *out = calloc((size_t)n + 1, sizeof **out);
-    if (!*out) abort();
-    for (const cJSON *e = arr->child; e; e = e->next, k++) {
-        char at[80];
-        snprintf(at, sizeof at, "%s[%d]", loc, k);
-        if (!cJSON_IsString(e)) return FAIL(at, "must name a value, got %s", type_name(e));
-        NodeId id = namemap_get(names, e->valuestring);
-        if (id < 0) return FAIL(at, "%s names no input or node", quote(e->valuestring, q));
-        for (int j = 0; j < k; j++)
-            if ((*out)[j] == id) return FAIL(at, "%s is listed twice", quote(e->valuestring, q));
-        (*out)[k] = id;
-        *count = k + 1;
-    }
-    return 0;
-}
-
-/* An optional number option in [lo, hi] (lo excluded when open_lo). */
-static int read_opt_num(Reader *r, const cJSON *obj, const char *key, double lo, bool open_lo,
-                        double hi, double *out) {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v) return 0;
-    char loc[64], got[48], a[40], b[40];
-    snprintf(loc, sizeof loc, "train.optimizer.%s", key);
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < lo ||
-        (open_lo && v->valuedouble == lo) || v->valuedouble > hi)
-        return FAIL(loc, "must be a number %s %s%s%s, got %s", open_lo ? ">" : ">=",
-                    ir_fmt_number(lo, a, sizeof a), hi < 1e300 ? " and <= " : "",
-                    hi < 1e300 ? ir_fmt_number(hi, b, sizeof b) : "", describe(v, got, sizeof got));
-    *out = v->valuedouble;
-    return 0;
-}
-
-static int read_optimizer(Reader *r, const cJSON *o, Train *t) {
-    static const char *const sgd[] = {"type", "lr", "momentum", "weight_decay", "clip_value", "clip_norm", NULL};
-    static const char *const adamw[] = {"type", "lr", "beta1", "beta2", "eps", "weight_decay", NULL};
-    char q[QBUF];
-    if (!o) return FAIL("train", "missing \"optimizer\" (an object such as {\"type\": \"sgd\", \"lr\": \"lr\"})");
-    if (!cJSON_IsObject(o)) return FAIL("train.optimizer", "must be an object, got %s", type_name(o));
-    const cJSON *ty = cJSON_GetObjectItemCaseSensitive(o, "type");
-    if (!ty) return FAIL("train.optimizer", "missing \"type\" (\"sgd\" or \"adamw\")");
-    if (!cJSON_IsString(ty)) return FAIL("train.optimizer.type", "must be \"sgd\" or \"adamw\", got %s", type_name(ty));
-    if (strcmp(ty->valuestring, "sgd") == 0) t->opt = OPT_SGD;
-    else if (strcmp(ty->valuestring, "adamw") == 0) t->opt = OPT_ADAMW;
-    else return FAIL("train.optimizer.type", "unknown optimizer %s (expected \"sgd\" or \"adamw\")", quote(ty->valuestring, q));
-    const char *const *keys = t->opt == OPT_SGD ? sgd : adamw;
-    for (const cJSON *c = o->child; c; c = c->next) {
-        bool ok = false;
-        for (int i = 0; keys[i]; i++) ok = ok || strcmp(c->string, keys[i]) == 0;
-        if (!ok) {
-            char list[200] = "";
-            size_t k = 0;
-            for (int i = 1; keys[i] && k < sizeof list; i++)
-                k += (size_t)snprintf(list + k, sizeof list - k, "%s\"%s\"", i > 1 ? ", " : "", keys[i]);
-            return FAIL("train.optimizer", "unknown option %s (%s takes %s)", quote(c->string, q),
-                        ty->valuestring, list);
-        }
-        for (const cJSON *e = o->child; e != c; e = e->next)
-            if (strcmp(e->string, c->string) == 0)
-                return FAIL("train.optimizer", "option %s appears twice", quote(c->string, q));
-    }
-    const cJSON *lr = cJSON_GetObjectItemCaseSensitive(o, "lr");
-    if (!lr) return FAIL("train.optimizer", "missing \"lr\" (a rank-0 input's name, or a number)");
-    if (cJSON_IsString(lr)) {
-        if (!ir_is_identifier(lr->valuestring))
-            return FAIL("train.optimizer.lr", "%s is not an identifier", quote(lr->valuestring, q));
-        t->lr_name = strdup(lr->valuestring);
-        if (!t->lr_name) abort();
-    } else if (cJSON_IsNumber(lr) && isfinite(lr->valuedouble) && lr->valuedouble >= 0) {
-        t->lr = lr->valuedouble;
-    } else {
-        char got[48];
-        return FAIL("train.optimizer.lr", "must name a rank-0 input or be a number >= 0, got %s", describe(lr, got, sizeof got));
-    }
-    t->beta1 = 0.9, t->beta2 = 0.999, t->eps = 1e-8;
-    t->weight_decay = t->opt == OPT_ADAMW ? 0.01 : 0;
-    if (read_opt_num(r, o, "weight_decay", 0, false, 1e308, &t->weight_decay)) return -1;
-    if (t->opt == OPT_SGD)
-        return read_opt_num(r, o, "momentum", 0, false, 1e308, &t->momentum) ||
-                       read_opt_num(r, o, "clip_value", 0, true, 1e308, &t->clip_value) ||
-                       read_opt_num(r, o, "clip_norm", 0, true, 1e308, &t->clip_norm) ? -1 : 0;
-    return read_opt_num(r, o, "beta1", 0, false, 1, &t->beta1) ||
-                   read_opt_num(r, o, "beta2", 0, false, 1, &t->beta2) ||
-                   read_opt_num(r, o, "eps", 0, true, 1e308, &t->eps) ? -1 : 0;
-}
-
-static int read_train(Reader *r, const cJSON *j) {
-    static const char *const keys[] = {"loss", "params", "optimizer", "stop_gradient", NULL};
-    Graph *g = r->g;
-    char q[QBUF];
-    if (!cJSON_IsObject(j)) return FAIL("train", "must be an object with \"loss\", \"params\" and \"optimizer\", got %s", type_name(j));
-    if (check_keys(r, j, keys, NULL, "train")) return -1;
-    Train *t = calloc(1, sizeof *t);
-    if (!t) abort();
-    g->train = t;
-    NameMap names;
-    namemap_init(&names);
-    for (int i = 0; i < g->nnodes; i++) namemap_put(&names, g->nodes[i].name, i);
-    int rc = 0;
-    const cJSON *loss = cJSON_GetObjectItemCaseSensitive(j, "loss");
-    const cJSON *params = cJSON_GetObjectItemCaseSensitive(j, "params");
-    const cJSON *stop = cJSON_GetObjectItemCaseSensitive(j, "stop_gradient");
-    if (!loss) rc = FAIL("train", "missing \"loss\" (the name of the scalar value to minimise)");
-    else if (!cJSON_IsString(loss)) rc = FAIL("train.loss", "must name a value, got %s", type_name(loss));
-    else if ((t->loss = namemap_get(&names, loss->valuestring)) < 0)
-        rc = FAIL("train.loss", "%s names no input or node", quote(loss->valuestring, q));
-    else if (!params) rc = FAIL("train", "missing \"params\" (the inputs to train)");
-    else if (read_names(r, params, "train.params", &names, &t->params, &t->nparams)) rc = -1;
-    else if (t->nparams == 0) rc = FAIL("train.params", "is empty: name at least one input to train");
-    else if (stop && read_names(r, stop, "train.stop_gradient", &names, &t->stop, &t->nstop)) rc = -1;
-    else rc = read_optimizer(r, cJSON_GetObjectItemCaseSensitive(j, "optimizer"), t);
-    namemap_free(&names);
-    return rc;
-}
-
-/* The train section's typed rules, once the graph is verified: a float scalar loss, float
- * inputs as parameters, a rank-0 float input as a named learning rate. */
-static int check_train(Reader *r) {
-    const Graph *g = r->g;
-    const Train *t = g->train;
-    char s[256];
-    const Node *loss = &g->nodes[t->loss];
-    if (loss->type.rank != 0)
-        return FAIL("train.loss", "\"%s\" must be a scalar (shape []), got %s %s", loss->name,
-                    ir_dtype_name(loss->type.dtype), ir_shape_str(&loss->type, s, sizeof s));
-    if (!ir_dtype_is_float(loss->type.dtype))
-        return FAIL("train.loss", "\"%s\" must be float32 or float64, got %s", loss->name, ir_dtype_name(loss->type.dtype));
-    for (int i = 0; i < t->nparams; i++) {
-        const Node *p = &g->nodes[t->params[i]];
-        char loc[48];
-        snprintf(loc, sizeof loc, "train.params[%d]", i);
-        if (p->op != OP_INPUT)
-            return FAIL(loc, "\"%s\" is not an input (a %s node); parameters are inputs that the step updates",
-                        p->name, ir_ops[p->op].name);
-        if (!ir_dtype_is_float(p->type.dtype))
-            return FAIL(loc, "\"%s\" must be float32 or float64 to have a gradient, got %s", p->name,
-                        ir_dtype_name(p->type.dtype));
-        for (int k = 0; k < g->ndonations; k++)
-            if (g->donations[k].input == t->params[i])
-                return FAIL(loc, "\"%s\" is already donated (donate.%s); the optimizer update takes its buffer",
-                            p->name, g->nodes[g->donations[k].value].name);
-    }
-    if (t->lr_name) {
-        NodeId id = graph_find(g, t->lr_name);
-        const Node *lr = id >= 0 ? &g->nodes[id] : NULL;
-        if (lr && (lr->op != OP_INPUT || lr->type.rank != 0 || !ir_dtype_is_float(lr->type.dtype)))
-            return FAIL("train.optimizer.lr", "\"%s\" must be a rank-0 float input (a runtime learning rate), got %s %s %s",
-                        lr->name, lr->op == OP_INPUT ? "input" : ir_ops[lr->op].name,
-                        ir_dtype_name(lr->type.dtype), ir_shape_str(&lr->type, s, sizeof s));
-        for (int i = 0; lr && i < t->nparams; i++)
-            if (t->params[i] == id) return FAIL("train.optimizer.lr", "\"%s\" is also a parameter", lr->name);
-    }
-    return 0;
-}
-
-/* Both halves at once, for a graph that is already verified (the PHP front-end's graphs): the
- * same rules and messages as a graph file's "train" section, with nothing left behind on error. */
-int ir_read_train(Graph *g, const cJSON *train, Diag *d) {
-    if (g->train) { /* a second section: what a file with two "train" keys gets */
-        diag_at(d, NULL, "top-level key \"train\" appears twice");
-        return -1;
-    }
-    Reader r = {g, d, NULL};
-    if (!read_train(&r, train) && !check_train(&r)) return 0;
-    train_free(g->train);
-    g->train = NULL;
-    return -1;
-}
-
 static int read_graph(Reader *r, const cJSON *root) {
     static const char *const keys[] = {"format", "version", "name", "dims", "inputs", "nodes", "outputs",
                                        "donate", "train", NULL};
-    if (!cJSON_IsObject(root)) return FAIL(NULL, "the graph must be a JSON object, got %s", type_name(root));
-    if (check_keys(r, root, keys, NULL, NULL)) return -1;
+    if (!cJSON_IsObject(root)) return FAIL(NULL, "the graph must be a JSON object, got %s", json_type_name(root));
+    if (json_check_keys(r, root, keys, NULL, NULL)) return -1;
     char got[QBUF];
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
     if (!fmt) return FAIL(NULL, "missing \"format\": \"gtc-graph\" (is this a gtc graph?)");
-    if (!cJSON_IsString(fmt)) return FAIL("format", "must be \"gtc-graph\", got %s", type_name(fmt));
+    if (!cJSON_IsString(fmt)) return FAIL("format", "must be \"gtc-graph\", got %s", json_type_name(fmt));
     if (strcmp(fmt->valuestring, "gtc-graph") != 0)
-        return FAIL("format", "must be \"gtc-graph\", got %s", quote(fmt->valuestring, got));
+        return FAIL("format", "must be \"gtc-graph\", got %s", json_quote(fmt->valuestring, got));
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "version");
     int64_t version;
     if (!ver) return FAIL(NULL, "missing \"version\": 1");
-    if (!get_int(ver, INT32_MIN, INT32_MAX, &version)) return FAIL("version", "must be the integer 1, got %s", describe(ver, got, sizeof got));
+    if (!get_int(ver, INT32_MIN, INT32_MAX, &version)) return FAIL("version", "must be the integer 1, got %s", json_describe(ver, got, sizeof got));
     if (version != 1) return FAIL("version", "unsupported version %lld (this gtc reads version 1)", (long long)version);
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
     if (!name) return FAIL(NULL, "missing \"name\" (the graph's name, an identifier)");
-    if (!cJSON_IsString(name)) return FAIL("name", "must be a string, got %s", type_name(name));
+    if (!cJSON_IsString(name)) return FAIL("name", "must be a string, got %s", json_type_name(name));
     if (!ir_is_identifier(name->valuestring))
-        return FAIL("name", "graph name %s is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)", quote(name->valuestring, got),
+        return FAIL("name", "graph name %s is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most %d characters)", json_quote(name->valuestring, got),
                     IR_MAX_NAME);
     free(r->g->name);
     r->g->name = strdup(name->valuestring);
@@ -809,9 +620,9 @@ static int read_graph(Reader *r, const cJSON *root) {
     if (!outputs) return FAIL(NULL, "missing \"outputs\"");
     if (read_outputs(r, outputs, cJSON_GetObjectItemCaseSensitive(root, "donate"))) return -1;
     const cJSON *train = cJSON_GetObjectItemCaseSensitive(root, "train");
-    if (train && read_train(r, train)) return -1;
+    if (train && json_read_train(r, train)) return -1;
     if (ir_verify(r->g, r->d)) return -1;
-    return train ? check_train(r) : 0;
+    return train ? json_check_train(r) : 0;
 }
 
 Graph *ir_read_json(const char *text, size_t len, Diag *d) {
