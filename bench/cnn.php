@@ -9,8 +9,10 @@
  * The step runs on one fixed batch of seeded random data (its time does not depend on the
  * values), parameters updated in place (AdamW, lr 1e-3). Time per step: the median over 10 intervals of
  * wall time / steps, each interval ending with one read-back of the loss (which waits for the
- * queued work). --ops=1 times $x->conv2d($w, $b, pads:) for bench/cnn_torch.py's shapes, read back
- * every 100 calls. One JSON object per row on stdout.
+ * queued work). --ops=1 times $x->conv2d($w, $b, pads:) for the shapes of bench/conv_shapes.json
+ * (bench/cnn_torch.py's too), read back every 100 calls, labelled with GTC_CONV (which convolution
+ * eager calls take: auto, gtc's plan, cuDNN); --steps=0 skips the step. One JSON object per row
+ * on stdout.
  */
 use Cuda\CudaArray;
 
@@ -42,7 +44,7 @@ function timed(callable $f, int $n): float {
     return median($out);
 }
 
-if (class_exists('CnnDigitsStep')) {
+if ($opt['steps'] > 0 && class_exists('CnnDigitsStep')) {
     $m = new CnnDigitsStep();
     $p = [];
     $state = $m->optimizerState(); // the model owns these (moments, step): not passed
@@ -62,17 +64,19 @@ if (class_exists('CnnDigitsStep')) {
     $us = timed(fn() => $m->run(...$p)['loss'], $opt['steps']);
     echo json_encode(['row' => 'step', 'variant' => 'gtc aot', 'us_per_step' => $us, 'warmup_s' => $warm,
                       'loss' => $m->run(...$p)['loss']->item(), 'backend' => $m->getStats()['backend'] ?? '?']), "\n";
-} else {
+} elseif ($opt['steps'] > 0) {
     fwrite(STDERR, "cnn.php: class CnnDigitsStep not loaded (gtc compile examples/cnn_digits.json): step row skipped\n");
 }
 
 if ($opt['ops']) {
-    foreach ([[[256, 1, 8, 8], [16, 1, 3, 3], 1], [[256, 16, 4, 4], [32, 16, 3, 3], 1], [[32, 64, 56, 56], [64, 64, 3, 3], 1]] as [$xs, $ws, $pad]) {
+    $shapes = json_decode(file_get_contents(__DIR__ . '/conv_shapes.json'), true);
+    foreach ($shapes as [$xs, $ws, $pad]) {
         $x = CudaArray::randn($xs, 4);
         $w = CudaArray::randn($ws, 5);
         $b = CudaArray::randn([$ws[0]], 6);
         for ($i = 0; $i < 10; $i++) $x->conv2d($w, $b, pads: [$pad, $pad, $pad, $pad]);
         $us = timed(fn() => $x->conv2d($w, $b, pads: [$pad, $pad, $pad, $pad]), 1000);
-        echo json_encode(['row' => 'conv2d', 'x' => $xs, 'w' => $ws, 'pad' => $pad, 'us_per_call' => $us]), "\n";
+        echo json_encode(['row' => 'conv2d', 'x' => $xs, 'w' => $ws, 'pad' => $pad, 'us_per_call' => $us,
+                          'conv' => getenv('GTC_CONV') ?: 'auto']), "\n";
     }
 }

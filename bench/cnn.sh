@@ -27,6 +27,11 @@ echo "gtc: $(git -C "$here/.." log -1 --format='%h %cs' 2>/dev/null || echo '?')
 if ! "$php_bin" -n -d extension="$ext" -d extension="$model" "$here/cnn.php" --steps="$steps" >"$dir/cnn_gtc.jsonl" 2>"$dir/cnn_gtc.err"; then
   echo "cnn.php failed:"; tail -5 "$dir/cnn_gtc.err"
 fi
+# the same conv2d calls with each convolution forced: gtc's plan, cuDNN (the auto row picks per shape)
+for conv in gtc cudnn; do
+  GTC_CONV=$conv "$php_bin" -n -d extension="$ext" "$here/cnn.php" --steps=0 >>"$dir/cnn_gtc.jsonl" 2>>"$dir/cnn_gtc.err" ||
+    echo "cnn.php (GTC_CONV=$conv) failed: $(tail -1 "$dir/cnn_gtc.err")"
+done
 if ! PYTHONUNBUFFERED=1 "$py_bin" "$here/cnn_torch.py" --steps="$steps" >"$dir/cnn_torch.jsonl" 2>"$dir/cnn_torch.err"; then
   echo "cnn_torch.py failed:"; tail -5 "$dir/cnn_torch.err"
 fi
@@ -56,12 +61,15 @@ for r in steps:
 ops = {}
 for r in rows:
     if r["row"] == "conv2d":
-        ops.setdefault((tuple(r["x"]), tuple(r["w"])), {})[r["side"]] = r["us_per_call"]
+        col = "torch" if r["side"] == "torch" else {"auto": "gtc", "gtc": "gtc plan", "cudnn": "gtc cuDNN"}[r.get("conv", "auto")]
+        ops.setdefault((tuple(r["x"]), tuple(r["w"])), {})[col] = r["us_per_call"]
 if ops:
-    print("\neager conv2d (forward, bias, pad 1), us per call")
-    print(f"{'x':<20}{'w':<18}{'gtc':>10}{'torch':>10}{'gtc/torch':>11}")
+    print("\neager conv2d (forward, bias, pad 1), us per call; gtc picks per shape between its plan and cuDNN (GTC_CONV)")
+    cols = ["gtc", "gtc plan", "gtc cuDNN", "torch"]
+    print(f"{'x':<20}{'w':<18}{'MMAC':>8}" + "".join(f"{c:>11}" for c in cols) + f"{'gtc/torch':>11}")
     for (x, w), v in ops.items():
-        g, t = v.get("gtc"), v.get("torch")
-        ratio = f"{g / t:.2f}" if g and t else "-"
-        print(f"{str(list(x)):<20}{str(list(w)):<18}{g if g is None else round(g, 1)!s:>10}{t if t is None else round(t, 1)!s:>10}{ratio:>11}")
+        macs = x[0] * w[0] * x[2] * x[3] * w[1] * w[2] * w[3] / 1e6  # pad 1, stride 1: OH, OW = H, W
+        cells = "".join(f"{v[c]:>11.1f}" if c in v else f"{'-':>11}" for c in cols)
+        ratio = f"{v['gtc'] / v['torch']:.2f}" if "gtc" in v and "torch" in v else "-"
+        print(f"{str(list(x)):<20}{str(list(w)):<18}{macs:>8.0f}{cells}{ratio:>11}")
 PY

@@ -25,6 +25,7 @@ call from Python to the result on the stream, synchronised every 100 calls) for 
 OPS. Prints one JSON object per row.
 """
 import json
+import os
 import statistics
 import sys
 import time
@@ -43,11 +44,8 @@ torch.backends.cuda.matmul.allow_tf32 = False
 torch.backends.cudnn.allow_tf32 = False
 torch.backends.cudnn.benchmark = True
 STEPS = int(opt["steps"])
-OPS = [  # (x shape, w shape, pad)
-    ((256, 1, 8, 8), (16, 1, 3, 3), 1),
-    ((256, 16, 4, 4), (32, 16, 3, 3), 1),
-    ((32, 64, 56, 56), (64, 64, 3, 3), 1),
-]
+# (x shape, w shape, pad): the digits CNN's two layers, mid-sized ones, a ResNet-50 3x3 layer
+OPS = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "conv_shapes.json")))
 
 
 def sync():

@@ -388,6 +388,36 @@ RtTensor *rt_apply_composite(Op op, const RtOperand *in, int nin, const Attrs *a
     return r;
 }
 
+/* The checks here only decline: anything unusual goes to gtc's own convolution, which reports
+ * bad operands in the graph format's words (ir/composite.c). */
+int rt_conv2d_library(const RtOperand *in, int nin, const Attrs *a, RtTensor **out) {
+    if ((nin != 2 && nin != 3) || !in[0].t || !in[1].t || (nin == 3 && !in[2].t)) return 0;
+    const RtTensor *x = in[0].t, *w = in[1].t, *b = nin == 3 ? in[2].t : NULL;
+    const RtBackend *be = x->storage->backend;
+    if (!be->conv2d || w->storage->backend != be || (b && b->storage->backend != be)) return 0;
+    if (x->rank != 4 || w->rank != 4 || (b && (b->rank != 1 || b->shape[0] != w->shape[0]))) return 0;
+    for (int i = 0; i < nin; i++)
+        if (in[i].t->dtype != DT_FLOAT32 || !rt_is_contiguous(in[i].t)) return 0;
+    if ((a->nstrides && a->nstrides != 2) || (a->npads && a->npads != 4) || (a->ndilations && a->ndilations != 2))
+        return 0;
+    RtConvWindow p = {.group = a->group ? a->group : 1};
+    int64_t o[4] = {x->shape[0], w->shape[0], 0, 0};
+    for (int i = 0; i < 2; i++) {
+        p.stride[i] = a->nstrides ? a->strides[i] : 1;
+        p.dilation[i] = a->ndilations ? a->dilations[i] : 1;
+        p.pad[i] = a->npads ? a->pads[i] : 0;
+        p.pad[2 + i] = a->npads ? a->pads[2 + i] : 0;
+        int64_t k = w->shape[2 + i], ext = p.dilation[i] * (k - 1) + 1;
+        int64_t len = x->shape[2 + i] + p.pad[i] + p.pad[2 + i];
+        if (p.stride[i] < 1 || p.dilation[i] < 1 || p.pad[i] < 0 || p.pad[2 + i] < 0 || k < 1 || len < ext) return 0;
+        o[2 + i] = (len - ext) / p.stride[i] + 1;
+    }
+    if (p.group < 1 || x->shape[1] % p.group || o[1] % p.group || w->shape[1] != x->shape[1] / p.group) return 0;
+    for (int i = 0; i < 4; i++)
+        if (x->shape[i] < 1 || w->shape[i] < 1) return 0;
+    return be->conv2d(out, x, w, b, &p, o);
+}
+
 RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a) {
     static const Attrs none;
     if (!a) a = &none;

@@ -36,6 +36,11 @@ typedef struct {
     int smem_sm;      /* shared memory per SM, bytes */
     size_t total_mem; /* global memory, bytes */
 } RtDeviceInfo;
+/* A 2-D convolution's window, defaults filled in (ONNX Conv's attributes): pads as [top, left,
+ * bottom, right]. */
+typedef struct {
+    int64_t stride[2], pad[4], dilation[2], group;
+} RtConvWindow;
 typedef struct RtPlanOps RtPlanOps;     /* plan.h: how a backend runs a plan */
 typedef struct RtModuleOps RtModuleOps; /* module.h: user kernels compiled at run time */
 
@@ -112,6 +117,14 @@ struct RtBackend {
      * (ir/scalar.h); out and x contiguous, one dtype, float32 or float64 */
     int (*dropout)(RtTensor *out, const RtTensor *x, uint64_t seed, double ratio);
     const char *gemm;           /* the library behind eager matmul: "openblas", "cublas" */
+    /* ---- a library convolution for the eager conv2d (NULL: none; runtime/cuda/cuda_cudnn.cu) ----
+     * *out = conv2d(x, w) + b (b may be NULL) for NCHW float32 operands already checked by
+     * rt_conv2d_library, o the output shape: 1 when done (*out set, or NULL after rt_error), 0
+     * when the backend declines the shape (too small to pay, not supported, library missing) */
+    int (*conv2d)(RtTensor **out, const RtTensor *x, const RtTensor *w, const RtTensor *b,
+                  const RtConvWindow *p, const int64_t *o);
+    /* "cuDNN 9.19.0", or "none (why)", in buf */
+    const char *(*conv_library)(char *buf, size_t n);
 };
 
 extern const RtBackend rt_cpu_backend;
@@ -207,6 +220,11 @@ RtTensor *rt_apply(Op op, const RtOperand *in, int nin, const Attrs *a);
  * rt_apply calls it for composite ops. NULL after rt_error. */
 typedef RtTensor *(*RtApplyFn)(Op op, const RtOperand *in, int nin, const Attrs *a);
 RtTensor *rt_apply_composite(Op op, const RtOperand *in, int nin, const Attrs *a, RtApplyFn apply);
+/* conv2d (inputs x, w[, b], ONNX attributes) through the backend's library convolution when the
+ * operands are what it takes (one backend with a conv2d hook; float32, contiguous; a valid
+ * geometry) and the backend wants the shape: 1 with *out (NULL after rt_error), 0 declined —
+ * the caller then runs gtc's own convolution, whose messages say what is wrong with bad input. */
+int rt_conv2d_library(const RtOperand *in, int nin, const Attrs *a, RtTensor **out);
 /* Evaluating a graph eagerly, op by op (the JIT's fallback, values read while tracing,
  * Cuda\Optimizer's eager step): rt_eval_node applies one node to the values v[] of its operand
  * nodes; rt_eval_graph computes every node whose v[i] is still NULL, in order (the caller sets

@@ -370,6 +370,7 @@ const RtBackend rt_cuda_backend = {
     &rt_cuda_plan_ops, &rt_cuda_module_ops, cuda_gather, cuda_scatter_add, cuda_copy_rows,
     cuda_dropout,
     "cublas", // cuda_matmul.cu: cublasGemmStridedBatchedEx
+    cuda_conv2d, cuda_conv_library,  // cuda_cudnn.cu: cuDNN for large eager convolutions
 };
 
 int rt_cuda_device_count(void) {
@@ -518,6 +519,7 @@ void rt_cuda_shutdown(void) {
     stage_free();
     cublasDestroy(g_cuda.blas);
     rt_cuda_blas_shutdown();
+    cuda_cudnn_shutdown();
     cudaStreamDestroy(g_cuda.stream);
     g_cuda.blas = nullptr;
     g_cuda.stream = nullptr;

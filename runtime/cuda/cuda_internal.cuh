@@ -148,6 +148,11 @@ int cuda_elementwise(Op op, RtTensor *out, RtTensor *const *in, int nin, const A
 int cuda_reduce(Op op, RtTensor *out, const RtTensor *in, unsigned mask);
 int cuda_matmul(RtTensor *out, const RtTensor *a, const RtTensor *b);
 int cuda_dropout(RtTensor *out, const RtTensor *x, uint64_t seed, double ratio);
+// cuda_cudnn.cu: cuDNN's convolution for large eager conv2d calls (RtBackend.conv2d)
+extern "C" int cuda_conv2d(RtTensor **out, const RtTensor *x, const RtTensor *w, const RtTensor *b,
+                           const RtConvWindow *p, const int64_t *o);
+extern "C" const char *cuda_conv_library(char *buf, size_t n);
+extern "C" void cuda_cudnn_shutdown(void);
 int cuda_gather(RtTensor *out, const RtTensor *data, const RtTensor *idx, int64_t pre, int64_t n, int64_t post);
 int cuda_copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t rows);
 int cuda_scatter_add(RtTensor *out, const RtTensor *idx, const RtTensor *upd, int64_t pre, int64_t n, int64_t post);

@@ -11,6 +11,8 @@
  * watches the op: CUDA tensors, no trace (a traced composite is recorded as its primitives), no
  * autograd history (the tape records primitives), every operand a tensor. Anything that cannot
  * be planned falls back to the op-by-op path, whose messages are the canonical ones.
+ * A conv2d large enough that the backend's library convolution beats the plan (cuDNN,
+ * runtime/cuda/cuda_cudnn.cu; GTC_CONV) goes there instead (rt_conv2d_library).
  * GTC_EAGER_PLAN=0 turns it off (to compare); GTC_EAGER_PLAN=all plans on the CPU backend too
  * (its kernels are built with cc: worth it only for shapes used many times; the tests use it). */
 #include "fusion.h"
@@ -91,6 +93,8 @@ bool php_gtc_eager_planned(Op op, const RtOperand *in, int nin, const Attrs *a, 
         if (ir_dtype_is_half(k.types[i].dtype)) return false;
     }
     if ((m < 2 && strcmp(b->name, "cuda") != 0) || php_gtc_autograd_wants(in, nin)) return false;
+    /* a large convolution goes to the backend's library (cuDNN) when it has one that wants it */
+    if (op == OP_CONV2D && rt_conv2d_library(in, nin, &k.attrs, out)) return true;
     int hit = -1;
     for (int i = 0; i < g_plans.n && hit < 0; i++)
         if (!memcmp(&g_plans.key[i], &k, sizeof k)) hit = i;
