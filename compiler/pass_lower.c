@@ -58,7 +58,21 @@ static unsigned gemm_smem(const StepLower *t, bool ak, bool bk1, int64_t elem) {
  * bench/gemm_variants.cu) for the training step's 512x256x480 products: 32x32 tm8 ks8 bk64 at
  * 7.3 us beats 32x32 tm4 (7.7-9.3), 512 threads (7.7-8.0), 32x16 (8.3) and a split of K over
  * clusters of 4 blocks of 64x64 tiles (11.5, since removed). */
-static int gemm_tile(const Target *tg, const EmitGemm *gm, int64_t elem, StepLower *t, const Node *mm, Diag *d) {
+/* Whether gtc_gemm<..., TF32> can split tile t over its warps: GtcTcSplit<...>::OK of
+ * templates/kernels_prelude.cuh, the same conditions (groups of whole warps, K slices of 8, the
+ * warps over a grid of m16n8 tiles). */
+static bool tile_tc_ok(const StepLower *t) {
+    const int g = t->bm / t->tm * (t->bn / 4), kg = t->bk / t->ks, mtm = t->bm / 16, mtn = t->bn / 8, wg = g / 32;
+    if (g % 32 || kg % 8 || t->bm % 16 || t->bn % 8 || wg < 1) return false;
+    const int wgn = wg % 4 == 0 && mtn % 4 == 0 ? 4 : wg % 2 == 0 && mtn % 2 == 0 ? 2 : 1, wgm = wg / wgn;
+    return mtm % wgm == 0 && mtn % wgn == 0;
+}
+
+/* tc: TF32 tensor cores are wanted: they take the tile chosen for the exact kernel when they
+ * can split it (measured on the H200, bench/gemm_variants.cu: on the train step's 512x256x480
+ * products the 32x32 tile is 7.2 us exact, 6.0 on tensor cores; forcing a tensor-core tile
+ * instead of a digits product's 16x16 one made that step 60% slower). */
+static int gemm_tile(const Target *tg, const EmitGemm *gm, int64_t elem, bool tc, StepLower *t, const Node *mm, Diag *d) {
     static const int tiles[][5] = {{64, 64, 4, 1, 16}, {64, 32, 4, 2, 16}, {32, 64, 4, 2, 16}, {32, 32, 8, 8, 64},
                                    {32, 16, 4, 8, 32}, {16, 32, 4, 8, 32}, {16, 16, 4, 16, 64}};
     if (gm->n <= SKINNY_N) {
@@ -91,6 +105,7 @@ static int gemm_tile(const Target *tg, const EmitGemm *gm, int64_t elem, StepLow
         diag_node(d, mm, "no GEMM tile fits the %d bytes of shared memory per block of %s", tg->smem_block, tg->name);
         return -1;
     }
+    t->tf32 = tc && tile_tc_ok(t);
     return 0;
 }
 
@@ -228,7 +243,14 @@ static int lower_launch(const Graph *g, const Target *tg, const Step *st, StepLo
             out->grid[0] = clamp_grid((gm.m * gm.n * gm.batch + EW_BLOCK - 1) / EW_BLOCK, (int64_t)EW_BLOCKS_PER_SM * tg->sms);
             return 0;
         }
-        if (gemm_tile(tg, &gm, elem, out, N(g, st->root), d)) return -1;
+        /* tf32 and bf16 policies: the products under the cuBLASLt threshold on TF32 tensor cores in
+         * our kernel (bf16's products are at least as accurate this way) */
+        const bool tc = N(g, gm.mm)->type.dtype == DT_FLOAT32 && tg->precision != PREC_FP32;
+        if (gemm_tile(tg, &gm, elem, tc, out, N(g, st->root), d)) return -1;
+        if (out->tf32) {
+            size_t len = strlen(out->why_gemm);
+            snprintf(out->why_gemm + len, sizeof out->why_gemm - len, "; TF32 tensor cores");
+        }
         int64_t gx, gy = 1;
         unsigned threads = 256;
         if (out->form == LOWER_GEMM_SMALLK)

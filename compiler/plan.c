@@ -251,7 +251,8 @@ static char *form_str(const StepLower *l, char *out, size_t n) {
                                         "thread per row", "tiled gemm", "skinny gemm", "skinny gemm (A transposed)",
                                         "small-K gemm", "cuBLASLt gemm, grid-stride epilogue"};
     if (l->form == LOWER_GEMM_TILED)
-        snprintf(out, n, "%s %dx%d tm%d ks%d bk%d", names[l->form], l->bm, l->bn, l->tm, l->ks, l->bk);
+        snprintf(out, n, "%s %dx%d tm%d ks%d bk%d%s", names[l->form], l->bm, l->bn, l->tm, l->ks, l->bk,
+                 l->tf32 ? " tf32 mma" : "");
     else if (l->form == LOWER_ROW_WARP)
         snprintf(out, n, "%s (%d per block)", names[l->form], l->warps);
     else
@@ -409,6 +410,7 @@ static cJSON *json_lower(const Graph *g, int i) {
         cJSON_AddNumberToObject(t, "tm", l->tm);
         cJSON_AddNumberToObject(t, "ks", l->ks);
         cJSON_AddNumberToObject(t, "bk", l->bk);
+        if (l->tf32) cJSON_AddBoolToObject(t, "tf32", true);
     }
     if (l->form == LOWER_ROW_WARP) cJSON_AddNumberToObject(o, "rows_per_block", l->warps);
     cJSON_AddItemToObject(o, "grid", json_uvec(l->grid));

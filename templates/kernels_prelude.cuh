@@ -162,6 +162,37 @@ __device__ __forceinline__ double gtc_fma(double a, double b, double c) { return
 
 template <class T> struct __align__(4 * sizeof(T)) GtcV4 { T v[4]; };
 
+/* TF32 tensor cores (sm_80 and later): x rounded to TF32 (10 mantissa bits, to nearest, ties
+ * away), and D = A B + D for one m16n8k8 tile, fp32 accumulation. Fragments (PTX ISA, mma.m16n8k8
+ * .tf32), q = lane / 4, t = lane % 4: a0..a3 = A[q][t], A[q+8][t], A[q][t+4], A[q+8][t+4]; b0, b1 =
+ * B[t][q], B[t+4][q]; d0..d3 = D[q][2t], D[q][2t+1], D[q+8][2t], D[q+8][2t+1]. */
+__device__ __forceinline__ unsigned gtc_tf32(float x) {
+    unsigned r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return r;
+}
+__device__ __forceinline__ void gtc_mma_tf32(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%0,%1,%2,%3};"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#else
+    __trap(); /* pass_lower asks for TF32 only on targets that have it */
+#endif
+}
+
+/* How gtc_gemm<..., TF32 = true> spreads a group's BM x BN tile over its warps: WGM x WGN warps,
+ * each WTM x WTN m16n8 tiles (the constants are harmless placeholders for tiles it cannot take;
+ * pass_lower.c's gemm_tile_tc checks the same conditions). */
+template <int BM, int BN, int G, int KG> struct GtcTcSplit {
+    static constexpr int MTM = BM / 16, MTN = BN / 8, WG = G / 32 > 0 ? G / 32 : 1;
+    static constexpr int WGN = WG % 4 == 0 && MTN % 4 == 0 ? 4 : WG % 2 == 0 && MTN % 2 == 0 ? 2 : 1;
+    static constexpr int WGM = WG / WGN, WTM = MTM / WGM > 0 ? MTM / WGM : 1, WTN = MTN / WGN > 0 ? MTN / WGN : 1;
+    static constexpr bool OK = G % 32 == 0 && KG % 8 == 0 && BM % 16 == 0 && BN % 8 == 0 && MTM % WGM == 0 &&
+                               MTN % WGN == 0 && WGM * WGN == WG;
+};
+
 /* C[m, n] = sum_k A[m, k] B[k, n] for one BM x BN tile of C (blockIdx.x: m tiles,
  * blockIdx.y: n tiles), (BM / TM) x (BN / 4) x KS threads. The threads form KS groups ("sliced
  * K"): each group holds a TM x 4 register micro-tile of the whole tile and multiplies its own
@@ -173,9 +204,12 @@ template <class T> struct __align__(4 * sizeof(T)) GtcV4 { T v[4]; };
  * element, zero-filling outside M, N, K), NST steps in flight. Each micro-tile step reads 4 K values of A and of B as 16-byte shared loads: rows (or
  * columns) along a contiguous K axis are owned strided, so these reads hit distinct banks; along
  * a contiguous M (N) axis, consecutive. Any M, N, K and strides; strict FP32/FP64 multiply-adds
- * (no TF32). epi(i, j, acc) stores each in-range result; consecutive threads take consecutive j
- * (coalesced stores). */
-template <class T, int BM, int BN, int TM, int KS, int BK, bool AK, bool BK1, class Epi>
+ * (no TF32) unless TF32: then each group's warps multiply their K slice on TF32 tensor cores
+ * (mma.sync m16n8k8, operands rounded to TF32, fp32 accumulation: --precision=tf32 or bf16 on
+ * products under the cuBLASLt threshold), the same pipeline, group sum and epilogue.
+ * epi(i, j, acc) stores each in-range result; consecutive threads take consecutive j (coalesced
+ * stores). */
+template <class T, int BM, int BN, int TM, int KS, int BK, bool AK, bool BK1, bool TF32 = false, class Epi>
 __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam, long long sak,
                                          const T *__restrict__ B, long long sbk, long long sbn,
                                          int M, int N, int K, Epi epi) {
@@ -250,11 +284,23 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
             }
         }
     };
-    T acc[TM][TN];
+    using TC = GtcTcSplit<BM, BN, G, KG>;
+    static_assert(!TF32 || (TC::OK && sizeof(T) == 4), "TF32: float, a tile the warps split into m16n8 tiles");
+    constexpr int AM = TF32 ? 1 : TM, AN = TF32 ? 1 : TN, CM = TF32 ? TC::WTM : 1, CN = TF32 ? TC::WTN : 1;
+    T acc[AM][AN];
 #pragma unroll
-    for (int i = 0; i < TM; i++)
+    for (int i = 0; i < AM; i++)
 #pragma unroll
-        for (int j = 0; j < TN; j++) acc[i][j] = T(0);
+        for (int j = 0; j < AN; j++) acc[i][j] = T(0);
+    float cacc[CM][CN][4]; /* TF32: the warp's m16n8 tiles */
+#pragma unroll
+    for (int i = 0; i < CM; i++)
+#pragma unroll
+        for (int j = 0; j < CN; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) cacc[i][j][e] = 0.0f;
+    const int lane = l % 32, wm = l / 32 / TC::WGN, wn = l / 32 % TC::WGN, fq = lane >> 2, ft = lane & 3;
+    (void)lane, (void)wm, (void)wn, (void)fq, (void)ft;
     const int KT = (K + BK - 1) / BK;
 #pragma unroll
     for (int s = 0; s < NST - 1; s++) {
@@ -267,60 +313,97 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
         if (kt + NST - 1 < KT) load((kt + NST - 1) % NST, (kt + NST - 1) * BK);
         gtc_cp_commit();
         const T *As = sm + kt % NST * TILE, *Bs = As + RA * SA;
+        if constexpr (TF32) {
+            /* A (m, k) and B (k, n) of this K step, in the tiles' global layouts */
+            auto at = [&](int m, int k) { return gtc_tf32((float)(AK ? As[m * SA + k] : As[k * SA + m])); };
+            auto bt = [&](int k, int n) { return gtc_tf32((float)(BK1 ? Bs[n * SB + k] : Bs[k * SB + n])); };
 #pragma unroll
-        for (int q = 0; q < KG; q += 4) {
-            const int k4 = g * KG + q;
-            T a[4][TM], b[4][TN];
-            if (AK) {
+            for (int q = 0; q < KG; q += 8) {
+                const int k8 = g * KG + q;
+                unsigned a[CM][4], b[CN][2];
 #pragma unroll
-                for (int i = 0; i < TM; i++) {
-                    const GtcV4<T> v = *(const GtcV4<T> *)&As[(tm + GM * i) * SA + k4];
-#pragma unroll
-                    for (int kk = 0; kk < 4; kk++) a[kk][i] = v.v[kk];
+                for (int i = 0; i < CM; i++) {
+                    const int r = (wm * CM + i) * 16 + fq;
+                    a[i][0] = at(r, k8 + ft), a[i][1] = at(r + 8, k8 + ft);
+                    a[i][2] = at(r, k8 + ft + 4), a[i][3] = at(r + 8, k8 + ft + 4);
                 }
-            } else {
+#pragma unroll
+                for (int j = 0; j < CN; j++) {
+                    const int c = (wn * CN + j) * 8 + fq;
+                    b[j][0] = bt(k8 + ft, c), b[j][1] = bt(k8 + ft + 4, c);
+                }
+#pragma unroll
+                for (int i = 0; i < CM; i++)
+#pragma unroll
+                    for (int j = 0; j < CN; j++) gtc_mma_tf32(cacc[i][j], a[i], b[j]);
+            }
+        } else {
+#pragma unroll
+            for (int q = 0; q < KG; q += 4) {
+                const int k4 = g * KG + q;
+                T a[4][TM], b[4][TN];
+                if (AK) {
+#pragma unroll
+                    for (int i = 0; i < TM; i++) {
+                        const GtcV4<T> v = *(const GtcV4<T> *)&As[(tm + GM * i) * SA + k4];
+#pragma unroll
+                        for (int kk = 0; kk < 4; kk++) a[kk][i] = v.v[kk];
+                    }
+                } else {
+#pragma unroll
+                    for (int kk = 0; kk < 4; kk++)
+#pragma unroll
+                        for (int i = 0; i < TM; i += 4) {
+                            const GtcV4<T> v = *(const GtcV4<T> *)&As[(k4 + kk) * SA + tm * TM + i];
+#pragma unroll
+                            for (int e = 0; e < 4; e++) a[kk][i + e] = v.v[e];
+                        }
+                }
+                if (BK1) {
+#pragma unroll
+                    for (int j = 0; j < TN; j++) {
+                        const GtcV4<T> v = *(const GtcV4<T> *)&Bs[(tn + GN * j) * SB + k4];
+#pragma unroll
+                        for (int kk = 0; kk < 4; kk++) b[kk][j] = v.v[kk];
+                    }
+                } else {
+#pragma unroll
+                    for (int kk = 0; kk < 4; kk++) {
+                        const GtcV4<T> v = *(const GtcV4<T> *)&Bs[(k4 + kk) * SB + tn * TN];
+#pragma unroll
+                        for (int e = 0; e < 4; e++) b[kk][e] = v.v[e];
+                    }
+                }
 #pragma unroll
                 for (int kk = 0; kk < 4; kk++)
 #pragma unroll
-                    for (int i = 0; i < TM; i += 4) {
-                        const GtcV4<T> v = *(const GtcV4<T> *)&As[(k4 + kk) * SA + tm * TM + i];
+                    for (int i = 0; i < TM; i++)
 #pragma unroll
-                        for (int e = 0; e < 4; e++) a[kk][i + e] = v.v[e];
-                    }
+                        for (int j = 0; j < TN; j++) acc[i][j] = gtc_fma(a[kk][i], b[kk][j], acc[i][j]);
             }
-            if (BK1) {
-#pragma unroll
-                for (int j = 0; j < TN; j++) {
-                    const GtcV4<T> v = *(const GtcV4<T> *)&Bs[(tn + GN * j) * SB + k4];
-#pragma unroll
-                    for (int kk = 0; kk < 4; kk++) b[kk][j] = v.v[kk];
-                }
-            } else {
-#pragma unroll
-                for (int kk = 0; kk < 4; kk++) {
-                    const GtcV4<T> v = *(const GtcV4<T> *)&Bs[(k4 + kk) * SB + tn * TN];
-#pragma unroll
-                    for (int e = 0; e < 4; e++) b[kk][e] = v.v[e];
-                }
-            }
-#pragma unroll
-            for (int kk = 0; kk < 4; kk++)
-#pragma unroll
-                for (int i = 0; i < TM; i++)
-#pragma unroll
-                    for (int j = 0; j < TN; j++) acc[i][j] = gtc_fma(a[kk][i], b[kk][j], acc[i][j]);
         }
     }
     gtc_cp_wait<0>();
     __syncthreads();
     /* the groups' partial tiles, summed in group order */
+    if constexpr (TF32) {
 #pragma unroll
-    for (int i = 0; i < TM; i++)
+        for (int i = 0; i < CM; i++)
 #pragma unroll
-        for (int j = 0; j < TN; j++) {
-            const int r = AK ? tm + GM * i : tm * TM + i, c = BK1 ? tn + GN * j : tn * TN + j;
-            sm[(g * BM + r) * BN + c] = acc[i][j];
-        }
+            for (int j = 0; j < CN; j++) {
+                const int r = (wm * CM + i) * 16 + fq, c = (wn * CN + j) * 8 + 2 * ft;
+                T *p = sm + (g * BM + r) * BN + c;
+                p[0] = cacc[i][j][0], p[1] = cacc[i][j][1], p[8 * BN] = cacc[i][j][2], p[8 * BN + 1] = cacc[i][j][3];
+            }
+    } else {
+#pragma unroll
+        for (int i = 0; i < TM; i++)
+#pragma unroll
+            for (int j = 0; j < TN; j++) {
+                const int r = AK ? tm + GM * i : tm * TM + i, c = BK1 ? tn + GN * j : tn * TN + j;
+                sm[(g * BM + r) * BN + c] = acc[i][j];
+            }
+    }
     __syncthreads();
 #pragma unroll
     for (int e = tid; e < BM * BN; e += NT) {

@@ -103,18 +103,33 @@ static bool dn_load(void) {
         }                                                                                      \
     } while (0)
 
-// The algorithm chosen for a shape (cudnnFindConvolutionForwardAlgorithm: each candidate timed
-// once, as PyTorch's cudnn.benchmark does), kept so a shape is measured once per process and
-// then always runs the same kernels.
+// One convolution shape as cuDNN sees it: its descriptors, the algorithm chosen for it
+// (cudnnFindConvolutionForwardAlgorithm: each candidate timed once, as PyTorch's cudnn.benchmark
+// does) and its workspace size. Kept (DN_CONVS, the oldest replaced) so that a shape is measured
+// once per process, always runs the same kernels, and a call costs only the convolution: cuDNN
+// 9's legacy API spends tens of microseconds per call on descriptors made afresh (measured on
+// the H200: 60-70 us per call before these were kept).
 typedef struct {
     int64_t key[16];
+    cudnnTensorDescriptor_t xd, yd, bd;
+    cudnnFilterDescriptor_t wd;
+    cudnnConvolutionDescriptor_t cd;
     cudnnConvolutionFwdAlgo_t algo;
-    cudnnMathType_t math;
     size_t workspace;
-} DnChoice;
-#define DN_CHOICES 16
-static DnChoice dn_choice[DN_CHOICES];
-static int dn_nchoice, dn_next;
+    int y[4];
+} DnConv;
+#define DN_CONVS 16
+static DnConv dn_conv[DN_CONVS];
+static int dn_nconv, dn_next;
+
+static void dn_conv_free(DnConv *c) {
+    if (c->bd) dn.cudnnDestroyTensorDescriptor(c->bd);
+    if (c->xd) dn.cudnnDestroyTensorDescriptor(c->xd);
+    if (c->yd) dn.cudnnDestroyTensorDescriptor(c->yd);
+    if (c->wd) dn.cudnnDestroyFilterDescriptor(c->wd);
+    if (c->cd) dn.cudnnDestroyConvolutionDescriptor(c->cd);
+    memset(c, 0, sizeof *c);
+}
 
 #endif  // GTC_HAVE_CUDNN
 
@@ -160,53 +175,54 @@ extern "C" int cuda_conv2d(RtTensor **out, const RtTensor *x, const RtTensor *w,
 #else
     if (cuda_check_ready("conv2d") || !dn_load()) return 0;
     int rc = 1;
-    cudnnTensorDescriptor_t xd = nullptr, yd = nullptr, bd = nullptr;
-    cudnnFilterDescriptor_t wd = nullptr;
-    cudnnConvolutionDescriptor_t cd = nullptr;
     void *ws = nullptr;
     RtTensor *y = nullptr;
-    const DnChoice *c = nullptr;
-    int n, m, oh, ow;
+    DnConv *c = nullptr, made = {};
     const float one = 1.0f, zero = 0.0f;
     int64_t key[16] = {x->shape[0], x->shape[1], x->shape[2], x->shape[3], w->shape[0], w->shape[2], w->shape[3],
                        p->pad[0],   p->pad[1],   p->stride[0], p->stride[1], p->dilation[0], p->dilation[1],
-                       p->group,    g_cuda.tf32, 0};
+                       p->group,    g_cuda.tf32, b != nullptr};
     *out = nullptr;
-    if (!dn.h) {
-        DN_SETUP("cudnnCreate", dn.cudnnCreate(&dn.h));
-        DN_SETUP("cudnnSetStream", dn.cudnnSetStream(dn.h, g_cuda.stream));
-    }
-    DN_SETUP("descriptor", dn.cudnnCreateTensorDescriptor(&xd));
-    DN_SETUP("descriptor", dn.cudnnCreateTensorDescriptor(&yd));
-    DN_SETUP("descriptor", dn.cudnnCreateFilterDescriptor(&wd));
-    DN_SETUP("descriptor", dn.cudnnCreateConvolutionDescriptor(&cd));
-    DN_SETUP("input descriptor", dn.cudnnSetTensor4dDescriptor(xd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, (int)x->shape[0],
-                                                             (int)x->shape[1], (int)x->shape[2], (int)x->shape[3]));
-    DN_SETUP("filter descriptor", dn.cudnnSetFilter4dDescriptor(wd, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, (int)w->shape[0],
-                                                              (int)w->shape[1], (int)w->shape[2], (int)w->shape[3]));
-    DN_SETUP("convolution descriptor",
-           dn.cudnnSetConvolution2dDescriptor(cd, (int)p->pad[0], (int)p->pad[1], (int)p->stride[0], (int)p->stride[1],
-                                              (int)p->dilation[0], (int)p->dilation[1], CUDNN_CROSS_CORRELATION,
-                                              CUDNN_DATA_FLOAT));
-    DN_SETUP("group count", dn.cudnnSetConvolutionGroupCount(cd, (int)p->group));
-    // strict FP32 unless eager products may use TF32 (cuda_set_matmul_precision), as for matmul
-    DN_SETUP("math type", dn.cudnnSetConvolutionMathType(cd, g_cuda.tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH));
-    DN_SETUP("output size", dn.cudnnGetConvolution2dForwardOutputDim(cd, xd, wd, &n, &m, &oh, &ow));
-    if (n != o[0] || m != o[1] || oh != o[2] || ow != o[3]) {  // not the ONNX size: let gtc do it
-        rc = 0;
-        goto done;
-    }
-    DN_SETUP("output descriptor", dn.cudnnSetTensor4dDescriptor(yd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, n, m, oh, ow));
-    if (b) {
-        DN_SETUP("descriptor", dn.cudnnCreateTensorDescriptor(&bd));
-        DN_SETUP("bias descriptor", dn.cudnnSetTensor4dDescriptor(bd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, m, 1, 1));
-    }
-    for (int i = 0; i < dn_nchoice && !c; i++)
-        if (!memcmp(dn_choice[i].key, key, sizeof key)) c = &dn_choice[i];
-    if (!c) {
+    for (int i = 0; i < dn_nconv && !c; i++)
+        if (!memcmp(dn_conv[i].key, key, sizeof key)) c = &dn_conv[i];
+    if (!c) {  // a new shape: its descriptors, its algorithm
+        DnConv *d = &made;
+        int *yo = d->y;
+        memcpy(d->key, key, sizeof key);
+        if (!dn.h) {
+            DN_SETUP("cudnnCreate", dn.cudnnCreate(&dn.h));
+            DN_SETUP("cudnnSetStream", dn.cudnnSetStream(dn.h, g_cuda.stream));
+        }
+        DN_SETUP("descriptor", dn.cudnnCreateTensorDescriptor(&d->xd));
+        DN_SETUP("descriptor", dn.cudnnCreateTensorDescriptor(&d->yd));
+        DN_SETUP("descriptor", dn.cudnnCreateFilterDescriptor(&d->wd));
+        DN_SETUP("descriptor", dn.cudnnCreateConvolutionDescriptor(&d->cd));
+        DN_SETUP("input descriptor", dn.cudnnSetTensor4dDescriptor(d->xd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, (int)x->shape[0],
+                                                                 (int)x->shape[1], (int)x->shape[2], (int)x->shape[3]));
+        DN_SETUP("filter descriptor", dn.cudnnSetFilter4dDescriptor(d->wd, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW,
+                                                                  (int)w->shape[0], (int)w->shape[1], (int)w->shape[2],
+                                                                  (int)w->shape[3]));
+        DN_SETUP("convolution descriptor",
+                 dn.cudnnSetConvolution2dDescriptor(d->cd, (int)p->pad[0], (int)p->pad[1], (int)p->stride[0],
+                                                    (int)p->stride[1], (int)p->dilation[0], (int)p->dilation[1],
+                                                    CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+        DN_SETUP("group count", dn.cudnnSetConvolutionGroupCount(d->cd, (int)p->group));
+        // strict FP32 unless eager products may use TF32 (cuda_set_matmul_precision), as for matmul
+        DN_SETUP("math type", dn.cudnnSetConvolutionMathType(d->cd, g_cuda.tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH));
+        DN_SETUP("output size", dn.cudnnGetConvolution2dForwardOutputDim(d->cd, d->xd, d->wd, &yo[0], &yo[1], &yo[2], &yo[3]));
+        if (yo[0] != o[0] || yo[1] != o[1] || yo[2] != o[2] || yo[3] != o[3]) {  // not the ONNX size: gtc's
+            rc = 0;
+            goto done;
+        }
+        DN_SETUP("output descriptor",
+                 dn.cudnnSetTensor4dDescriptor(d->yd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, yo[0], yo[1], yo[2], yo[3]));
+        if (b) {
+            DN_SETUP("descriptor", dn.cudnnCreateTensorDescriptor(&d->bd));
+            DN_SETUP("bias descriptor", dn.cudnnSetTensor4dDescriptor(d->bd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, yo[1], 1, 1));
+        }
         cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
         int got = 0, pick = -1;
-        DN_SETUP("choosing an algorithm", dn.cudnnFindConvolutionForwardAlgorithm(dn.h, xd, wd, cd, yd,
+        DN_SETUP("choosing an algorithm", dn.cudnnFindConvolutionForwardAlgorithm(dn.h, d->xd, d->wd, d->cd, d->yd,
                                                                                  CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, perf));
         // fastest first; strict FP32 takes only FMA kernels (a TF32 one may come back otherwise)
         for (int i = 0; i < got && pick < 0; i++)
@@ -215,35 +231,29 @@ extern "C" int cuda_conv2d(RtTensor **out, const RtTensor *x, const RtTensor *w,
             rc = 0;
             goto done;
         }
-        DnChoice *d = &dn_choice[dn_nchoice < DN_CHOICES ? dn_nchoice++ : (dn_next++ % DN_CHOICES)];
-        memcpy(d->key, key, sizeof key);
-        d->algo = perf[pick].algo, d->math = perf[pick].mathType, d->workspace = 0;
-        c = d;
+        d->algo = perf[pick].algo;
+        DN_SETUP("math type", dn.cudnnSetConvolutionMathType(d->cd, perf[pick].mathType));
+        DN_SETUP("workspace size",
+                 dn.cudnnGetConvolutionForwardWorkspaceSize(dn.h, d->xd, d->wd, d->cd, d->yd, d->algo, &d->workspace));
+        c = &dn_conv[dn_nconv < DN_CONVS ? dn_nconv++ : (dn_next++ % DN_CONVS)];
+        dn_conv_free(c);
+        *c = made;
+        made = DnConv{};
     }
-    DN_SETUP("math type", dn.cudnnSetConvolutionMathType(cd, c->math));
+    if (c->workspace && !(ws = cuda_alloc(c->workspace))) goto done;  // rt_error(RT_EOOM) was set
     {
-        size_t wsb = 0;
-        DN_SETUP("workspace size", dn.cudnnGetConvolutionForwardWorkspaceSize(dn.h, xd, wd, cd, yd, c->algo, &wsb));
-        if (wsb && !(ws = cuda_alloc(wsb))) {
-            rc = 1;  // rt_error(RT_EOOM) was set
-            goto done;
-        }
-        int64_t shape[4] = {n, m, oh, ow};
+        int64_t shape[4] = {c->y[0], c->y[1], c->y[2], c->y[3]};
         if (!(y = rt_empty(&rt_cuda_backend, DT_FLOAT32, 4, shape))) goto done;
-        DN_RUN("cudnnConvolutionForward", dn.cudnnConvolutionForward(dn.h, &one, xd, rt_data(x), wd, rt_data(w), cd, c->algo,
-                                                                     ws, wsb, &zero, yd, rt_data(y)));
     }
-    if (b) DN_RUN("bias", dn.cudnnAddTensor(dn.h, &one, bd, rt_data(b), &one, yd, rt_data(y)));
+    DN_RUN("cudnnConvolutionForward", dn.cudnnConvolutionForward(dn.h, &one, c->xd, rt_data(x), c->wd, rt_data(w), c->cd,
+                                                                 c->algo, ws, c->workspace, &zero, c->yd, rt_data(y)));
+    if (b) DN_RUN("bias", dn.cudnnAddTensor(dn.h, &one, c->bd, rt_data(b), &one, c->yd, rt_data(y)));
     *out = y;
     y = nullptr;
 done:
     if (ws) cuda_free(ws);  // stream-ordered: the next op may reuse it after the convolution
     rt_release(y);
-    if (bd) dn.cudnnDestroyTensorDescriptor(bd);
-    if (xd) dn.cudnnDestroyTensorDescriptor(xd);
-    if (yd) dn.cudnnDestroyTensorDescriptor(yd);
-    if (wd) dn.cudnnDestroyFilterDescriptor(wd);
-    if (cd) dn.cudnnDestroyConvolutionDescriptor(cd);
+    dn_conv_free(&made);  // a shape cuDNN declined, or set aside half made
     return rc;
 #endif
 }
@@ -251,8 +261,9 @@ done:
 // Called by rt_cuda_shutdown before the stream goes.
 extern "C" void cuda_cudnn_shutdown(void) {
 #ifdef GTC_HAVE_CUDNN
+    for (int i = 0; i < dn_nconv; i++) dn_conv_free(&dn_conv[i]);
     if (dn.h) dn.cudnnDestroy(dn.h);
     dn.h = nullptr;
-    dn_nchoice = dn_next = 0;
+    dn_nconv = dn_next = 0;
 #endif
 }

@@ -536,7 +536,8 @@ TEST(pass_lower__train_step__launch_tile_smem_and_cpu_product) {
 
 /* The cost model: blas_mlp's two 1024^3 products go to cuBLASLt in fp32 (at or over 2^29
  * multiply-adds); train_step's two 512x256x480 products (2^25.9) stay ours in fp32 and in tf32
- * or bf16 (under 2^27), and go to cuBLASLt when forced by GTC_GEMM; the skinny one stays
+ * or bf16 (under 2^27; there on TF32 tensor cores in our 32x32 tile, while digits' 16x16 tiles stay
+ * exact), and go to cuBLASLt when forced by GTC_GEMM; the skinny one stays
  * ours; the product's buffer and the scratch are the CPU's, and a scratch-writing cuBLASLt step
  * waits for the other (they share it). GTC_GEMM forces either form. */
 TEST(pass_lower__precision_and_gemm_env__cublaslt_steps) {
@@ -566,7 +567,16 @@ TEST(pass_lower__precision_and_gemm_env__cublaslt_steps) {
         p = plan_file_for("examples/train_step.json", &t); /* 512x256x480 products stay ours */
         assert_int_equal(p->steps[writer(p, "h1")].lower.form, LOWER_GEMM_TILED);
         assert_non_null(strstr(p->steps[writer(p, "h1")].lower.why_gemm, "our kernel: 62914560 multiply-adds, under the"));
+        /* tf32 and bf16: our kernel's 32x32 tile on TF32 tensor cores; fp32 stays exact */
+        assert_int_equal(p->steps[writer(p, "h1")].lower.tf32, precs[k] != PREC_FP32);
+        assert_int_equal(strstr(p->steps[writer(p, "h1")].lower.why_gemm, "; TF32 tensor cores") != NULL,
+                         precs[k] != PREC_FP32);
         assert_non_null(strstr(p->steps[3].lower.why_gemm, "N or K of at most 8"));
+        graph_free(g);
+        g = NULL;
+        p = plan_file_for("examples/digits_step.json", &t); /* 16x16 tiles: no m16n8 split, exact */
+        assert_int_equal(p->steps[writer(p, "h1")].lower.form, LOWER_GEMM_TILED);
+        assert_false(p->steps[writer(p, "h1")].lower.tf32);
         graph_free(g);
         g = NULL;
     }
@@ -581,7 +591,7 @@ TEST(pass_lower__precision_and_gemm_env__cublaslt_steps) {
     setenv("GTC_GEMM", "kernel", 1);
     p = plan_file_for("tests/golden/blas_mlp/graph.json", &t);
     assert_int_equal(p->steps[writer(p, "h1")].lower.form, LOWER_GEMM_TILED);
-    assert_string_equal(p->steps[writer(p, "h1")].lower.why_gemm, "our kernel: GTC_GEMM=kernel");
+    assert_string_equal(p->steps[writer(p, "h1")].lower.why_gemm, "our kernel: GTC_GEMM=kernel; TF32 tensor cores");
     unsetenv("GTC_GEMM");
 }
 
