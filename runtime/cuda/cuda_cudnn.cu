@@ -5,7 +5,7 @@
 // per output pixel), which on a small model is one cheap kernel but on a large layer (x
 // [32,64,56,56] by w [64,64,3,3]: 231 MB of columns written and read again) is what makes it
 // twice as slow as cuDNN's implicit-GEMM kernels, which never write them. The choice is per
-// shape (issue #19): at or above CONV_LIB_MACS multiply-adds (scaled by the SM count) and where
+// shape (issue #19): from CONV_LIB_MACS multiply-adds (scaled by the SM count) and where
 // cuDNN takes the operands (float32, contiguous, symmetric pads), cuDNN; below it gtc's plan,
 // which is several times faster on small layers (one CUDA Graph, no library dispatch).
 // GTC_CONV=cudnn|gtc|auto overrides the choice (benchmarks, tests).
@@ -25,10 +25,11 @@
 #define GTC_HAVE_CUDNN 1
 #endif
 
-// A convolution of at least this many multiply-adds goes to cuDNN on a 132-SM GPU (scaled by
-// the SM count): measured on the H200 (bench/cnn.sh, bench/README.md), where gtc's plan wins on
-// the digits CNN's layers (1-20 M) and cuDNN on a ResNet layer (3.7 G).
-#define CONV_LIB_MACS ((int64_t)1 << 28)
+// A convolution of at least this many multiply-adds (about 100 M) goes to cuDNN on a 132-SM GPU
+// (scaled by the SM count): measured on the H200 (bench/cnn.sh, bench/README.md), gtc's plan
+// wins up to 75 M (the digits CNN's layers: 9 us against cuDNN's 38) and cuDNN from 113 M
+// (41 us against 60) to a ResNet layer's 3.7 G (167 us against 482).
+#define CONV_LIB_MACS ((int64_t)3 << 25)
 
 #ifdef GTC_HAVE_CUDNN
 

@@ -247,7 +247,8 @@ ZEND_FUNCTION(cuda_get_backend_info) {
     add_assoc_bool(return_value, "cublas", cu != NULL); /* eager float matmul on CUDA is cuBLAS */
     add_assoc_bool(return_value, "cublasLt", false);
     add_assoc_bool(return_value, "cub", false);
-    add_assoc_bool(return_value, "cudnn", false);
+    char lib[300]; /* cuDNN, when found: large eager convolutions (runtime/cuda/cuda_cudnn.cu) */
+    add_assoc_bool(return_value, "cudnn", cu && cu->conv_library && !strncmp(cu->conv_library(lib, sizeof lib), "cuDNN ", 6));
     add_assoc_string(return_value, "blas", rt_cpu_backend.gemm); /* the CPU backend's GEMM */
     if (GTC_G(last_matmul)) add_assoc_string(return_value, "lastMatmul", GTC_G(last_matmul));
     else add_assoc_null(return_value, "lastMatmul"); /* no eager matmul yet */
