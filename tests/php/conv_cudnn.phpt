@@ -1,5 +1,5 @@
 --TEST--
-on a CUDA device: eager conv2d through cuDNN (GTC_CONV=cudnn, runtime/cuda/cuda_cudnn.cu) matches the CPU backend; shapes cuDNN does not take (asymmetric pads, float64, views, 2-byte floats) fall back to gtc's own; errors unchanged; phpinfo names the library
+on a CUDA device: eager conv2d through cuDNN (GTC_CONV=cudnn, runtime/cuda/cuda_cudnn.cu; its graph API, and its legacy calls for grouped convolutions and with GTC_CUDNN_API=legacy) matches the CPU backend; shapes cuDNN does not take (asymmetric pads, float64, views, 2-byte floats) fall back to gtc's own; errors unchanged; phpinfo names the library
 --SKIPIF--
 <?php
 putenv('GTC_DEVICE');
@@ -46,6 +46,22 @@ foreach ($cases as $name => [$xs, $ws, $bias, $args]) {
     }
     echo str_pad($name, 24), err($r['cpu'], $r['cuda']), "\n";
 }
+// the legacy calls (cuDNN's graph API is the default; GTC_CUDNN_API is read for each new shape)
+putenv('GTC_CUDNN_API=legacy');
+foreach (['legacy: pad 1 + bias' => [[3, 8, 12, 10], [16, 8, 3, 3], true, ['pads' => [1, 1, 1, 1]]],
+          'legacy: group 2' => [[3, 6, 8, 8], [4, 3, 3, 3], true, ['group' => 2]],
+          'legacy: no bias' => [[3, 3, 9, 9], [5, 3, 3, 3], false, ['strides' => [2, 2]]]] as $name => [$xs, $ws, $bias, $args]) {
+    $r = [];
+    foreach (['cpu', 'cuda'] as $dev) {
+        ini_set('gtc.device', $dev);
+        $x = CudaArray::randn($xs, 1);
+        $w = CudaArray::randn($ws, 2);
+        $b = $bias ? CudaArray::randn([$ws[0]], 3) : null;
+        $r[$dev] = $x->conv2d($w, $b, ...$args);
+    }
+    echo str_pad($name, 24), err($r['cpu'], $r['cuda']), "\n";
+}
+putenv('GTC_CUDNN_API');
 ini_set('gtc.device', 'cpu');
 $xc = CudaArray::randn([2, 3, 8, 8], 4);
 $wc = CudaArray::randn([4, 3, 3, 3], 5);
@@ -82,6 +98,9 @@ group 2                 ok
 depthwise               ok
 asymmetric pads (gtc)   ok
 1x1, stride 3           ok
+legacy: pad 1 + bias    ok
+legacy: group 2         ok
+legacy: no bias         ok
 float64 (gtc)           ok
 a view (gtc)            ok
 bfloat16 (gtc)          bfloat16 [2,4,8,8]
