@@ -138,7 +138,8 @@ RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src
         rs->reads = names(bp, g, st->ins, st->nins);
         rs->writes = st->kind == STEP_COPY && !st->nouts ? dup(bp, g->outputs[st->copy_output].name)
                                                          : names(bp, g, st->outs, st->nouts);
-        rs->reason = dup(bp, st->reason);
+        rs->reason = l->form == LOWER_GEMM_TILED && l->tf32 ? keep(bp, xfmt("%s; on TF32 tensor cores", st->reason))
+                                                             : dup(bp, st->reason);
         memcpy(rs->grid, l->grid, sizeof l->grid);
         memcpy(rs->block, l->block, sizeof l->block);
         rs->smem = l->smem;
