@@ -19,6 +19,7 @@ Version => 0.1.0
 Backend => %s
 CUDA backend => %s
 NVRTC => %s
+Convolution library => %s
 CPU BLAS => OpenBLAS %s (%s), kernel %s, %d thread%S (physical cores)
 CPU threads => %d
 Memory limit => unlimited
