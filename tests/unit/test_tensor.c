@@ -1,5 +1,6 @@
 /* tests/unit/test_tensor.c: libgtcrt core: tensor life cycle, strides, views sharing storage,
- * broadcasting through rt_apply, reductions over axis sets, memory accounting, .npy. */
+ * broadcasting through rt_apply, reductions over axis sets, memory accounting, .npy, and which
+ * eager conv2d calls reach a backend's library convolution (rt_conv2d_library). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -354,6 +355,85 @@ static void rt_npy_read__empty_with_huge_dims__einval(void **state) {
     rt_release(t);
 }
 
+/* ---- rt_conv2d_library: which eager conv2d calls reach a backend's library convolution ---- */
+
+static struct {
+    int calls, answer;
+    RtConvWindow p;
+    int64_t o[4];
+    bool bias;
+} g_lib;
+static int fake_conv2d(RtTensor **out, const RtTensor *x, const RtTensor *w, const RtTensor *b, const RtConvWindow *p,
+                       const int64_t *o) {
+    (void)x, (void)w;
+    g_lib.calls++, g_lib.p = *p, g_lib.bias = b != NULL;
+    memcpy(g_lib.o, o, sizeof g_lib.o);
+    *out = g_lib.answer ? rt_empty(x->storage->backend, DT_FLOAT32, 4, o) : NULL;
+    return g_lib.answer;
+}
+
+/* The CPU backend with a library convolution: operands that the library takes reach it with the
+ * window's defaults filled in and ONNX's output size; anything unusual is declined before (gtc's
+ * own convolution then reports bad input), and a declining backend is asked but answers 0. */
+static void rt_conv2d_library__routing__window_output_and_declines(void **state) {
+    (void)state;
+    RtBackend fake = rt_cpu_backend;
+    fake.conv2d = fake_conv2d;
+    int64_t xs[4] = {2, 4, 9, 7}, ws[4] = {6, 2, 3, 2}, bs[1] = {6};
+    RtTensor *x = rt_empty(&fake, DT_FLOAT32, 4, xs), *w = rt_empty(&fake, DT_FLOAT32, 4, ws);
+    RtTensor *b = rt_empty(&fake, DT_FLOAT32, 1, bs), *out = NULL;
+    assert_non_null(x), assert_non_null(w), assert_non_null(b);
+    RtOperand in[3] = {{.t = x}, {.t = w}, {.t = b}};
+    Attrs a = {.nstrides = 2, .strides = {2, 1}, .npads = 4, .pads = {1, 0, 2, 1}, .group = 2};
+    g_lib.answer = 1;
+    assert_int_equal(rt_conv2d_library(in, 3, &a, &out), 1);
+    assert_non_null(out);
+    assert_int_equal(g_lib.calls, 1);
+    assert_true(g_lib.bias);
+    /* H: (9 + 1 + 2 - 3) / 2 + 1 = 5; W: (7 + 0 + 1 - 2) / 1 + 1 = 7 */
+    assert_int_equal(g_lib.o[0], 2), assert_int_equal(g_lib.o[1], 6), assert_int_equal(g_lib.o[2], 5), assert_int_equal(g_lib.o[3], 7);
+    assert_int_equal(g_lib.p.stride[0], 2), assert_int_equal(g_lib.p.dilation[1], 1), assert_int_equal(g_lib.p.group, 2);
+    assert_int_equal(g_lib.p.pad[0], 1), assert_int_equal(g_lib.p.pad[3], 1);
+    rt_release(out);
+    Attrs none = {0}; /* defaults: strides and dilations 1, no pads, group 1 */
+    RtTensor *w1 = rt_empty(&fake, DT_FLOAT32, 4, (int64_t[]){3, 4, 2, 2});
+    RtOperand in1[2] = {{.t = x}, {.t = w1}};
+    assert_int_equal(rt_conv2d_library(in1, 2, &none, &out), 1);
+    assert_false(g_lib.bias);
+    assert_int_equal(g_lib.p.group, 1), assert_int_equal(g_lib.p.stride[1], 1), assert_int_equal(g_lib.p.pad[2], 0);
+    assert_int_equal(g_lib.o[2], 8), assert_int_equal(g_lib.o[3], 6);
+    rt_release(out);
+    /* declined before the backend: float64, a view that is not contiguous, channels not matching
+     * the group, a kernel larger than the padded input, a bias of the wrong size, the CPU backend */
+    int before = g_lib.calls;
+    RtTensor *x64 = rt_empty(&fake, DT_FLOAT64, 4, xs);
+    RtOperand bad64[2] = {{.t = x64}, {.t = w1}};
+    assert_int_equal(rt_conv2d_library(bad64, 2, &none, &out), 0);
+    Attrs tr = {.nperm = 4, .perm = {0, 1, 3, 2}};
+    RtOperand xo = {.t = x};
+    RtTensor *xt = rt_apply(OP_TRANSPOSE, &xo, 1, &tr);
+    RtOperand badview[2] = {{.t = xt}, {.t = w1}};
+    assert_int_equal(rt_conv2d_library(badview, 2, &none, &out), 0);
+    assert_int_equal(rt_conv2d_library(in1, 2, &(Attrs){.group = 2}, &out), 0); /* w1 has 4 channels, x 4 / 2 = 2 */
+    RtTensor *wbig = rt_empty(&fake, DT_FLOAT32, 4, (int64_t[]){3, 4, 10, 2});
+    RtOperand badk[2] = {{.t = x}, {.t = wbig}};
+    assert_int_equal(rt_conv2d_library(badk, 2, &none, &out), 0);
+    RtTensor *b5 = rt_empty(&fake, DT_FLOAT32, 1, (int64_t[]){5});
+    RtOperand badb[3] = {{.t = x}, {.t = w}, {.t = b5}};
+    assert_int_equal(rt_conv2d_library(badb, 3, &a, &out), 0);
+    RtTensor *xc = rt_empty(&rt_cpu_backend, DT_FLOAT32, 4, xs), *wc = rt_empty(&rt_cpu_backend, DT_FLOAT32, 4, ws);
+    RtOperand cpu[2] = {{.t = xc}, {.t = wc}};
+    assert_int_equal(rt_conv2d_library(cpu, 2, &(Attrs){.group = 2}, &out), 0);
+    assert_int_equal(g_lib.calls, before);
+    g_lib.answer = 0; /* the backend declines the shape: 0, no tensor */
+    out = NULL;
+    assert_int_equal(rt_conv2d_library(in1, 2, &none, &out), 0);
+    assert_null(out);
+    assert_int_equal(g_lib.calls, before + 1);
+    RtTensor *all[] = {x, w, b, w1, x64, xt, wbig, b5, xc, wc};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) rt_release(all[i]);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rt_empty__contiguous__row_major_strides),
@@ -372,6 +452,7 @@ int main(void) {
         cmocka_unit_test(rt_npy_read__hostile_headers__einval),
         cmocka_unit_test(rt_npy_read__shape_key_at_header_end__einval_in_bounds),
         cmocka_unit_test(rt_npy_read__empty_with_huge_dims__einval),
+        cmocka_unit_test(rt_conv2d_library__routing__window_output_and_declines),
     };
     return cmocka_run_group_tests_name("test_tensor", tests, NULL, NULL);
 }
