@@ -11,8 +11,9 @@
  *  - Gathers are index-mapped loads: inlined into their readers as views are. A scatter_add
  *    roots an ELEMWISE step of its own (each output element loops over the indices).
  *  - Elementwise ops and views are otherwise inlined into the steps that read them. Values that
- *    must be in memory (graph outputs, GEMM operands) and expensive values read by several steps
- *    get ELEMWISE steps; cheap shared values are recomputed by each reader.
+ *    must be in memory (graph outputs, GEMM operands), expensive values read by several steps
+ *    and values a step would spread (an im2col over a pooled activation: the step SPREAD_MIN or
+ *    more times their size) get ELEMWISE steps; cheap shared values are recomputed by each reader.
  *  - An output that is an input, a view of one, or a value already output under another name
  *    gets a COPY step.
  * Materialising an expensive shared value moves step boundaries, so grouping runs to a fixpoint
