@@ -72,9 +72,37 @@ static void store_outputs(Ex *x, const NodeId *outs, int n, char **const *coords
     free(vals);
 }
 
+/* What the single output of an ELEMWISE step is a reshape of, through the reshapes it computes
+ * (else the output itself). A reshape keeps the linear index, so the step may loop over that
+ * value's shape and store at its linear index: the reshape's divisions go away, and the loads of
+ * an im2col's or a transposed copy's source stay affine in the loop counters, which the
+ * vectoriser needs. Static shapes only. */
+static NodeId reshape_source(const Ex *x, NodeId v) {
+    if (x->st->nouts != 1) return v;
+    while (N(x->g, v)->op == OP_RESHAPE && x->in_step[v] && !ir_type_symbolic(&N(x->g, v)->type)) {
+        NodeId u = N(x->g, v)->in[0].id;
+        if (u < 0 || ir_type_symbolic(&N(x->g, u)->type)) break;
+        v = u;
+    }
+    return v;
+}
+
 /* ELEMWISE: one loop nest per distinct output shape (normally one, the root's). */
 static void emit_cpu_elemwise(Ex *x) {
     const Step *st = x->st;
+    NodeId src = st->nouts == 1 ? reshape_source(x, st->outs[0]) : -1;
+    if (src >= 0 && src != st->outs[0]) {
+        const TensorType *t = &N(x->g, src)->type;
+        char *coords[IR_MAX_RANK] = {0};
+        int m = ex_mark(x), loops = open_loops(x, t, 0, t->rank, coords, par_work(ir_numel(t)));
+        char *val = ex_value(x, src, coords), *addr = ex_addr(x, st->outs[0]), *lin = ex_linear(x, t, coords);
+        if (addr) ex_line(x, "%s[%s] = %s;", addr, lin, val);
+        free(val), free(addr), free(lin);
+        ex_release(x, m);
+        close_loops(x, loops);
+        ex_free_coords(coords, t->rank);
+        return;
+    }
     bool *done = calloc((size_t)st->nouts + 1, 1);
     if (!done) abort();
     for (int k = 0; k < st->nouts; k++) {

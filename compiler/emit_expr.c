@@ -405,34 +405,52 @@ void ex_prefetch(Ex *x, NodeId id, char *const *coords) {
     }
 }
 
-/* Reshape: direct when only size-1 axes differ, else through the linear index. */
+/* Reshape, group by group: the axes of input and output fall into the shortest runs whose sizes
+ * have equal products (a merge [a,b]->[ab], a split, an axis kept as it is); a run of one axis
+ * each side is a direct copy of the coordinate, any other goes through the run's own linear
+ * index. [256,16,12,6] -> [256,16,3,4,6] then splits only the 12 (c / 4, c % 4), instead of a
+ * division per axis of the whole linear index, which the compiler cannot simplify. With a
+ * symbolic axis: through the whole linear index (ex_split knows run-time sizes). */
 static void reshape_coords(Ex *x, const TensorType *in, const TensorType *out, char *const *coords, char **oc) {
-    int a = 0, b = 0;
-    bool direct = true;
-    while (direct) {
-        while (a < in->rank && in->dims[a] == 1) a++;
-        while (b < out->rank && out->dims[b] == 1) b++;
-        if (a == in->rank || b == out->rank) {
-            direct = a == in->rank && b == out->rank;
-            break;
-        }
-        direct = in->dims[a] == out->dims[b];
-        a++, b++;
-    }
-    if (direct) {
-        for (a = 0, b = 0; a < in->rank; a++) {
-            if (in->dims[a] == 1) {
-                oc[a] = xstrdup("0");
-                continue;
-            }
-            while (out->dims[b] == 1) b++;
-            oc[a] = xstrdup(coords[b++]);
-        }
+    bool sym = false;
+    for (int i = 0; i < in->rank; i++) sym = sym || (in->sym[i] && in->dims[i] != 1);
+    for (int i = 0; i < out->rank; i++) sym = sym || (out->sym[i] && out->dims[i] != 1);
+    if (sym || ir_numel(in) == 0) {
+        char *lin = ex_linear(x, out, coords);
+        ex_split(x, lin, in->rank, in->dims, in->sym, oc);
+        free(lin);
         return;
     }
-    char *lin = ex_linear(x, out, coords);
-    ex_split(x, lin, in->rank, in->dims, in->sym, oc);
-    free(lin);
+    int a = 0, b = 0;
+    while (a < in->rank || b < out->rank) {
+        int a0 = a, b0 = b;
+        int64_t pa = 1, pb = 1;
+        /* one axis each side at least, then the smaller product grows until they meet; size-1
+         * axes at the end of a run join it (they read coordinate 0) */
+        if (a < in->rank) pa *= in->dims[a++];
+        if (b < out->rank) pb *= out->dims[b++];
+        while (pa != pb && (a < in->rank || b < out->rank)) {
+            if ((pa < pb && a < in->rank) || b == out->rank) pa *= in->dims[a++];
+            else pb *= out->dims[b++];
+        }
+        while (a < in->rank && in->dims[a] == 1 && (b == out->rank || out->dims[b] != 1)) pa *= in->dims[a++];
+        while (b < out->rank && out->dims[b] == 1 && (a == in->rank || in->dims[a] != 1)) pb *= out->dims[b++];
+        int na = 0, nb = 0, ka = -1, kb = -1;
+        for (int i = a0; i < a; i++) if (in->dims[i] != 1) na++, ka = i;
+        for (int i = b0; i < b; i++) if (out->dims[i] != 1) nb++, kb = i;
+        if (na <= 1 && nb <= 1) {
+            for (int i = a0; i < a; i++) oc[i] = xstrdup(i == ka && kb >= 0 ? coords[kb] : "0");
+            continue;
+        }
+        TensorType ot = {.dtype = out->dtype, .rank = b - b0};
+        for (int i = b0; i < b; i++) ot.dims[i - b0] = out->dims[i];
+        char *lin = ex_linear(x, &ot, coords + b0);
+        if (na == 1) /* a merge: the run's linear index is the coordinate */
+            for (int i = a0; i < a; i++) oc[i] = i == ka ? xstrdup(lin) : xstrdup("0");
+        else
+            ex_split(x, lin, a - a0, in->dims + a0, NULL, oc + a0);
+        free(lin);
+    }
 }
 
 /* The coordinates in view nd's input of its element at coords (oc, in->rank strings); false when

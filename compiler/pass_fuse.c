@@ -11,8 +11,9 @@
  *  - Gathers are index-mapped loads: inlined into their readers as views are. A scatter_add
  *    roots an ELEMWISE step of its own (each output element loops over the indices).
  *  - Elementwise ops and views are otherwise inlined into the steps that read them. Values that
- *    must be in memory (graph outputs, GEMM operands) and expensive values read by several steps
- *    get ELEMWISE steps; cheap shared values are recomputed by each reader.
+ *    must be in memory (graph outputs, GEMM operands), expensive values read by several steps
+ *    and values a step would spread (an im2col over a pooled activation: the step SPREAD_MIN or
+ *    more times their size) get ELEMWISE steps; cheap shared values are recomputed by each reader.
  *  - An output that is an input, a view of one, or a value already output under another name
  *    gets a COPY step.
  * Materialising an expensive shared value moves step boundaries, so grouping runs to a fixpoint
@@ -380,7 +381,49 @@ static bool expensive(Fuse *f, NodeId v, char *why, size_t n) {
     return why[0] != 0;
 }
 
-/* One grouping round; returns how many values it newly found expensive and shared. */
+/* How many elementwise ops v's fused expression has (v and the inline nodes it needs). */
+static int closure_ops(Fuse *f, NodeId v) {
+    NodeId *cl = NULL;
+    int ncl = 0, ops = kind_of(f, v) == K_ELEMWISE;
+    f->sstamp++;
+    fuse_closure(f, -1, v, &cl, &ncl, NULL, NULL);
+    for (int k = 0; k < ncl; k++) ops += kind_of(f, cl[k]) == K_ELEMWISE;
+    free(cl);
+    return ops;
+}
+
+/* Inline values that a step spreads over many more elements than they have: an im2col (pads,
+ * shifted slices, concats) over a pooled activation evaluates each pooled value once per tap,
+ * nine times for a 3x3 kernel, with the whole pooling chain each time. Such a value (elementwise,
+ * of two ops or more, at least 64 elements, the step at least SPREAD_MIN times larger) is written
+ * once by a step of its own and loaded by the gather. Per step only the most spread one per
+ * round: its producers move into its new step, where the next round judges them again. */
+static int find_spread(Fuse *f) {
+    int added = 0;
+    for (int s = 0; s < f->ngr; s++) {
+        const Group *gp = &f->gr[s];
+        if (gp->dead) continue;
+        int64_t space = ir_numel(&N(f, gp->x >= 0 ? gp->x : gp->root)->type), best = 0;
+        NodeId pick = -1;
+        for (int k = 0; k < gp->ncl; k++) {
+            NodeId v = gp->cl[k];
+            int64_t n = ir_numel(&N(f, v)->type);
+            if (kind_of(f, v) != K_ELEMWISE || f->extra[v] || n < 64 || space / n < SPREAD_MIN || space / n <= best ||
+                closure_ops(f, v) < 2)
+                continue;
+            best = space / n;
+            pick = v;
+        }
+        if (pick < 0) continue;
+        f->extra[pick] = true;
+        f->extra_n[pick] = f->nuse[pick];
+        f->spread[pick] = best;
+        added++;
+    }
+    return added;
+}
+
+/* One grouping round; returns how many values it newly found expensive and shared, or spread. */
 static int build(Fuse *f) {
     free_groups(f);
     for (int i = 0; i < f->n; i++) f->home[i] = -1, f->pruned[i] = false, f->mat[i] = false, f->nuse[i] = 0;
@@ -428,7 +471,7 @@ static int build(Fuse *f) {
             f->extra_n[i] = f->nuse[i];
             added++;
         }
-    return added;
+    return added + find_spread(f);
 }
 
 /* ---- reasons ---------------------------------------------------------------------------------- */
@@ -581,6 +624,9 @@ static void value_reason(Fuse *f, Plan *p, NodeId i, const int *nsteps) {
         NodeId c = gemm_reader(f, i);
         if (f->gr[s].kind == STEP_COPY) plan_why(p, i, "written: output %s, a view of an input (copied)", g->outputs[plan_output_of(g, i)].name);
         else if (f->req[i] & REQ_OUTPUT) plan_why(p, i, "written: graph output %s", g->outputs[plan_output_of(g, i)].name);
+        else if (f->spread[i])
+            plan_why(p, i, "written once: a step over %lld times its elements (a gather spreading it) would recompute it per element",
+                     (long long)f->spread[i]);
         else if (f->extra[i] && expensive(f, i, why, sizeof why))
             plan_why(p, i, "written once: expensive (%s) and read by %d steps", why, f->extra_n[i]);
         else if ((f->req[i] & REQ_GEMM) && c >= 0) plan_why(p, i, "written: operand of matmul %s (GEMM operands are read from memory)", N(f, c)->name);
@@ -657,6 +703,7 @@ int pass_fuse(Graph *g, Diag *d) {
     f->req = xcalloc(n, sizeof *f->req);
     f->extra = xcalloc(n, sizeof *f->extra);
     f->extra_n = xcalloc(n, sizeof *f->extra_n);
+    f->spread = xcalloc(n, sizeof *f->spread);
     f->copyview = xcalloc(n, sizeof *f->copyview);
     f->home = xcalloc(n, sizeof *f->home);
     f->pruned = xcalloc(n, sizeof *f->pruned);
@@ -674,7 +721,7 @@ int pass_fuse(Graph *g, Diag *d) {
     emit(f, p);
     plan_attach(g, p);
     free_groups(f);
-    free(f->live), free(f->uoff), free(f->ulist), free(f->req), free(f->extra), free(f->extra_n);
+    free(f->live), free(f->uoff), free(f->ulist), free(f->req), free(f->extra), free(f->extra_n), free(f->spread);
     free(f->copyview), free(f->home), free(f->pruned), free(f->mat), free(f->nuse), free(f->mark);
     free(f->seen), free(f->stack);
     return 0;

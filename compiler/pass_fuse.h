@@ -12,6 +12,7 @@
 
 #define ROW_MAX 4096 /* the longest row a ROW step takes: one block per row */
 #define CHEAP_OPS 8  /* a fused expression of more ops than this is expensive */
+#define SPREAD_MIN 4 /* a step over this many times an inline value's elements: it is written once */
 
 enum { REQ_OUTPUT = 1, REQ_GEMM = 2 };
 
@@ -49,6 +50,7 @@ typedef struct {
     unsigned char *req;  /* REQ_*: must be in memory */
     bool *extra;         /* materialised: expensive and read by several steps */
     int *extra_n;        /* how many steps read it when that was decided */
+    int64_t *spread;     /* materialised because a step spreads it: that step's elements / its own */
     bool *copyview;      /* an output that is a chain of views of an input */
     int *home;           /* the group computing it as a member, or -1 */
     bool *pruned;        /* left out of an epilogue: its readers recompute it */

@@ -38,6 +38,10 @@ TEST(emit_cpu__chain_of_20__matches_eager) { check("tests/golden/ew_chain20/grap
 TEST(emit_cpu__shared_expensive__matches_eager) { check("tests/golden/ew_shared_expensive/graph.json", 1, F32); }
 TEST(emit_cpu__views_with_steps__matches_eager) { check("tests/emit/views_steps.json", 1, F32); }
 TEST(emit_cpu__golden_views__matches_eager) { check("tests/golden/views/graph.json", 1, F32); }
+/* reshapes that merge, split, straddle ([4,15] from [10,6]) and add or drop size-1 axes, over
+ * transposes, each the top of its step's output or read inside one (emit_expr.c reshape_coords,
+ * emit_cpu.c reshape_source) */
+TEST(emit_cpu__reshape_runs__match_eager) { check("tests/emit/reshape_runs.json", 1, F32); }
 TEST(emit_cpu__broadcast_promote__matches_eager) { check("tests/golden/broadcast_promote/graph.json", 1, F32); }
 TEST(emit_cpu__ints_and_bools__match_exactly) { check("tests/emit/ints.json", 1, F32); }
 TEST(emit_cpu__small_and_unsigned_ints__match_exactly) { check("tests/golden/small_ints/graph.json", 1, F32); }
@@ -105,6 +109,7 @@ int main(void) {
         cmocka_unit_test(emit_cpu__shared_expensive__matches_eager),
         cmocka_unit_test(emit_cpu__views_with_steps__matches_eager),
         cmocka_unit_test(emit_cpu__golden_views__matches_eager),
+        cmocka_unit_test(emit_cpu__reshape_runs__match_eager),
         cmocka_unit_test(emit_cpu__broadcast_promote__matches_eager),
         cmocka_unit_test(emit_cpu__ints_and_bools__match_exactly),
         cmocka_unit_test(emit_cpu__small_and_unsigned_ints__match_exactly),

@@ -17,21 +17,19 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
         const int c0 = i % 16;
         const int c1 = i / 16;
         (void)c1; (void)c0;
-        const int x2 = (c0 + c1 * 16);
-        const int c3 = x2 % 8;
-        const int c4 = (x2 / 8) % 2;
-        const int c5 = x2 / 16;
-        (void)c5; (void)c4; (void)c3;
-        const int32_t v6 = ((int32_t *)a.p[0])[(c4 + c5 * 2)];
-        long long j7 = (long long)v6;
-        if (j7 < 0) j7 += 50LL;
-        if (j7 < 0 || j7 >= 50LL) {
+        const int c2 = c0 % 8;
+        const int c3 = c0 / 8;
+        (void)c3; (void)c2;
+        const int32_t v4 = ((int32_t *)a.p[0])[(c3 + c1 * 2)];
+        long long j5 = (long long)v4;
+        if (j5 < 0) j5 += 50LL;
+        if (j5 < 0 || j5 >= 50LL) {
             unsigned long long *gtc_e = (unsigned long long *)(a.p[14] + 10240);
-            if (atomicCAS(gtc_e, 0ULL, 1ULL) == 0ULL) gtc_e[1] = (unsigned long long)(long long)v6;
-            j7 = 0;
+            if (atomicCAS(gtc_e, 0ULL, 1ULL) == 0ULL) gtc_e[1] = (unsigned long long)(long long)v4;
+            j5 = 0;
         }
-        const float v8 = ((float *)a.p[2])[(c3 + ((int)j7) * 8)];
-        ((float *)a.p[14])[(c0 + c1 * 16)] = v8;
+        const float v6 = ((float *)a.p[2])[(c2 + ((int)j5) * 8)];
+        ((float *)a.p[14])[(c0 + c1 * 16)] = v6;
     }
 }
 
@@ -288,19 +286,15 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k10(struct gtc_args a) {
                 continue;
             }
             if (j7 != (long long)c1) continue;
-            const int x8 = (c0 + c4 * 8 + c5 * 16);
-            const int c9 = x8 % 16;
-            const int c10 = x8 / 16;
-            (void)c10; (void)c9;
-            const float v11 = ((float *)(a.p[14] + 2048))[(c9 + c10 * 16)];
-            s2 += v11;
+            const float v8 = ((float *)(a.p[14] + 2048))[((c0 + c4 * 8) + c5 * 16)];
+            s2 += v8;
         }
-        const float v12 = ((float *)a.p[2])[(c0 + c1 * 8)];
-        const float v13 = gtc_to_f32(a.s[0]);
-        const float v14 = (float)(s2 * v13);
-        const float v15 = (float)(v12 - v14);
+        const float v9 = ((float *)a.p[2])[(c0 + c1 * 8)];
+        const float v10 = gtc_to_f32(a.s[0]);
+        const float v11 = (float)(s2 * v10);
+        const float v12 = (float)(v9 - v11);
         ((float *)a.p[14])[(c0 + c1 * 8)] = s2;
-        ((float *)a.p[9])[(c0 + c1 * 8)] = v15;
+        ((float *)a.p[9])[(c0 + c1 * 8)] = v12;
     }
 }
 

@@ -20,22 +20,19 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 32; c0++) {
-        for (int c1 = 0; c1 < 16; c1++) {
-            const int x2 = (c1 + c0 * 16);
-            const int c3 = x2 % 8;
-            const int c4 = (x2 / 8) % 2;
-            const int c5 = x2 / 16;
-            (void)c5; (void)c4; (void)c3;
-            const int32_t v6 = ((int32_t *)a->p[0])[(c4 + c5 * 2)];
-            long long j7 = (long long)v6;
-            if (j7 < 0) j7 += 50LL;
-            if (j7 < 0 || j7 >= 50LL) {
-                long long *gtc_e = (long long *)(a->p[14] + 10240);
-                if (!gtc_e[0]) gtc_e[0] = 1, gtc_e[1] = (long long)v6;
-                j7 = 0;
+        for (int c1 = 0; c1 < 2; c1++) {
+            for (int c2 = 0; c2 < 8; c2++) {
+                const int32_t v3 = ((int32_t *)a->p[0])[(c1 + c0 * 2)];
+                long long j4 = (long long)v3;
+                if (j4 < 0) j4 += 50LL;
+                if (j4 < 0 || j4 >= 50LL) {
+                    long long *gtc_e = (long long *)(a->p[14] + 10240);
+                    if (!gtc_e[0]) gtc_e[0] = 1, gtc_e[1] = (long long)v3;
+                    j4 = 0;
+                }
+                const float v5 = ((float *)a->p[2])[(c2 + ((int)j4) * 8)];
+                ((float *)a->p[14])[(c2 + c1 * 8 + c0 * 16)] = v5;
             }
-            const float v8 = ((float *)a->p[2])[(c3 + ((int)j7) * 8)];
-            ((float *)a->p[14])[(c1 + c0 * 16)] = v8;
         }
     }
 }
@@ -287,19 +284,15 @@ GTC_CPU_STEP static void gtc_c10(const void *args) {
                     continue;
                 }
                 if (j7 != (long long)c0) continue;
-                const int x8 = (c1 + c4 * 8 + c5 * 16);
-                const int c9 = x8 % 16;
-                const int c10 = x8 / 16;
-                (void)c10; (void)c9;
-                const float v11 = ((float *)(a->p[14] + 2048))[(c9 + c10 * 16)];
-                s2 += v11;
+                const float v8 = ((float *)(a->p[14] + 2048))[((c1 + c4 * 8) + c5 * 16)];
+                s2 += v8;
             }
-            const float v12 = ((float *)a->p[2])[(c1 + c0 * 8)];
-            const float v13 = gtc_to_f32(a->s[0]);
-            const float v14 = (float)(s2 * v13);
-            const float v15 = (float)(v12 - v14);
+            const float v9 = ((float *)a->p[2])[(c1 + c0 * 8)];
+            const float v10 = gtc_to_f32(a->s[0]);
+            const float v11 = (float)(s2 * v10);
+            const float v12 = (float)(v9 - v11);
             ((float *)a->p[14])[(c1 + c0 * 8)] = s2;
-            ((float *)a->p[9])[(c1 + c0 * 8)] = v15;
+            ((float *)a->p[9])[(c1 + c0 * 8)] = v12;
         }
     }
 }
