@@ -34,7 +34,8 @@ COMPILER_SRCS += compiler/frontend_php.c compiler/php_parse.c compiler/php_expr.
                  compiler/php_inline.c compiler/php_math.c compiler/php_slice.c
 COMPILER_SRCS += compiler/pass_autodiff.c compiler/ad_build.c compiler/optim.c
 RT_CORE_SRCS := runtime/core/error.c runtime/core/tensor.c runtime/core/ops.c runtime/core/npy.c \
-                runtime/core/exec.c runtime/core/kcache.c
+                runtime/core/exec.c runtime/core/kcache.c \
+                runtime/core/dist.c runtime/core/nccl_lib.c
 RT_CPU_SRCS := runtime/cpu/cpu_backend.c runtime/cpu/cpu_elementwise.c runtime/cpu/cpu_reduce.c \
                runtime/cpu/cpu_matmul.c runtime/cpu/cpu_plan.c runtime/cpu/cpu_index.c runtime/cpu/cpu_threads.c
 PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cudaarray_ops.c runtime/php/cudaarray_index.c \
@@ -43,7 +44,7 @@ PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cud
                 runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/kernel_compiler.c
 GTC_MAIN := compiler/main.c
 UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit test_sym
-RT_UNIT_TESTS := test_tensor test_cpu_ops test_kcache test_half test_cpu_threads
+RT_UNIT_TESTS := test_tensor test_cpu_ops test_kcache test_half test_cpu_threads test_dist
 # gtc compile: the build driver and the extension glue generator; gtc.so's API for models.
 COMPILER_SRCS += compiler/emit_ext.c compiler/names.c compiler/build.c
 UNIT_TESTS += test_emit_ext
@@ -58,6 +59,8 @@ PHP_EXT_SRCS += runtime/php/fusion.c runtime/php/fusion_trace.c runtime/php/plan
 PHP_EXT_SRCS += runtime/php/autograd.c
 # Eager composites (conv2d, pools, softmax, ...) on the GPU as one planned graph each.
 PHP_EXT_SRCS += runtime/php/eager_plan.c
+# Cuda\Distributed: data-parallel runs (runtime/core/dist.h; NCCL on CUDA, docs/distributed.md).
+PHP_EXT_SRCS += runtime/php/distributed.c
 # Cuda\Optimizer: its steps are compiler/optim.c's updates, evaluated eagerly or traced.
 PHP_EXT_SRCS += runtime/php/optimizer.c runtime/php/optimizer_state.c
 # The backend table (runtime/backends.c): a row for CUDA only where its objects are linked.

@@ -38,6 +38,7 @@ typedef struct {
 } RtDeviceInfo;
 typedef struct RtPlanOps RtPlanOps;     /* plan.h: how a backend runs a plan */
 typedef struct RtModuleOps RtModuleOps; /* module.h: user kernels compiled at run time */
+typedef struct RtDistOps RtDistOps;     /* dist.h: collectives across the ranks of a world */
 
 typedef struct {
     int refcount;
@@ -112,6 +113,7 @@ struct RtBackend {
      * (ir/scalar.h); out and x contiguous, one dtype, float32 or float64 */
     int (*dropout)(RtTensor *out, const RtTensor *x, uint64_t seed, double ratio);
     const char *gemm;           /* the library behind eager matmul: "openblas", "cublas" */
+    const RtDistOps *dist;      /* collectives across ranks (dist.h: NCCL on CUDA); NULL: none */
 };
 
 extern const RtBackend rt_cpu_backend;
@@ -158,6 +160,8 @@ RtTensor *rt_randn(const RtBackend *b, DType dt, int rank, const int64_t *shape,
 RtTensor *rt_randint(const RtBackend *b, DType dt, int rank, const int64_t *shape, int64_t low, int64_t high,
                      uint64_t seed);
 RtTensor *rt_permutation(const RtBackend *b, int64_t n, uint64_t seed);
+/* The same permutation in host memory (malloc'd, n int64; NULL after rt_error). */
+int64_t *rt_permutation_host(int64_t n, uint64_t seed);
 /* Copies `data` (contiguous, C order, dtype dt) into a new tensor. */
 RtTensor *rt_from_host(const RtBackend *b, DType dt, int rank, const int64_t *shape, const void *data);
 /* Copies `data` (contiguous, dtype hdt) into a new tensor of dtype dt on b, converting as rt_cast

@@ -370,6 +370,7 @@ const RtBackend rt_cuda_backend = {
     &rt_cuda_plan_ops, &rt_cuda_module_ops, cuda_gather, cuda_scatter_add, cuda_copy_rows,
     cuda_dropout,
     "cublas", // cuda_matmul.cu: cublasGemmStridedBatchedEx
+    &rt_cuda_dist_ops, // cuda_nccl.cu: NCCL, loaded at run time
 };
 
 int rt_cuda_device_count(void) {

@@ -1,5 +1,5 @@
 --TEST--
-phpinfo() shows the version, the backend, the CPU's BLAS and threads, the memory limit and memory use
+phpinfo() shows the version, the backend, NVRTC and NCCL, the CPU's BLAS and threads, the memory limit and memory use
 --ENV--
 GTC_DEVICE=
 --FILE--
@@ -19,6 +19,7 @@ Version => 0.1.0
 Backend => %s
 CUDA backend => %s
 NVRTC => %s
+NCCL => %s
 CPU BLAS => OpenBLAS %s (%s), kernel %s, %d thread%S (physical cores)
 CPU threads => %d
 Memory limit => unlimited
