@@ -71,8 +71,8 @@ COMPILER_SRCS += compiler/plan_build.c
 # by protoc-c into $(BUILD)/gen/onnx.pb-c.[ch]. frontend.c (which chooses the front-end) and
 # build.c (gtc compile) go with it: gtc.so never loads a graph file.
 ONNX_SRCS := compiler/frontend_onnx.c compiler/onnx_ops.c compiler/onnx_fold.c compiler/onnx_weights.c
-CLI_SRCS := compiler/frontend.c compiler/build.c $(ONNX_SRCS)
-COMPILER_SRCS += $(ONNX_SRCS)
+CLI_SRCS := compiler/frontend.c compiler/build.c compiler/launch.c $(ONNX_SRCS)
+COMPILER_SRCS += $(ONNX_SRCS) compiler/launch.c
 ONNX_PB_OBJ = $(BUILD)/obj/gen/onnx.pb-c.o
 ONNX_LIBS := -lprotobuf-c -lzip
 
@@ -151,8 +151,9 @@ $(BUILD)/obj/compiler/build.o: CFLAGS += $(if $(OPENBLAS_OMP_DIR),-DGTC_OPENBLAS
 $(BUILD)/tests/test_cpu_threads: CFLAGS += -fopenmp
 # The CPU backend's loops are OpenMP (runtime/cpu/cpu_threads.c owns the thread count).
 $(BUILD)/obj/runtime/cpu/%.o: CFLAGS += -fopenmp
-# `gtc --version` reports the BLAS and threads a model would run with (cpu_threads.o alone).
-$(GTC): $(BUILD)/obj/compiler/main.o $(LIBGTC) $(BUILD)/obj/runtime/cpu/cpu_threads.o
+# `gtc --version` reports the BLAS and threads a model would run with (cpu_threads.o alone) and
+# whether NCCL loads (nccl_lib.o alone: dlopen, no CUDA).
+$(GTC): $(BUILD)/obj/compiler/main.o $(LIBGTC) $(BUILD)/obj/runtime/cpu/cpu_threads.o $(BUILD)/obj/runtime/core/nccl_lib.o
 	$(CC) $(LDFLAGS_BASE) -o $@ $^ -lcjson $(ONNX_LIBS) $(BLAS_LIBS) -lm -ldl
 
 # onnx.proto through protoc-c (scripts/install-deps.sh installs protobuf-c-compiler).
@@ -313,13 +314,14 @@ train-test: $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/train_dynamic.sh $(GTC) $(GTC_EXT)
 
 # gtc compile end to end (CPU backend): both examples compiled, loaded and checked against the
-# eager step and a float64 reference; loading rules, install, command-line errors.
+# eager step and a float64 reference; loading rules, install, command-line errors; `gtc run`.
 .PHONY: e2e e2e-gpu install
 e2e: $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/run.sh $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/php_graphs.sh $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/fusion_export.sh $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/getting_started.sh
+	PHP=$(PHP) bash tests/e2e/launch.sh $(GTC) $(GTC_EXT)
 # On the GPU machine, after `make e2e` built the models here: the same checks on CUDA
 # (backend cuda-graph) and 10,000 replays.
 e2e-gpu: $(GTC_EXT)
