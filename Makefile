@@ -322,6 +322,7 @@ e2e: $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/fusion_export.sh $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/getting_started.sh
 	PHP=$(PHP) bash tests/e2e/launch.sh $(GTC) $(GTC_EXT)
+	PHP=$(PHP) bash tests/e2e/data_parallel.sh $(GTC) $(GTC_EXT)
 # On the GPU machine, after `make e2e` built the models here: the same checks on CUDA
 # (backend cuda-graph) and 10,000 replays.
 e2e-gpu: $(GTC_EXT)

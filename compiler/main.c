@@ -19,6 +19,9 @@
 
 /* The target every command lowers for (--target / --arch, any command but compile). */
 static Target g_target;
+/* --data-parallel (any command but compile, which reads its own): plans that average the
+ * parameter gradients across ranks (docs/distributed.md). */
+static bool g_data_parallel;
 
 /* A command gets its FILE and the value of its one option (NULL when not given). */
 typedef int (*CmdFn)(const char *file, const char *opt);
@@ -51,8 +54,9 @@ static void usage(FILE *f) {
                "--train loss=mse|cross_entropy[,optimizer=sgd|adamw,lr=...] makes it a training step,\n"
                "--dim batch=N fixes a symbolic dimension).\n"
                "Every command takes --target=sm_NN (or --arch=sm_NN): the GPU the plan is lowered for\n"
-               "(default sm_90, docs/codegen.md), and --precision=fp32|tf32|bf16: how its products are\n"
-               "computed (default fp32, exact).\n");
+               "(default sm_90, docs/codegen.md), --precision=fp32|tf32|bf16: how its products are\n"
+               "computed (default fp32, exact), and --data-parallel: a training step that averages its\n"
+               "parameter gradients across the ranks of `gtc run` (docs/distributed.md).\n");
 }
 
 static Graph *load(const char *file) {
@@ -60,6 +64,7 @@ static Graph *load(const char *file) {
     diag_init(&d, file);
     Graph *g = frontend_load(file, &d);
     if (!g) fprintf(stderr, "%s\n", d.msg);
+    else g->data_parallel = g_data_parallel;
     return g;
 }
 
@@ -299,6 +304,10 @@ int main(int argc, char **argv) {
     bool target_given = false, precision_given = false;
     int precision = PREC_FP32;
     for (int a = 2, w = 2; a <= argc; a++) {
+        if (a < argc && strcmp(argv[a], "--data-parallel") == 0) {
+            g_data_parallel = true;
+            continue;
+        }
         const char *opt = a < argc ? (strncmp(argv[a], "--target", 8) == 0 ? "--target"
                                       : strncmp(argv[a], "--arch", 6) == 0 ? "--arch"
                                       : strncmp(argv[a], "--precision", 11) == 0 ? "--precision" : NULL) : NULL;

@@ -184,6 +184,10 @@ static int lower_launch(const Graph *g, const Target *tg, const Step *st, StepLo
     out->grid[0] = out->block[0] = 1;
     out->grid[1] = out->grid[2] = out->block[1] = out->block[2] = 1;
     switch (st->kind) {
+    case STEP_ALLREDUCE: /* no work of its own: an empty kernel, or the executor's collective */
+        out->form = LOWER_NONE;
+        out->block[0] = 32;
+        return 0;
     case STEP_ELEMWISE: case STEP_COPY: {
         int64_t n = ew_numel(g, st);
         out->form = LOWER_GRID;
@@ -307,10 +311,11 @@ static bool regions_meet(const Region *x, int nx, const Region *y, int ny) {
 /* The regions a step reads (ins) or writes (outs, or a copy step's graph output). */
 static int step_regions(const Graph *g, const Step *st, bool writes, Region **out) {
     const Plan *p = g->plan;
-    int n = writes ? st->nouts : st->nins, k = 0;
+    const bool inplace = st->kind == STEP_ALLREDUCE; /* it writes what it reads */
+    int n = writes && !inplace ? st->nouts : st->nins, k = 0;
     Region *r = calloc((size_t)n + 2, sizeof *r);
     if (!r) abort();
-    for (int i = 0; i < n; i++) k += region_of(p, writes ? st->outs[i] : st->ins[i], &r[k]);
+    for (int i = 0; i < n; i++) k += region_of(p, writes && !inplace ? st->outs[i] : st->ins[i], &r[k]);
     if (writes && st->kind == STEP_COPY && !st->nouts) {
         int j = st->copy_output, alias = p->output_alias ? p->output_alias[j] : -1;
         r[k++] = alias >= 0 ? (Region){0, alias, alias} : (Region){1, j, j};

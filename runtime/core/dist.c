@@ -10,6 +10,8 @@
 
 #include "dist.h"
 
+static unsigned g_generation; /* bumped by every init and destroy (rt_dist_generation) */
+
 static struct {
     bool initialized;
     RtDistEnv env;
@@ -94,6 +96,7 @@ int rt_dist_init(const RtBackend *b) {
     g_dist.b = b;
     g_dist.lib = lib;
     g_dist.initialized = true;
+    g_generation++;
     return 0;
 }
 
@@ -105,6 +108,7 @@ const char *rt_dist_library(void) { return g_dist.lib ? g_dist.lib->name : NULL;
 const RtBackend *rt_dist_backend(void) { return g_dist.b; }
 
 void rt_dist_destroy(void) {
+    if (g_dist.initialized) g_generation++;
     if (g_dist.lib) g_dist.lib->destroy();
     memset(&g_dist, 0, sizeof g_dist);
     g_dist.env.world = g_dist.env.local_world = 1;
@@ -158,9 +162,12 @@ int rt_dist_barrier(void) {
 }
 
 int rt_dist_plan_all_reduce(const RtBackend *b, void *buf, int64_t count, DType dt, void *stream) {
-    if (!g_dist.initialized || !g_dist.lib || g_dist.b != b) return 0;
+    if (!rt_dist_plan_joined(b)) return 0;
     return g_dist.lib->all_reduce(buf, count, dt, RT_DIST_MEAN, stream);
 }
+
+bool rt_dist_plan_joined(const RtBackend *b) { return g_dist.initialized && g_dist.lib && g_dist.b == b; }
+unsigned rt_dist_generation(void) { return g_generation; }
 
 /* A dataset this large is no dataset: the index list alone would not fit in memory. */
 #define DIST_MAX_SHARD_N ((int64_t)1 << 40)

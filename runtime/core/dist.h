@@ -75,6 +75,11 @@ int rt_dist_barrier(void);
  * count elements of dt at buf on backend b's stream; nothing when no library communicator of
  * b's is joined (world 1, or not initialised). */
 int rt_dist_plan_all_reduce(const RtBackend *b, void *buf, int64_t count, DType dt, void *stream);
+/* Whether rt_dist_plan_all_reduce does anything for backend b now (a library communicator of
+ * b's is joined), and a number that changes whenever that communicator does (init, destroy):
+ * a CUDA Graph that captured the collective is stale once it differs. */
+bool rt_dist_plan_joined(const RtBackend *b);
+unsigned rt_dist_generation(void);
 
 /* The dataset indices rank `rank` of `world` sees in epoch `epoch`: a permutation of 0 .. n-1
  * (rt_permutation's, seeded seed + epoch; the identity without shuffle), padded by wrapping to

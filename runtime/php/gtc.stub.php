@@ -599,9 +599,11 @@ final class Fusion
      * compute capability 8.0+; float32 storage and accumulation), as `gtc compile --precision`.
      * $dynamic makes the first axis of inputs a symbolic dimension
      * (['batch' => ['x', 'y']]: any size from 1 to the traced one, the same in x and y; one plan
-     * for every batch, on the GPU or the CPU; docs/fusion.md).
+     * for every batch, on the GPU or the CPU; docs/fusion.md). $dataParallel: the gradients of the
+     * donated parameters (their backward() gradients) are averaged across the ranks of
+     * Cuda\Distributed inside the plan, as `gtc compile --data-parallel` (docs/distributed.md).
      */
-    public static function compile(callable $fn, array $inputs, string|bool $name = "fusion", array $donate = [], bool $cudaGraph = false, string $precision = "fp32", array $dynamic = []): FusionGraph {}
+    public static function compile(callable $fn, array $inputs, string|bool $name = "fusion", array $donate = [], bool $cudaGraph = false, string $precision = "fp32", array $dynamic = [], bool $dataParallel = false): FusionGraph {}
 
     /**
      * Traces (or reuses the plan of) $fn over $inputs (real values, often none: the closure's
