@@ -282,7 +282,7 @@ static NodeId gemm_out(const Graph *g, const Step *st) {
 /* A region of memory a step touches: an input's or an output's buffer (a donated output's is
  * its input's), or a byte range of the arena. */
 typedef struct {
-    int kind; /* 0 input, 1 output, 2 arena */
+    int kind; /* 0 input, 1 output, 2 arena, 3 the communicator (all-reduce steps) */
     int64_t a, b;
 } Region;
 
@@ -323,6 +323,9 @@ static int step_regions(const Graph *g, const Step *st, bool writes, Region **ou
     /* a cuBLASLt step without a buffer for its product writes the shared scratch, then reads it */
     if (st->lower.form == LOWER_GEMM_BLAS && st->lower.gemm_out < 0 && p->scratch_off >= 0)
         r[k++] = (Region){2, p->scratch_off, p->scratch_off + p->scratch_bytes - 1};
+    /* all-reduce steps run one after another: every rank must issue NCCL's collectives in the
+     * same order, and two left side by side in a CUDA Graph could start in either */
+    if (inplace) r[k++] = (Region){3, 0, 0};
     *out = r;
     return k;
 }
