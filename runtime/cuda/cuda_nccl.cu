@@ -6,7 +6,8 @@
 // One communicator per process, on the backend's device and stream: the ranks meet through a
 // file, rank 0's ncclUniqueId written to $GTC_DIST_DIR/nccl-id (a temporary file renamed, so a
 // reader never sees half of it), the others wait for it. Collectives are queued on the stream,
-// so a plan's CUDA Graph captures them (NCCL supports stream capture).
+// so a plan's CUDA Graph captures them (NCCL supports stream capture; NCCL_RUNTIME_CONNECT=0,
+// unless set, makes the communicator connect at init rather than inside a capture).
 #include "cuda_internal.cuh"
 
 #include "../core/dist.h"
@@ -144,6 +145,10 @@ static int nccl_init(int world, int rank, const char *dir, double timeout_s) {
     }
     CU_TRY("cudaSetDevice", cudaSetDevice(g_cuda.device));
     CU_TRY("cudaMalloc", cudaMalloc((void **)&g_nccl.scratch, sizeof(int)));
+    /* Every connection at init, not at a collective's first call: a data-parallel plan captures
+     * its all-reduces into a CUDA Graph, where setting one up (allocations) is not allowed.
+     * A value the user set wins. */
+    setenv("NCCL_RUNTIME_CONNECT", "0", 0);
     ncclComm_t comm = NULL;
     ncclResult_t r = g_nccl.comm_init_rank(&comm, world, id, rank);
     if (r != ncclSuccess) {
