@@ -136,6 +136,10 @@ static int nccl_type(DType dt, ncclDataType_t *out) {
 
 static int nccl_init(int world, int rank, const char *dir, double timeout_s) {
     if (cuda_check_ready("NCCL") || nccl_bind()) return -1;
+    /* Every connection at init, not at a collective's first call: a data-parallel plan captures
+     * its all-reduces into a CUDA Graph, where setting one up (allocations) is not allowed.
+     * Before NCCL's first call reads its environment; a value the user set wins. */
+    setenv("NCCL_RUNTIME_CONNECT", "0", 0);
     ncclUniqueId id;
     if (rank == 0) {
         NCCL_TRY("ncclGetUniqueId", g_nccl.get_unique_id(&id));
@@ -145,10 +149,6 @@ static int nccl_init(int world, int rank, const char *dir, double timeout_s) {
     }
     CU_TRY("cudaSetDevice", cudaSetDevice(g_cuda.device));
     CU_TRY("cudaMalloc", cudaMalloc((void **)&g_nccl.scratch, sizeof(int)));
-    /* Every connection at init, not at a collective's first call: a data-parallel plan captures
-     * its all-reduces into a CUDA Graph, where setting one up (allocations) is not allowed.
-     * A value the user set wins. */
-    setenv("NCCL_RUNTIME_CONNECT", "0", 0);
     ncclComm_t comm = NULL;
     ncclResult_t r = g_nccl.comm_init_rank(&comm, world, id, rank);
     if (r != ncclSuccess) {
