@@ -80,8 +80,17 @@ static char **rank_env(int r, int n, const char *dir) {
     snprintf(buf[3], sizeof buf[3], "LOCAL_WORLD_SIZE=%d", n);
     snprintf(buf[4], sizeof buf[4], "GTC_DIST_DIR=%s", dir);
     for (int j = 0; j < 5; j++)
-        if (!(env[k++] = strdup(buf[j]))) return NULL; /* the process exits soon: not freed */
+        if (!(env[k++] = strdup(buf[j]))) return NULL; /* out of memory: the launcher gives up */
     return env;
+}
+
+/* Frees rank_env's array and the five strings it made (the last five). */
+static void free_env(char **env) {
+    if (!env) return;
+    size_t n = 0;
+    while (env[n]) n++;
+    for (size_t i = n >= 5 ? n - 5 : 0; i < n; i++) free(env[i]);
+    free(env);
 }
 
 /* Empties and removes the rendezvous folder (it holds plain files only: nccl-id). */
@@ -203,6 +212,7 @@ int launch_main(int argc, char **argv) {
     for (int r = 0; r < n; r++) {
         char **env = rank_env(r, n, dir);
         int e = env ? posix_spawnp(&pids[r], php, NULL, NULL, args, env) : ENOMEM;
+        free_env(env);
         if (e) {
             fprintf(stderr, "gtc run: cannot start rank %d (%s): %s\n", r, php, strerror(e));
             pids[r] = 0;
