@@ -3,10 +3,13 @@
  * library, or none for a world of 1), whole-tensor collectives, and the dataset sharding rule.
  * It names no backend and no library: both come through RtBackend.dist. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "dist.h"
 
@@ -192,4 +195,52 @@ int rt_dist_shard(int64_t n, int64_t epoch, bool shuffle, uint64_t seed, int ran
     free(perm);
     *out = idx, *count = per;
     return 0;
+}
+
+/* ---- the rendezvous ------------------------------------------------------------------------- */
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int rt_dist_publish_id(const char *dir, const void *id, size_t n) {
+    char tmp[4200], path[4200];
+    snprintf(path, sizeof path, "%s/nccl-id", dir);
+    snprintf(tmp, sizeof tmp, "%s/.nccl-id.%ld", dir, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return rt_error(RT_ERUNTIME, "rank 0 cannot write the NCCL id into GTC_DIST_DIR=%s: %s", dir, strerror(errno));
+    bool ok = write(fd, id, n) == (ssize_t)n;
+    ok = !close(fd) && ok;
+    if (!ok || rename(tmp, path)) {
+        int e = errno;
+        unlink(tmp);
+        return rt_error(RT_ERUNTIME, "rank 0 cannot write %s: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+int rt_dist_wait_id(const char *dir, int rank, double timeout_s, void *id, size_t n) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/nccl-id", dir);
+    double end = now_s() + timeout_s;
+    for (;;) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            ssize_t got = read(fd, id, n);
+            char extra;
+            bool more = got == (ssize_t)n && read(fd, &extra, 1) == 1;
+            close(fd);
+            if (got == (ssize_t)n && !more) return 0;
+            return rt_error(RT_ERUNTIME, "rank %d: %s is not an NCCL id of %zu bytes (a file left by another run? "
+                            "GTC_DIST_DIR must be fresh)", rank, path, n);
+        }
+        if (errno != ENOENT) return rt_error(RT_ERUNTIME, "rank %d: cannot read %s: %s", rank, path, strerror(errno));
+        if (now_s() > end)
+            return rt_error(RT_ERUNTIME, "rank %d: rank 0's NCCL id did not appear in %s within %g s (is rank 0 "
+                            "running? GTC_DIST_TIMEOUT sets the wait)", rank, path, timeout_s);
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
 }

@@ -88,6 +88,13 @@ unsigned rt_dist_generation(void);
 int rt_dist_shard(int64_t n, int64_t epoch, bool shuffle, uint64_t seed, int rank, int world, int64_t **out,
                   int64_t *count);
 
+/* The rendezvous through the folder GTC_DIST_DIR names: rank 0 writes the library's id (n
+ * bytes) to dir/nccl-id through a temporary file and a rename (no reader sees half of it); the
+ * other ranks poll for it up to timeout_s seconds. 0, or -1 after rt_error (RT_ERUNTIME: the
+ * folder cannot be written, a file of another size, the wait timed out). */
+int rt_dist_publish_id(const char *dir, const void *id, size_t n);
+int rt_dist_wait_id(const char *dir, int rank, double timeout_s, void *id, size_t n);
+
 /* NCCL loaded at run time (nccl_lib.c): GTC_NCCL_LIBRARY (a path) or libnccl.so.2, dlopen'd
  * once. The handle, or NULL with dlopen's reason in why; the name tried; and probe: 1 with its
  * version ("2.28.9") in ver, or 0 with the reason in why. */

@@ -13,12 +13,7 @@
 #include "../core/dist.h"
 
 #include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #if __has_include(<nccl.h>)
 #include <nccl.h>
@@ -70,50 +65,6 @@ static int nccl_bind(void) {
     return 0;
 }
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-// Rank 0: writes the id to dir/nccl-id through a temporary file and a rename.
-static int id_publish(const char *dir, const ncclUniqueId *id) {
-    char tmp[4200], path[4200];
-    snprintf(path, sizeof path, "%s/nccl-id", dir);
-    snprintf(tmp, sizeof tmp, "%s/.nccl-id.%ld", dir, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) return rt_error(RT_ERUNTIME, "rank 0 cannot write the NCCL id into GTC_DIST_DIR=%s: %s", dir, strerror(errno));
-    bool ok = write(fd, id, sizeof *id) == (ssize_t)sizeof *id;
-    ok = !close(fd) && ok;
-    if (!ok || rename(tmp, path)) {
-        int e = errno;
-        unlink(tmp);
-        return rt_error(RT_ERUNTIME, "rank 0 cannot write %s: %s", path, strerror(e));
-    }
-    return 0;
-}
-
-// Other ranks: waits (polling) up to timeout_s seconds for rank 0's id.
-static int id_wait(const char *dir, int rank, double timeout_s, ncclUniqueId *id) {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/nccl-id", dir);
-    double end = now_s() + timeout_s;
-    for (;;) {
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd >= 0) {
-            ssize_t n = read(fd, id, sizeof *id);
-            close(fd);
-            if (n == (ssize_t)sizeof *id) return 0;
-            return rt_error(RT_ERUNTIME, "rank %d: %s holds %zd bytes, not an NCCL id of %zu", rank, path, n, sizeof *id);
-        }
-        if (errno != ENOENT) return rt_error(RT_ERUNTIME, "rank %d: cannot read %s: %s", rank, path, strerror(errno));
-        if (now_s() > end)
-            return rt_error(RT_ERUNTIME, "rank %d: rank 0's NCCL id did not appear in %s within %g s (is rank 0 "
-                            "running? GTC_DIST_TIMEOUT sets the wait)", rank, path, timeout_s);
-        usleep(10000);
-    }
-}
-
 static int nccl_type(DType dt, ncclDataType_t *out) {
     switch (dt) {
     case DT_INT8: *out = ncclInt8; return 0;
@@ -143,8 +94,8 @@ static int nccl_init(int world, int rank, const char *dir, double timeout_s) {
     ncclUniqueId id;
     if (rank == 0) {
         NCCL_TRY("ncclGetUniqueId", g_nccl.get_unique_id(&id));
-        if (world > 1 && id_publish(dir, &id)) return -1;
-    } else if (id_wait(dir, rank, timeout_s, &id)) {
+        if (world > 1 && rt_dist_publish_id(dir, &id, sizeof id)) return -1;
+    } else if (rt_dist_wait_id(dir, rank, timeout_s, &id, sizeof id)) {
         return -1;
     }
     CU_TRY("cudaSetDevice", cudaSetDevice(g_cuda.device));

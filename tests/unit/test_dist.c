@@ -1,7 +1,9 @@
 /* tests/unit/test_dist.c: runtime/core/dist.c without a collective library: the sharding rule
  * across worlds of several ranks (every index seen, the same count on every rank, the padding
  * wrapping to the start, the same permutation on every rank), the launcher's environment and
- * its errors, and a world over 1 refused on the CPU backend. */
+ * its errors, a world over 1 refused on the CPU backend, and the rendezvous through
+ * GTC_DIST_DIR (rank 0's id published, read by another process, a stale or short file, the
+ * wait's timeout). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../../runtime/core/dist.h"
 
@@ -150,6 +154,77 @@ TEST(rt_dist_init__cpu_world_2__refused_world_1_identity) {
     assert_int_equal(rt_dist_world(), 1);
 }
 
+static char g_dir[256];
+
+static int make_dir(void **state) {
+    (void)state;
+    const char *t = getenv("TMPDIR");
+    snprintf(g_dir, sizeof g_dir, "%s/gtc-dist-XXXXXX", t && *t ? t : "/tmp");
+    return mkdtemp(g_dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state) {
+    (void)state;
+    char p[300];
+    snprintf(p, sizeof p, "%s/nccl-id", g_dir);
+    unlink(p);
+    return rmdir(g_dir);
+}
+
+/* Rank 0 in a child process publishes after a pause; this process waits for it. */
+TEST(rt_dist_wait_id__published_by_another_process__read) {
+    (void)state;
+    unsigned char id[128], got[128];
+    for (int i = 0; i < 128; i++) id[i] = (unsigned char)(i * 7 + 3);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        usleep(50000);
+        _exit(rt_dist_publish_id(g_dir, id, sizeof id) ? 1 : 0);
+    }
+    assert_int_equal(rt_dist_wait_id(g_dir, 1, 60, got, sizeof got), 0);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_memory_equal(id, got, sizeof id);
+    /* only the id is left behind: the temporary file was renamed */
+    char p[300];
+    snprintf(p, sizeof p, "%s/.nccl-id.%ld", g_dir, (long)pid);
+    assert_int_equal(access(p, F_OK), -1);
+}
+
+TEST(rt_dist_wait_id__nothing_published__times_out) {
+    (void)state;
+    unsigned char got[128];
+    char want[512];
+    assert_int_equal(rt_dist_wait_id(g_dir, 3, 0.05, got, sizeof got), -1);
+    snprintf(want, sizeof want, "rank 3: rank 0's NCCL id did not appear in %s/nccl-id within 0.05 s (is rank 0 running? "
+             "GTC_DIST_TIMEOUT sets the wait)", g_dir);
+    assert_string_equal(rt_message(), want);
+}
+
+TEST(rt_dist_wait_id__file_of_another_size__refused) {
+    (void)state;
+    unsigned char got[128], small[16] = {0};
+    char want[512];
+    assert_int_equal(rt_dist_publish_id(g_dir, small, sizeof small), 0);
+    assert_int_equal(rt_dist_wait_id(g_dir, 1, 1, got, sizeof got), -1);
+    snprintf(want, sizeof want, "rank 1: %s/nccl-id is not an NCCL id of 128 bytes (a file left by another run? "
+             "GTC_DIST_DIR must be fresh)", g_dir);
+    assert_string_equal(rt_message(), want);
+    unsigned char big[129] = {0};
+    assert_int_equal(rt_dist_publish_id(g_dir, big, sizeof big), 0); /* replaces it */
+    assert_int_equal(rt_dist_wait_id(g_dir, 1, 1, got, sizeof got), -1);
+}
+
+TEST(rt_dist_publish_id__missing_folder__refused) {
+    (void)state;
+    unsigned char id[128] = {0};
+    assert_int_equal(rt_dist_publish_id("/nonexistent/gtc-dist", id, sizeof id), -1);
+    assert_string_equal(rt_message(), "rank 0 cannot write the NCCL id into GTC_DIST_DIR=/nonexistent/gtc-dist: "
+                        "No such file or directory");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rt_dist_shard__worlds_1_to_5__cover_every_index_equal_counts),
@@ -159,6 +234,10 @@ int main(void) {
         cmocka_unit_test(rt_dist_env__torchrun_variables__read),
         cmocka_unit_test(rt_dist_env__bad_values__named),
         cmocka_unit_test(rt_dist_init__cpu_world_2__refused_world_1_identity),
+        cmocka_unit_test_setup_teardown(rt_dist_wait_id__published_by_another_process__read, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(rt_dist_wait_id__nothing_published__times_out, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(rt_dist_wait_id__file_of_another_size__refused, make_dir, remove_dir),
+        cmocka_unit_test(rt_dist_publish_id__missing_folder__refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
