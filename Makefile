@@ -34,7 +34,8 @@ COMPILER_SRCS += compiler/frontend_php.c compiler/php_parse.c compiler/php_expr.
                  compiler/php_inline.c compiler/php_math.c compiler/php_slice.c
 COMPILER_SRCS += compiler/pass_autodiff.c compiler/ad_build.c compiler/optim.c
 RT_CORE_SRCS := runtime/core/error.c runtime/core/tensor.c runtime/core/ops.c runtime/core/npy.c \
-                runtime/core/exec.c runtime/core/kcache.c
+                runtime/core/exec.c runtime/core/kcache.c \
+                runtime/core/dist.c runtime/core/nccl_lib.c
 RT_CPU_SRCS := runtime/cpu/cpu_backend.c runtime/cpu/cpu_elementwise.c runtime/cpu/cpu_reduce.c \
                runtime/cpu/cpu_matmul.c runtime/cpu/cpu_plan.c runtime/cpu/cpu_index.c runtime/cpu/cpu_threads.c
 PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cudaarray_ops.c runtime/php/cudaarray_index.c \
@@ -43,7 +44,7 @@ PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cud
                 runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/kernel_compiler.c
 GTC_MAIN := compiler/main.c
 UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit test_sym
-RT_UNIT_TESTS := test_tensor test_cpu_ops test_kcache test_half test_cpu_threads
+RT_UNIT_TESTS := test_tensor test_cpu_ops test_kcache test_half test_cpu_threads test_dist
 # gtc compile: the build driver and the extension glue generator; gtc.so's API for models.
 COMPILER_SRCS += compiler/emit_ext.c compiler/names.c compiler/build.c
 UNIT_TESTS += test_emit_ext
@@ -58,6 +59,8 @@ PHP_EXT_SRCS += runtime/php/fusion.c runtime/php/fusion_trace.c runtime/php/plan
 PHP_EXT_SRCS += runtime/php/autograd.c
 # Eager composites (conv2d, pools, softmax, ...) on the GPU as one planned graph each.
 PHP_EXT_SRCS += runtime/php/eager_plan.c
+# Cuda\Distributed: data-parallel runs (runtime/core/dist.h; NCCL on CUDA, docs/distributed.md).
+PHP_EXT_SRCS += runtime/php/distributed.c
 # Cuda\Optimizer: its steps are compiler/optim.c's updates, evaluated eagerly or traced.
 PHP_EXT_SRCS += runtime/php/optimizer.c runtime/php/optimizer_state.c
 # The backend table (runtime/backends.c): a row for CUDA only where its objects are linked.
@@ -68,8 +71,8 @@ COMPILER_SRCS += compiler/plan_build.c
 # by protoc-c into $(BUILD)/gen/onnx.pb-c.[ch]. frontend.c (which chooses the front-end) and
 # build.c (gtc compile) go with it: gtc.so never loads a graph file.
 ONNX_SRCS := compiler/frontend_onnx.c compiler/onnx_ops.c compiler/onnx_fold.c compiler/onnx_weights.c
-CLI_SRCS := compiler/frontend.c compiler/build.c $(ONNX_SRCS)
-COMPILER_SRCS += $(ONNX_SRCS)
+CLI_SRCS := compiler/frontend.c compiler/build.c compiler/launch.c $(ONNX_SRCS)
+COMPILER_SRCS += $(ONNX_SRCS) compiler/launch.c
 ONNX_PB_OBJ = $(BUILD)/obj/gen/onnx.pb-c.o
 ONNX_LIBS := -lprotobuf-c -lzip
 
@@ -148,8 +151,9 @@ $(BUILD)/obj/compiler/build.o: CFLAGS += $(if $(OPENBLAS_OMP_DIR),-DGTC_OPENBLAS
 $(BUILD)/tests/test_cpu_threads: CFLAGS += -fopenmp
 # The CPU backend's loops are OpenMP (runtime/cpu/cpu_threads.c owns the thread count).
 $(BUILD)/obj/runtime/cpu/%.o: CFLAGS += -fopenmp
-# `gtc --version` reports the BLAS and threads a model would run with (cpu_threads.o alone).
-$(GTC): $(BUILD)/obj/compiler/main.o $(LIBGTC) $(BUILD)/obj/runtime/cpu/cpu_threads.o
+# `gtc --version` reports the BLAS and threads a model would run with (cpu_threads.o alone) and
+# whether NCCL loads (nccl_lib.o alone: dlopen, no CUDA).
+$(GTC): $(BUILD)/obj/compiler/main.o $(LIBGTC) $(BUILD)/obj/runtime/cpu/cpu_threads.o $(BUILD)/obj/runtime/core/nccl_lib.o
 	$(CC) $(LDFLAGS_BASE) -o $@ $^ -lcjson $(ONNX_LIBS) $(BLAS_LIBS) -lm -ldl
 
 # onnx.proto through protoc-c (scripts/install-deps.sh installs protobuf-c-compiler).
@@ -310,13 +314,15 @@ train-test: $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/train_dynamic.sh $(GTC) $(GTC_EXT)
 
 # gtc compile end to end (CPU backend): both examples compiled, loaded and checked against the
-# eager step and a float64 reference; loading rules, install, command-line errors.
+# eager step and a float64 reference; loading rules, install, command-line errors; `gtc run`.
 .PHONY: e2e e2e-gpu install
 e2e: $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/run.sh $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/php_graphs.sh $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/fusion_export.sh $(GTC) $(GTC_EXT)
 	PHP=$(PHP) bash tests/e2e/getting_started.sh
+	PHP=$(PHP) bash tests/e2e/launch.sh $(GTC) $(GTC_EXT)
+	PHP=$(PHP) bash tests/e2e/data_parallel.sh $(GTC) $(GTC_EXT)
 # On the GPU machine, after `make e2e` built the models here: the same checks on CUDA
 # (backend cuda-graph) and 10,000 replays.
 e2e-gpu: $(GTC_EXT)

@@ -432,6 +432,7 @@ int build_compile(const BuildOptions *o) {
     Diag d;
     diag_init(&d, o->input);
     g = frontend_load(o->input, &d);
+    if (g) g->data_parallel = o->data_parallel;
     if (!g || forward_pipeline(g, &target, &fwd, &d) != 0) {
         fprintf(stderr, "%s\n", d.msg);
         goto done;
@@ -566,7 +567,8 @@ done:
 void build_usage(FILE *f) {
     fprintf(f,
             "usage: gtc compile FILE -o OUT.so [--emit-dir DIR] [--arch sm_90] [--precision fp32]\n"
-            "                   [--nvcc PATH] [--cc PATH] [--cpu-only] [--train SPEC] [--dim NAME=N] [-v]\n"
+            "                   [--nvcc PATH] [--cc PATH] [--cpu-only] [--train SPEC] [--dim NAME=N]\n"
+            "                   [--data-parallel] [-v]\n"
             "Compiles the graph in FILE into a PHP extension. Load it after gtc.so:\n"
             "  php -d extension=gtc.so -d extension=OUT.so script.php\n"
             "  -o OUT.so        the extension to write (its directory must exist)\n"
@@ -583,6 +585,8 @@ void build_usage(FILE *f) {
             "                   [,optimizer=sgd|adamw][,lr=NUMBER|NAME][,OPTION=NUMBER] (docs/onnx.md);\n"
             "                   an ONNX model's initial weights are written to OUT.npz\n"
             "  --dim NAME=N,... an ONNX model's symbolic dimensions (a dynamic batch) fixed\n"
+            "  --data-parallel  a training step whose parameter gradients are averaged across the ranks\n"
+            "                   of `gtc run` inside the step (NCCL on CUDA; docs/distributed.md)\n"
             "  -v, --verbose    print each command\n"
             "Environment: GTC_HOME (gtc's source tree or install prefix), PHP_CONFIG, CUDA_HOME,\n"
             "GTC_CFLAGS (extra cc flags), TMPDIR.\n");
@@ -622,6 +626,8 @@ int build_main(int argc, char **argv) {
             return 0;
         } else if (!strcmp(a, "--cpu-only")) {
             o.cpu_only = true;
+        } else if (!strcmp(a, "--data-parallel")) {
+            o.data_parallel = true;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             o.verbose = true;
         } else if ((v = opt_value(argc, argv, &i, "-o", &missing)) ||

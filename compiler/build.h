@@ -18,6 +18,7 @@ typedef struct {
     const char *nvcc;     /* NULL: $CUDA_HOME/bin/nvcc, then PATH */
     const char *cc;       /* NULL: cc from PATH */
     bool cpu_only;        /* no CUDA code: the model runs on gtc.so's CPU backend only */
+    bool data_parallel;   /* --data-parallel: gradients averaged across ranks (docs/distributed.md) */
     bool verbose;         /* print each command before running it */
 } BuildOptions;
 

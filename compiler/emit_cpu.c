@@ -554,6 +554,7 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
         case STEP_ROW: emit_cpu_row(&x); break;
         case STEP_GEMM: emit_cpu_gemm(&x); break;
         case STEP_COPY: emit_cpu_copy(&x); break;
+        case STEP_ALLREDUCE: break; /* a world of ranks is the CUDA executor's (docs/distributed.md) */
         }
         bool failed = x.failed;
         ex_done(&x);

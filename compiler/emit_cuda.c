@@ -609,6 +609,7 @@ char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
         case STEP_ROW: emit_cuda_row(&x); break;
         case STEP_GEMM: emit_cuda_gemm(&x); break;
         case STEP_COPY: emit_cuda_copy(&x); break;
+        case STEP_ALLREDUCE: break; /* empty: the executor puts NCCL's all-reduce in its place */
         }
         bool failed = x.failed;
         ex_done(&x);

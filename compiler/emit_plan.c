@@ -46,7 +46,8 @@ static void source_literal(Str *b, const char *name, const char *text) {
 }
 
 static const char *rt_kind(RtStepKind k) {
-    static const char *const names[] = {"RT_STEP_ELEMWISE", "RT_STEP_REDUCE", "RT_STEP_ROW", "RT_STEP_GEMM", "RT_STEP_COPY"};
+    static const char *const names[] = {"RT_STEP_ELEMWISE", "RT_STEP_REDUCE", "RT_STEP_ROW", "RT_STEP_GEMM", "RT_STEP_COPY",
+                                        "RT_STEP_ALLREDUCE"};
     return names[k];
 }
 
@@ -110,6 +111,11 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
                     (long long)bl->k, (long long)bl->batch, (long long)bl->lda, (long long)bl->ldb, (long long)bl->ldc,
                     (long long)bl->sa, (long long)bl->sb, (long long)bl->sc, bl->slot[0], bl->slot[1], bl->slot[2],
                     (long long)bl->off[0], (long long)bl->off[1], (long long)bl->off[2]);
+        else
+            str_cat(&b, ", {0}");
+        if (st->dist.on)
+            str_add(&b, ",\n     /* all-reduce */ {1, %d, %lldLL, %lldLL}", (int)st->dist.dtype, (long long)st->dist.off,
+                    (long long)st->dist.count);
         else
             str_cat(&b, ", {0}");
         str_cat(&b, "},\n");

@@ -384,6 +384,12 @@ int emit_check_plan(const Graph *g, Diag *d) {
             diag_at(d, NULL, "internal: copy step %d names no output", s);
             return -1;
         }
+        int64_t aoff, acount;
+        DType adt;
+        if (st->kind == STEP_ALLREDUCE && plan_allreduce_range(g, st, &aoff, &acount, &adt)) {
+            diag_at(d, NULL, "internal: all-reduce step %d's gradients are not one contiguous arena region", s);
+            return -1;
+        }
         if ((st->kind == STEP_REDUCE || st->kind == STEP_ROW) && ir_ops[N(g, st->root)->op].kind != K_REDUCE) {
             diag_node(d, N(g, st->root), "internal: step %d is a reduction step without a reduction root", s);
             return -1;

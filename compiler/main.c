@@ -12,11 +12,16 @@
 #include "emit.h"
 #include "frontend.h"
 #include "forward.h"
+#include "launch.h"
 #include "pipeline.h"
 #include "../runtime/core/rt.h" /* rt_cpu_blas_info: runtime/cpu/cpu_threads.c, linked alone */
+#include "../runtime/core/dist.h" /* rt_nccl_probe: runtime/core/nccl_lib.c, linked alone */
 
 /* The target every command lowers for (--target / --arch, any command but compile). */
 static Target g_target;
+/* --data-parallel (any command but compile, which reads its own): plans that average the
+ * parameter gradients across ranks (docs/distributed.md). */
+static bool g_data_parallel;
 
 /* A command gets its FILE and the value of its one option (NULL when not given). */
 typedef int (*CmdFn)(const char *file, const char *opt);
@@ -43,13 +48,15 @@ static void usage(FILE *f) {
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
     fprintf(f, "  %-8s %s\n", "compile", "build a PHP extension: gtc compile FILE -o OUT.so (gtc compile --help)");
+    fprintf(f, "  %-8s %s\n", "run", "start N PHP ranks of a data-parallel run: gtc run -n N SCRIPT.php (gtc run --help)");
     fprintf(f, "\nFILE is a graph in the gtc JSON format (docs/graph-format.md), a PHP file with\n"
                "#[Gtc\\Graph] attributes (docs/php-graphs.md) or an ONNX model (.onnx, docs/onnx.md;\n"
                "--train loss=mse|cross_entropy[,optimizer=sgd|adamw,lr=...] makes it a training step,\n"
                "--dim batch=N fixes a symbolic dimension).\n"
                "Every command takes --target=sm_NN (or --arch=sm_NN): the GPU the plan is lowered for\n"
-               "(default sm_90, docs/codegen.md), and --precision=fp32|tf32|bf16: how its products are\n"
-               "computed (default fp32, exact).\n");
+               "(default sm_90, docs/codegen.md), --precision=fp32|tf32|bf16: how its products are\n"
+               "computed (default fp32, exact), and --data-parallel: a training step that averages its\n"
+               "parameter gradients across the ranks of `gtc run` (docs/distributed.md).\n");
 }
 
 static Graph *load(const char *file) {
@@ -57,6 +64,7 @@ static Graph *load(const char *file) {
     diag_init(&d, file);
     Graph *g = frontend_load(file, &d);
     if (!g) fprintf(stderr, "%s\n", d.msg);
+    else g->data_parallel = g_data_parallel;
     return g;
 }
 
@@ -259,12 +267,17 @@ int main(int argc, char **argv) {
         /* what a model runs with on the CPU here (GTC_CPU_THREADS, docs/cpu.md) */
         printf("cpu: %s\n", rt_cpu_blas_info(blas, sizeof blas));
         if (rt_cpu_threads_error()) printf("cpu: %s\n", rt_cpu_threads_error());
+        /* what `gtc run` ranks would reach their peers with (GTC_NCCL_LIBRARY, docs/distributed.md) */
+        char ver[64], why[512];
+        if (rt_nccl_probe(ver, sizeof ver, why, sizeof why)) printf("nccl: %s (%s)\n", ver, rt_nccl_library_name());
+        else printf("nccl: not available: %s\n", why);
         return 0;
     }
     if (argc < 2) {
         usage(stderr);
         return 2;
     }
+    if (strcmp(argv[1], "run") == 0) return launch_main(argc - 1, argv + 1); /* its args are the script's */
     /* --function NAME (any command): the graph function to read from a .php file */
     for (int a = 2, w = 2; a <= argc; a++) {
         if (a < argc && strncmp(argv[a], "--function", 10) == 0 && (argv[a][10] == '=' || (!argv[a][10] && a + 1 < argc))) {
@@ -291,6 +304,10 @@ int main(int argc, char **argv) {
     bool target_given = false, precision_given = false;
     int precision = PREC_FP32;
     for (int a = 2, w = 2; a <= argc; a++) {
+        if (a < argc && strcmp(argv[a], "--data-parallel") == 0) {
+            g_data_parallel = true;
+            continue;
+        }
         const char *opt = a < argc ? (strncmp(argv[a], "--target", 8) == 0 ? "--target"
                                       : strncmp(argv[a], "--arch", 6) == 0 ? "--arch"
                                       : strncmp(argv[a], "--precision", 11) == 0 ? "--precision" : NULL) : NULL;

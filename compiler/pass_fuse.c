@@ -209,7 +209,7 @@ static void grow(Fuse *f, int s) {
         }
         bool sibling = gp->row && kind_of(f, j) == K_REDUCE && nd->in[0].id == gp->x;
         if (!touch && !dep && !sibling) continue;
-        if (f->home[j] < 0 && !dep && eligible(f, s, j, sibling)) {
+        if (f->home[j] < 0 && !dep && !reads_dist_member(f, s, j) && eligible(f, s, j, sibling)) {
             add_member(f, s, j);
             if (last_consumer(f, j) > maxc) maxc = last_consumer(f, j);
         } else {
@@ -331,8 +331,9 @@ static void group_elemwise(Fuse *f, NodeId i) {
             ncl = nbnd = 0;
             f->sstamp++;
             fuse_closure(f, s, j, &cl, &ncl, &bnd, &nbnd);
-            bool link = false, ok = true;
+            bool link = false, ok = !reads_dist_member(f, s, j);
             for (int k = 0; k < ncl; k++) link = link || own[cl[k]] || f->mark[cl[k]] == stamp;
+            for (int k = 0; k < ncl; k++) ok = ok && !reads_dist_member(f, s, cl[k]);
             for (int k = 0; k < nd->ninputs; k++) link = link || (nd->in[k].id >= 0 && f->home[nd->in[k].id] == s);
             for (int k = 0; k < nbnd; k++) ok = ok && f->mark[bnd[k]] != stamp;
             if (link && ok) {
@@ -514,7 +515,9 @@ static void end_cause(Fuse *f, int s, char *out, size_t n) {
             if (f->home[c] == s) continue;
             const char *cn = N(f, c)->name;
             OpKind k = kind_of(f, c);
-            if (k == K_MATMUL) snprintf(out, n, "%s is an operand of matmul %s (GEMM operands are read from memory)", mn, cn);
+            if (f->req[gp->mem[m]] & REQ_DIST)
+                snprintf(out, n, "%s is a parameter gradient: %s reads it after it is averaged across ranks", mn, cn);
+            else if (k == K_MATMUL) snprintf(out, n, "%s is an operand of matmul %s (GEMM operands are read from memory)", mn, cn);
             else if (k == K_VIEW && gemm_reader(f, gp->mem[m]) >= 0)
                 snprintf(out, n, "%s is an operand of matmul %s through %s", mn, N(f, gemm_reader(f, gp->mem[m]))->name, cn);
             else if (k == K_VIEW) snprintf(out, n, "%s views %s (views fuse into their readers)", cn, mn);
@@ -594,6 +597,7 @@ static void step_reason(Fuse *f, int s, char *dst, size_t dn) {
                       f->g->outputs[plan_output_of(f->g, gp->root)].name);
         break;
     }
+    case STEP_ALLREDUCE: out[0] = 0; break; /* no group has this kind: pass_schedule adds them */
     }
     size_t o = strlen(out);
     if (end[0] && o < n) snprintf(out + o, n - o, "%s", end);
@@ -624,6 +628,7 @@ static void value_reason(Fuse *f, Plan *p, NodeId i, const int *nsteps) {
         NodeId c = gemm_reader(f, i);
         if (f->gr[s].kind == STEP_COPY) plan_why(p, i, "written: output %s, a view of an input (copied)", g->outputs[plan_output_of(g, i)].name);
         else if (f->req[i] & REQ_OUTPUT) plan_why(p, i, "written: graph output %s", g->outputs[plan_output_of(g, i)].name);
+        else if (f->req[i] & REQ_DIST) plan_why(p, i, "written: parameter gradient, averaged across ranks before it is read (--data-parallel)");
         else if (f->spread[i])
             plan_why(p, i, "written once: a step over %lld times its elements (a gather spreading it) would recompute it per element",
                      (long long)f->spread[i]);
@@ -693,8 +698,33 @@ static void emit(Fuse *f, Plan *p) {
     free(nsteps);
 }
 
+/* Data-parallel plans: the gradient of each parameter the step updates in place (a donated input
+ * whose gradient is live: "d_<name>" from a "train" section, compiler/pass_autodiff.c, or
+ * "grad_<name>" from backward() in a traced closure) must be in memory and averaged across
+ * ranks before anything reads it. */
+static int find_dist(Fuse *f, Diag *d) {
+    Graph *g = f->g;
+    char name[IR_MAX_NAME + 8];
+    for (int k = 0; k < 2 * g->ndonations; k++) {
+        snprintf(name, sizeof name, "%s%s", k & 1 ? "grad_" : "d_", N(f, g->donations[k / 2].input)->name);
+        NodeId v = graph_find(g, name);
+        if (v < 0 || !f->live[v] || N(f, v)->op == OP_INPUT || f->req[v] & REQ_DIST) continue;
+        if (plan_output_of(g, v) >= 0) {
+            diag_node(d, N(f, v), "--data-parallel: gradient %s is also a graph output; output a copy of it instead", name);
+            return -1;
+        }
+        f->req[v] |= REQ_DIST;
+        push(&f->dist, &f->ndist, v);
+    }
+    if (!f->ndist) {
+        diag_at(d, NULL, "--data-parallel: graph %s has no parameter gradients to average (it needs a \"train\" section, "
+                "or backward() in a traced closure, whose parameters are updated in place)", g->name);
+        return -1;
+    }
+    return 0;
+}
+
 int pass_fuse(Graph *g, Diag *d) {
-    (void)d;
     Fuse fz = {0}, *f = &fz;
     f->g = g;
     f->n = g->nnodes;
@@ -715,14 +745,19 @@ int pass_fuse(Graph *g, Diag *d) {
     find_live(f);
     find_users(f);
     find_required(f);
-    while (build(f) > 0) {
+    int rc = g->data_parallel ? find_dist(f, d) : 0;
+    while (!rc && build(f) > 0) {
     }
-    Plan *p = plan_new(g->nnodes);
-    emit(f, p);
-    plan_attach(g, p);
+    Plan *p = rc ? NULL : plan_new(g->nnodes);
+    if (p) {
+        emit(f, p);
+        p->dist = f->dist, p->ndist = f->ndist, f->dist = NULL;
+        plan_attach(g, p);
+    }
+    free(f->dist);
     free_groups(f);
     free(f->live), free(f->uoff), free(f->ulist), free(f->req), free(f->extra), free(f->extra_n), free(f->spread);
     free(f->copyview), free(f->home), free(f->pruned), free(f->mat), free(f->nuse), free(f->mark);
     free(f->seen), free(f->stack);
-    return 0;
+    return rc;
 }

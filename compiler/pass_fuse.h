@@ -14,7 +14,7 @@
 #define CHEAP_OPS 8  /* a fused expression of more ops than this is expensive */
 #define SPREAD_MIN 4 /* a step over this many times an inline value's elements: it is written once */
 
-enum { REQ_OUTPUT = 1, REQ_GEMM = 2 };
+enum { REQ_OUTPUT = 1, REQ_GEMM = 2, REQ_DIST = 4 }; /* REQ_DIST: a gradient averaged across ranks */
 
 typedef struct {
     StepKind kind;
@@ -61,8 +61,18 @@ typedef struct {
     NodeId *stack;
     Group *gr;
     int ngr;
+    NodeId *dist;        /* data-parallel: the parameter gradients (REQ_DIST), in parameter order */
+    int ndist;
 } Fuse;
 
+/* Whether node j reads a gradient that group s computes (data-parallel plans: its readers wait for
+ * the all-reduce, so they cannot join the step that writes it). */
+static inline bool reads_dist_member(const Fuse *f, int s, NodeId j) {
+    const Node *nd = &f->g->nodes[j];
+    for (int k = 0; k < nd->ninputs; k++)
+        if (nd->in[k].id >= 0 && f->home[nd->in[k].id] == s && (f->req[nd->in[k].id] & REQ_DIST)) return true;
+    return false;
+}
 /* for each live consumer c of v, ascending */
 #define CONSUMERS(f, v, c) \
     for (int u_##c = (f)->uoff[v], c; u_##c < (f)->uoff[(v) + 1] && ((c = (f)->ulist[u_##c]), 1); u_##c++)

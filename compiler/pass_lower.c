@@ -199,6 +199,10 @@ static int lower_launch(const Graph *g, const Target *tg, const Step *st, StepLo
     out->grid[0] = out->block[0] = 1;
     out->grid[1] = out->grid[2] = out->block[1] = out->block[2] = 1;
     switch (st->kind) {
+    case STEP_ALLREDUCE: /* no work of its own: an empty kernel, or the executor's collective */
+        out->form = LOWER_NONE;
+        out->block[0] = 32;
+        return 0;
     case STEP_ELEMWISE: case STEP_COPY: {
         int64_t n = ew_numel(g, st);
         out->form = LOWER_GRID;
@@ -300,7 +304,7 @@ static NodeId gemm_out(const Graph *g, const Step *st) {
 /* A region of memory a step touches: an input's or an output's buffer (a donated output's is
  * its input's), or a byte range of the arena. */
 typedef struct {
-    int kind; /* 0 input, 1 output, 2 arena */
+    int kind; /* 0 input, 1 output, 2 arena, 3 the communicator (all-reduce steps) */
     int64_t a, b;
 } Region;
 
@@ -329,10 +333,11 @@ static bool regions_meet(const Region *x, int nx, const Region *y, int ny) {
 /* The regions a step reads (ins) or writes (outs, or a copy step's graph output). */
 static int step_regions(const Graph *g, const Step *st, bool writes, Region **out) {
     const Plan *p = g->plan;
-    int n = writes ? st->nouts : st->nins, k = 0;
+    const bool inplace = st->kind == STEP_ALLREDUCE; /* it writes what it reads */
+    int n = writes && !inplace ? st->nouts : st->nins, k = 0;
     Region *r = calloc((size_t)n + 2, sizeof *r);
     if (!r) abort();
-    for (int i = 0; i < n; i++) k += region_of(p, writes ? st->outs[i] : st->ins[i], &r[k]);
+    for (int i = 0; i < n; i++) k += region_of(p, writes && !inplace ? st->outs[i] : st->ins[i], &r[k]);
     if (writes && st->kind == STEP_COPY && !st->nouts) {
         int j = st->copy_output, alias = p->output_alias ? p->output_alias[j] : -1;
         r[k++] = alias >= 0 ? (Region){0, alias, alias} : (Region){1, j, j};
@@ -340,6 +345,9 @@ static int step_regions(const Graph *g, const Step *st, bool writes, Region **ou
     /* a cuBLASLt step without a buffer for its product writes the shared scratch, then reads it */
     if (st->lower.form == LOWER_GEMM_BLAS && st->lower.gemm_out < 0 && p->scratch_off >= 0)
         r[k++] = (Region){2, p->scratch_off, p->scratch_off + p->scratch_bytes - 1};
+    /* all-reduce steps run one after another: every rank must issue NCCL's collectives in the
+     * same order, and two left side by side in a CUDA Graph could start in either */
+    if (inplace) r[k++] = (Region){3, 0, 0};
     *out = r;
     return k;
 }

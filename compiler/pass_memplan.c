@@ -3,7 +3,9 @@
  * names that input; BufRef.index stays the output's position). Every other materialised value
  * gets bytes of one arena, from its live interval over the schedule (written by step a, last
  * read by step b: live during [a, b]), placed best-fit in a free list, 256-byte aligned; the
- * arena's size is the peak. Steady-state replay allocates nothing. */
+ * arena's size is the peak. Steady-state replay allocates nothing. A data-parallel plan's
+ * gradients come first, bucket after bucket, each bucket's packed in order (one contiguous
+ * region per STEP_ALLREDUCE, its one collective), and keep their bytes for the whole step. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,16 +124,27 @@ int pass_memplan(Graph *g, Diag *d) {
     for (int i = 0; i < nn; i++)
         if (def[i] >= 0 && p->buf[i].kind == BUF_ARENA) dl[doff[def[i]]++] = i, ll[loff[last[i]]++] = i;
     Arena a = {0};
+    bool *fixed = calloc((size_t)nn + 1, sizeof *fixed);
+    if (!fixed) abort();
+    for (int s = 0; s < ns; s++) /* the gradient buckets, in the schedule's order */
+        for (int k = 0; p->steps[s].kind == STEP_ALLREDUCE && k < p->steps[s].nins; k++) {
+            BufRef *b = &p->buf[p->steps[s].ins[k]];
+            if (b->kind != BUF_ARENA || fixed[p->steps[s].ins[k]]) continue;
+            fixed[p->steps[s].ins[k]] = true;
+            b->offset = a.top;
+            a.top += aligned(b->bytes);
+        }
     for (int s = 0, di = 0, li = 0; s < ns; s++) {
         for (; di < doff[s]; di++) {
             BufRef *b = &p->buf[dl[di]];
-            b->offset = b->bytes ? arena_alloc(&a, aligned(b->bytes)) : 0;
+            if (!fixed[dl[di]]) b->offset = b->bytes ? arena_alloc(&a, aligned(b->bytes)) : 0;
         }
         for (; li < loff[s]; li++) {
             BufRef *b = &p->buf[ll[li]];
-            if (b->bytes) arena_free(&a, b->offset, aligned(b->bytes));
+            if (b->bytes && !fixed[ll[li]]) arena_free(&a, b->offset, aligned(b->bytes));
         }
     }
+    free(fixed);
     free(doff), free(loff), free(dl), free(ll);
     p->arena_bytes = a.top;
     p->placed = true;

@@ -3,7 +3,9 @@
  * after every other step that reads that input. When that is impossible (a cycle, or the writer
  * itself reads the input other than element for element), the output is staged in the arena
  * and a COPY step at the end moves it into the donated buffer. Ties go to the smaller root node
- * id, so the order is deterministic. */
+ * id, so the order is deterministic. A data-parallel plan's gradients (Plan.dist) get their
+ * STEP_ALLREDUCE steps here: buckets of consecutive gradients in the order the backward writes
+ * them, each after its gradients' writers and before their readers. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +98,49 @@ static bool inplace_safe(const Graph *g, const Step *st, NodeId in, bool *feeds)
     return ok;
 }
 
+/* Appends the STEP_ALLREDUCE steps of a data-parallel plan and the edges that place them: the
+ * gradients in the order of their writers in `order` (a schedule without them), cut into buckets
+ * of one dtype and at most PLAN_BUCKET_BYTES (a larger gradient is a bucket of its own). */
+static void add_allreduce(Graph *g, Plan *p, const int *writer, const int *order, Edges *es) {
+    int ns = p->nsteps, *pos = malloc(((size_t)ns + 1) * sizeof *pos);
+    NodeId *gr = malloc(((size_t)p->ndist + 1) * sizeof *gr);
+    if (!pos || !gr) abort();
+    for (int i = 0; i < ns; i++) pos[order[i]] = i;
+    int n = 0;
+    for (int i = 0; i < p->ndist; i++)
+        if (writer[p->dist[i]] >= 0) gr[n++] = p->dist[i];
+    for (int i = 1; i < n; i++) /* insertion sort by writer position, then node id */
+        for (int j = i; j > 0; j--) {
+            int a = pos[writer[gr[j - 1]]], b = pos[writer[gr[j]]];
+            if (a < b || (a == b && gr[j - 1] < gr[j])) break;
+            NodeId t = gr[j];
+            gr[j] = gr[j - 1], gr[j - 1] = t;
+        }
+    int bucket = 0;
+    for (int i = 0; i < n;) {
+        DType dt = g->nodes[gr[i]].type.dtype;
+        int64_t bytes = 0;
+        int j = i;
+        while (j < n && g->nodes[gr[j]].type.dtype == dt &&
+               (j == i || bytes + p->buf[gr[j]].bytes <= PLAN_BUCKET_BYTES))
+            bytes += p->buf[gr[j]].bytes, j++;
+        int a = p->nsteps;
+        Step *st = plan_add_step(p, STEP_ALLREDUCE, gr[j - 1]);
+        st->bucket = bucket++;
+        for (int k = i; k < j; k++) step_push(&st->ins, &st->nins, gr[k]);
+        snprintf(st->reason, sizeof st->reason, "data-parallel: the mean over ranks of %d gradient%s (%lld bytes), "
+                 "one collective after the step that writes the last of them; the steps that read them wait for it",
+                 j - i, j - i == 1 ? "" : "s", (long long)bytes);
+        for (int k = i; k < j; k++) {
+            add_edge(es, writer[gr[k]], a);
+            for (int s = 0; s < ns; s++)
+                if (s != writer[gr[k]] && step_has(p->steps[s].ins, p->steps[s].nins, gr[k])) add_edge(es, a, s);
+        }
+        i = j;
+    }
+    free(pos), free(gr);
+}
+
 int pass_schedule(Graph *g, Diag *d) {
     Plan *p = g->plan;
     if (!p) {
@@ -120,6 +165,17 @@ int pass_schedule(Graph *g, Diag *d) {
         diag_at(d, NULL, "internal: the fused steps of graph %s form a cycle", g->name);
         free(writer), free(order), free(feeds), free(es.e);
         return -1;
+    }
+    if (p->ndist) {
+        add_allreduce(g, p, writer, order, &es);
+        ns = p->nsteps;
+        order = realloc(order, ((size_t)ns + 1) * sizeof *order);
+        if (!order) abort();
+        if (toposort(p, &es, order) < ns) {
+            diag_at(d, NULL, "internal: the all-reduce steps of graph %s form a cycle", g->name);
+            free(writer), free(order), free(feeds), free(es.e);
+            return -1;
+        }
     }
     /* Donations, in the graph's order: the writer runs after every other reader of the input. */
     NodeId *staged = calloc((size_t)g->ndonations + 1, sizeof *staged);

@@ -30,6 +30,7 @@ void plan_free(struct Plan *p) {
         free(p->steps[i].outs);
     }
     free(p->checks);
+    free(p->dist);
     for (int i = 0; i < p->nnodes; i++) free(p->why[i]);
     free(p->steps);
     free(p->step_of);
@@ -86,7 +87,7 @@ void step_push(NodeId **arr, int *n, NodeId id) {
 }
 
 const char *plan_step_kind_name(StepKind k) {
-    static const char *const names[] = {"elementwise", "reduce", "row", "gemm", "copy"};
+    static const char *const names[] = {"elementwise", "reduce", "row", "gemm", "copy", "allreduce"};
     return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
 }
 
@@ -120,10 +121,26 @@ int plan_check_code(const Plan *p, NodeId id) {
     return 0;
 }
 
+int plan_allreduce_range(const Graph *g, const Step *st, int64_t *off, int64_t *count, DType *dt) {
+    const Plan *p = g->plan;
+    if (st->kind != STEP_ALLREDUCE || !st->nins) return -1;
+    *dt = g->nodes[st->ins[0]].type.dtype;
+    int64_t a = -1, b = -1, size = (int64_t)ir_dtype_size(*dt);
+    for (int k = 0; k < st->nins; k++) {
+        const BufRef *r = &p->buf[st->ins[k]];
+        if (r->kind != BUF_ARENA || r->offset < 0 || g->nodes[st->ins[k]].type.dtype != *dt) return -1;
+        if (b >= 0 && r->offset != (b + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN) return -1; /* packed in order */
+        if (a < 0) a = r->offset;
+        b = r->offset + r->bytes;
+    }
+    *off = a, *count = (b - a) / size;
+    return (b - a) % size ? -1 : 0;
+}
+
 /* ---- shared pieces of the three formats ------------------------------------------------------ */
 
 typedef struct {
-    int steps, kinds[STEP_COPY + 1], ops, kernels, reductions;
+    int steps, kinds[STEP_ALLREDUCE + 1], ops, kernels, reductions;
 } Totals;
 
 static Totals totals(const Graph *g) {
@@ -241,6 +258,16 @@ static char *headline(const Graph *g, const Step *s, char *out, size_t n) {
     case STEP_ELEMWISE:
         snprintf(out, n, "elementwise over %s", ir_graph_shape_str(g, &r->type, shape, sizeof shape));
         break;
+    case STEP_ALLREDUCE: {
+        int64_t bytes = 0;
+        int o = snprintf(out, n, "allreduce bucket %d: grads ", s->bucket);
+        for (int k = 0; k < s->nins && o >= 0 && (size_t)o < n; k++) {
+            o += snprintf(out + o, n - (size_t)o, "%s%s", k ? "," : "", g->nodes[s->ins[k]].name);
+            bytes += g->plan->buf[s->ins[k]].bytes;
+        }
+        if (o >= 0 && (size_t)o < n) snprintf(out + o, n - (size_t)o, ", %lld bytes", (long long)bytes);
+        break;
+    }
     }
     return out;
 }
@@ -271,8 +298,15 @@ static void print_lower_text(const Graph *g, int i, FILE *f) {
     const Plan *p = g->plan;
     const StepLower *l = &p->steps[i].lower;
     char a[256];
-    fprintf(f, "  kernel: %s; grid %u x %u x %u, block %u, shared memory %u bytes%s", form_str(l, a, sizeof a), l->grid[0],
-            l->grid[1], l->grid[2], l->block[0], l->smem, l->own_sm ? ", own SM" : "");
+    int64_t aoff, acount;
+    DType adt;
+    if (p->steps[i].kind == STEP_ALLREDUCE && !plan_allreduce_range(g, &p->steps[i], &aoff, &acount, &adt))
+        fprintf(f, "  collective: the mean over ranks of %lld %s at arena [%lld,%lld) (NCCL in the CUDA Graph once "
+                "Cuda\\Distributed::init() joined a world; nothing otherwise)", (long long)acount, ir_dtype_name(adt),
+                (long long)aoff, (long long)(aoff + acount * (int64_t)ir_dtype_size(adt)));
+    else
+        fprintf(f, "  kernel: %s; grid %u x %u x %u, block %u, shared memory %u bytes%s", form_str(l, a, sizeof a), l->grid[0],
+                l->grid[1], l->grid[2], l->block[0], l->smem, l->own_sm ? ", own SM" : "");
     if (p->steps[i].kind == STEP_GEMM)
         fprintf(f, "; %s product in %s\n  gemm: %s", l->form == LOWER_GEMM_BLAS ? "library (cblas, cuBLASLt)" : "CPU",
                 l->gemm_out >= 0 ? g->nodes[l->gemm_out].name : "scratch", l->why_gemm);
@@ -358,6 +392,10 @@ static void print_text(const Graph *g, FILE *f) {
                "gemms %d, reductions %d, ops %d, arena %lld bytes\n",
             t.steps, t.kinds[STEP_GEMM], t.kinds[STEP_ROW], t.kinds[STEP_REDUCE], t.kinds[STEP_ELEMWISE],
             t.kinds[STEP_COPY], t.kernels, t.kinds[STEP_GEMM], t.reductions, t.ops, (long long)p->arena_bytes);
+    if (t.kinds[STEP_ALLREDUCE])
+        fprintf(f, "data-parallel: %d gradient%s averaged across ranks in %d allreduce step%s (buckets of up to %lld bytes)\n",
+                p->ndist, p->ndist == 1 ? "" : "s", t.kinds[STEP_ALLREDUCE], t.kinds[STEP_ALLREDUCE] == 1 ? "" : "s",
+                (long long)PLAN_BUCKET_BYTES);
 }
 
 /* ---- JSON ----------------------------------------------------------------------------------- */
@@ -513,7 +551,8 @@ static void print_json(const Graph *g, FILE *f) {
     Totals t = totals(g);
     cJSON *to = cJSON_AddObjectToObject(j, "totals");
     cJSON_AddNumberToObject(to, "steps", t.steps);
-    for (int k = 0; k <= STEP_COPY; k++) {
+    for (int k = 0; k <= STEP_ALLREDUCE; k++) {
+        if (k == STEP_ALLREDUCE && !t.kinds[k]) continue; /* data-parallel plans only */
         snprintf(a, sizeof a, "%s_steps", plan_step_kind_name((StepKind)k));
         cJSON_AddNumberToObject(to, a, t.kinds[k]);
     }

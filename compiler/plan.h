@@ -21,9 +21,13 @@ typedef enum {
                     * producing its rows and a small-K one consuming them (row_pro, row_epi) */
     STEP_GEMM,     /* one matmul (`root`) with transposes folded into its operands and an
                     * elementwise epilogue (bias, activation, scale, update) */
-    STEP_COPY      /* a materialising copy into a graph output: an output that is an input or a
+    STEP_COPY,     /* a materialising copy into a graph output: an output that is an input or a
                     * view of one, a second output naming the same value, or a donated output
                     * that could not be written in place (staged in the arena, copied last) */
+    STEP_ALLREDUCE /* data-parallel plans (Graph.data_parallel): the mean over ranks of a bucket of
+                    * parameter gradients (`ins`, contiguous in the arena, one dtype), in place;
+                    * no kernel of its own (an empty one), the executor's collective
+                    * (docs/distributed.md); the steps that read the gradients wait for it */
 } StepKind;
 
 typedef enum {
@@ -106,6 +110,7 @@ typedef struct {
     StepMatmul row_epi; /* STEP_ROW: the small-K product of a full-row member (mm -1: none) */
     int copy_output;    /* STEP_COPY: the graph output it writes (ins[0], through the view
                          * nodes in `nodes`, if any); -1 for other kinds */
+    int bucket;         /* STEP_ALLREDUCE: its bucket, from 0 in the order the backward fills them */
     char reason[512];   /* why these nodes fused (and why the group ends where it does) */
     StepLower lower;    /* pass_lower's decisions */
 } Step;
@@ -134,6 +139,8 @@ typedef struct Plan {
     char sym[16];       /* the generated symbols' prefix: "gtc" (gtc_k3, gtc_cpu_kernels, gtc_plan);
                          * a model's predict() plan is "gtc_fwd" (compiler/forward.c) */
     char predict[16];   /* the sym of this plan's predict() plan in the same model, or "" */
+    NodeId *dist;       /* data-parallel plans: the parameter gradients averaged across ranks */
+    int ndist;          /* (pass_fuse; pass_schedule buckets them into STEP_ALLREDUCE steps) */
 } Plan;
 
 /* An empty plan for a graph of nnodes nodes (per-node arrays cleared: step_of -1, BUF_NONE). */
@@ -160,6 +167,13 @@ int64_t plan_arena_total(const Plan *p);
 int plan_buf_slot(const Graph *g, const BufRef *b, int *slot, int64_t *off);
 /* 1 + node id's position in p->checks (the code its kernels write), or 0 when it has none. */
 int plan_check_code(const Plan *p, NodeId id);
+/* A placed STEP_ALLREDUCE's bucket: the arena bytes [*off, *off + *count * size of dtype) from its
+ * first gradient to the end of its last (the alignment gaps between them included); 0, or -1
+ * when its gradients are not placed contiguously in the arena. */
+int plan_allreduce_range(const Graph *g, const Step *st, int64_t *off, int64_t *count, DType *dt);
+/* The gradient buckets' size limit: consecutive gradients of one dtype up to this many bytes
+ * are averaged by one collective (PyTorch DDP's default bucket size). */
+#define PLAN_BUCKET_BYTES ((int64_t)25 << 20)
 
 typedef enum { PLAN_TEXT, PLAN_JSON, PLAN_DOT } PlanFormat;
 /* Prints g->plan (a partial one too: before schedule or memplan, placements show as such). */

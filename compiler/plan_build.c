@@ -54,7 +54,8 @@ static const char *names(BuiltPlan *bp, const Graph *g, const NodeId *ids, int n
     return keep(bp, str_take(&b));
 }
 
-static const RtStepKind rt_kinds[] = {RT_STEP_ELEMWISE, RT_STEP_REDUCE, RT_STEP_ROW, RT_STEP_GEMM, RT_STEP_COPY};
+static const RtStepKind rt_kinds[] = {RT_STEP_ELEMWISE, RT_STEP_REDUCE, RT_STEP_ROW, RT_STEP_GEMM, RT_STEP_COPY,
+                                       RT_STEP_ALLREDUCE};
 
 /* A cuBLASLt step's product (RtPlanGemm): shapes, leading dimensions and batch strides from the
  * GEMM's geometry (the same as the CPU's cblas call, compiler/emit_cpu.c), the operands' and the
@@ -123,7 +124,7 @@ RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src
         io_fill(&bp->outputs[j], dup(bp, g->outputs[j].name), &g->nodes[g->outputs[j].value].type, -1, alias,
                 IR_STATE_NONE);
     }
-    int stats[STEP_COPY + 1] = {0};
+    int stats[STEP_ALLREDUCE + 1] = {0};
     for (int s = 0; s < p->nsteps; s++) {
         const Step *st = &p->steps[s];
         RtPlanStep *rs = &bp->steps[s];
@@ -149,6 +150,14 @@ RtPlan *plan_build(const Graph *g, const char *source_name, const char *cuda_src
         if (l->form == LOWER_GEMM_BLAS && blas_fill(g, st, &rs->blas, d)) {
             plan_build_free(rp);
             return NULL;
+        }
+        if (st->kind == STEP_ALLREDUCE) {
+            rs->dist.on = 1;
+            if (plan_allreduce_range(g, st, &rs->dist.off, &rs->dist.count, &rs->dist.dtype)) {
+                diag_at(d, NULL, "internal: all-reduce step %d's gradients are not one contiguous arena region", s);
+                plan_build_free(rp);
+                return NULL;
+            }
         }
     }
     int nodes = 0;

@@ -279,6 +279,8 @@ typedef struct {
     struct Plan *plan;              /* the compiler's fusion plan, if built (compiler/plan.h) */
     void (*free_plan)(struct Plan *);
     Train *train;                   /* owned; the "train" section until autodiff consumes it */
+    bool data_parallel;             /* a compiler option, not the file's: the plan averages the
+                                     * parameter gradients across ranks (docs/distributed.md) */
     int nsyms;                      /* symbolic dimensions ("dims"), referred to by TensorType.sym */
     IrSym syms[IR_MAX_SYMS];
 } Graph;

@@ -33,13 +33,16 @@
  * (compiler/emit_cpu.c): starting a parallel region costs microseconds. */
 #define RT_CPU_PAR_MIN 32768
 
-#define RT_PLAN_ABI 9 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
+#define RT_PLAN_ABI 10 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
                        * 5: .after holds only the edges no others imply (was: every conflict);
                        * 6: RtPlan.checks and .check_off (the index-error word);
                        * 7: RtPlanIO.state (optimizer state a model owns);
                        * 8: RtPlan.predict (the forward plan of a training step), RtPlan.nsyms,
                        *    .syms, .in_sym, .out_sym (symbolic dimensions);
-                       * 9: RtPlanStep.blas (GEMM steps through cuBLASLt) */
+                       * 9: RtPlanStep.blas (GEMM steps through cuBLASLt);
+                       * 10: RT_STEP_ALLREDUCE and RtPlanStep.dist (data-parallel plans: gtc compile
+                       *     --data-parallel; a new step kind an older executor would run as an
+                       *     empty kernel, silently skipping the all-reduce) */
 #define RT_PLAN_MAX_ARGS_BYTES 4096 /* CUDA's kernel parameter space */
 #define RT_PLAN_STEP_MAX 9007199254740992.0 /* 2^53: the largest AdamW step t (a float64 input) the
                                              * executor takes; it refuses t < 1 and fractions */
@@ -77,7 +80,18 @@ typedef struct {
     int slot;
 } RtPlanSym;
 
-typedef enum { RT_STEP_ELEMWISE, RT_STEP_REDUCE, RT_STEP_ROW, RT_STEP_GEMM, RT_STEP_COPY } RtStepKind;
+typedef enum { RT_STEP_ELEMWISE, RT_STEP_REDUCE, RT_STEP_ROW, RT_STEP_GEMM, RT_STEP_COPY, RT_STEP_ALLREDUCE } RtStepKind;
+
+/* A data-parallel plan's all-reduce (RT_STEP_ALLREDUCE, docs/distributed.md): the mean over the
+ * ranks of count elements of dtype at arena + off, in place: a bucket of parameter gradients.
+ * Its kernel is empty; the CPU executor runs it (nothing: the CPU backend has worlds of 1 only),
+ * the CUDA executor puts the collective (runtime/core/dist.h, rt_dist_plan_all_reduce) in its
+ * place in the CUDA Graph while a world is joined. */
+typedef struct {
+    int on;              /* 1: an all-reduce step */
+    DType dtype;
+    int64_t off, count;  /* arena byte offset, elements */
+} RtPlanAllReduce;
 
 /* A GEMM step's product through the GPU's BLAS (cuBLASLt), captured into the plan's CUDA Graph
  * before the step's kernel, which then applies the epilogue (when `epilogue`). Row-major,
@@ -117,6 +131,7 @@ typedef struct {
                           * slower). The CUDA executor pads the block's dynamic shared memory so
                           * that two cannot fit when the grid fits in one wave (cuda_graph.cu). */
     RtPlanGemm blas;     /* a GEMM step lowered to cuBLASLt (on = 1); zero otherwise */
+    RtPlanAllReduce dist; /* an all-reduce step (on = 1); zero otherwise */
 } RtPlanStep;
 
 /* A node whose kernels check indices (gather, scatter_add). An index out of range makes them

@@ -43,6 +43,7 @@ typedef struct {
 } RtConvWindow;
 typedef struct RtPlanOps RtPlanOps;     /* plan.h: how a backend runs a plan */
 typedef struct RtModuleOps RtModuleOps; /* module.h: user kernels compiled at run time */
+typedef struct RtDistOps RtDistOps;     /* dist.h: collectives across the ranks of a world */
 
 typedef struct {
     int refcount;
@@ -125,6 +126,7 @@ struct RtBackend {
                   const RtConvWindow *p, const int64_t *o);
     /* "cuDNN 9.19.0", or "none (why)", in buf */
     const char *(*conv_library)(char *buf, size_t n);
+    const RtDistOps *dist;      /* collectives across ranks (dist.h: NCCL on CUDA); NULL: none */
 };
 
 extern const RtBackend rt_cpu_backend;
@@ -171,6 +173,8 @@ RtTensor *rt_randn(const RtBackend *b, DType dt, int rank, const int64_t *shape,
 RtTensor *rt_randint(const RtBackend *b, DType dt, int rank, const int64_t *shape, int64_t low, int64_t high,
                      uint64_t seed);
 RtTensor *rt_permutation(const RtBackend *b, int64_t n, uint64_t seed);
+/* The same permutation in host memory (malloc'd, n int64; NULL after rt_error). */
+int64_t *rt_permutation_host(int64_t n, uint64_t seed);
 /* Copies `data` (contiguous, C order, dtype dt) into a new tensor. */
 RtTensor *rt_from_host(const RtBackend *b, DType dt, int rank, const int64_t *shape, const void *data);
 /* Copies `data` (contiguous, dtype hdt) into a new tensor of dtype dt on b, converting as rt_cast

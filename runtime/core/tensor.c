@@ -333,7 +333,7 @@ RtTensor *rt_randint(const RtBackend *b, DType dt, int rank, const int64_t *shap
 }
 
 /* Fisher-Yates from the end, each swap partner drawn without bias. */
-RtTensor *rt_permutation(const RtBackend *b, int64_t n, uint64_t seed) {
+int64_t *rt_permutation_host(int64_t n, uint64_t seed) {
     if (n < 0) {
         rt_error(RT_EINVAL, "permutation: n must not be negative, got %lld", (long long)n);
         return NULL;
@@ -346,5 +346,10 @@ RtTensor *rt_permutation(const RtBackend *b, int64_t n, uint64_t seed) {
         int64_t j = (int64_t)bounded(&s, (uint64_t)i + 1), tmp = v[i];
         v[i] = v[j], v[j] = tmp;
     }
-    return host_values(b, DT_INT64, DT_INT64, 1, &n, v);
+    return v;
+}
+
+RtTensor *rt_permutation(const RtBackend *b, int64_t n, uint64_t seed) {
+    int64_t *v = rt_permutation_host(n, seed);
+    return v ? host_values(b, DT_INT64, DT_INT64, 1, &n, v) : NULL;
 }

@@ -13,7 +13,7 @@ NVCCFLAGS ?= -O3 -std=c++17 --fmad=false $(CUDA_ARCH) -Xcompiler -fPIC -Xcompile
 # before anything else.
 CUDA_SRCS := runtime/cuda/cuda_elementwise.cu runtime/cuda/cuda_reduce.cu runtime/cuda/cuda_graph.cu \
              runtime/cuda/cuda_backend.cu runtime/cuda/cuda_matmul.cu runtime/cuda/cuda_nvrtc.cu runtime/cuda/cuda_plan_jit.cu \
-             runtime/cuda/cuda_index.cu runtime/cuda/cuda_plan_blas.cu runtime/cuda/cuda_cudnn.cu
+             runtime/cuda/cuda_index.cu runtime/cuda/cuda_plan_blas.cu runtime/cuda/cuda_cudnn.cu runtime/cuda/cuda_nccl.cu
 CUDA_OBJS := $(patsubst %.cu,$(BUILD)/obj/%.o,$(CUDA_SRCS))
 # cuBLAS pulls in cuBLASLt. Cuda\Compiler needs NVRTC; its modules load through the runtime's
 # library API (cudaLibraryLoadData), so nothing links the driver library directly.

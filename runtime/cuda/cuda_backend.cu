@@ -371,6 +371,7 @@ const RtBackend rt_cuda_backend = {
     cuda_dropout,
     "cublas", // cuda_matmul.cu: cublasGemmStridedBatchedEx
     cuda_conv2d, cuda_conv_library,  // cuda_cudnn.cu: cuDNN for large eager convolutions
+    &rt_cuda_dist_ops, // cuda_nccl.cu: NCCL, loaded at run time
 };
 
 int rt_cuda_device_count(void) {

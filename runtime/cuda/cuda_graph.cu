@@ -14,12 +14,17 @@
 // GEMM step lowered to cuBLASLt (RtPlanStep.blas) is a child graph (the captured call,
 // cuda_plan_blas.cu) followed by its kernel, the epilogue, when it has one; edges into and out of
 // it are ordinary (programmatic edges join kernel nodes only), and a run that changes a pointer
-// it uses captures it again and swaps the child graph in place.
+// it uses captures it again and swaps the child graph in place. A data-parallel plan's all-reduce
+// step (RtPlanStep.dist) is, while a world is joined (runtime/core/dist.h), a child graph holding
+// the captured collective (NCCL's all-reduce of the bucket, in place in the arena) instead of
+// its empty kernel; a graph built before init() or destroy() is stale and built again.
 #include <stdlib.h>
 
 #include "cuda_internal.cuh"
 #include "rt_graph.h"
 #include "rt_plan_blas.h"
+
+#include "../core/dist.h"
 
 struct RtCudaGraph {
     cudaGraph_t graph;
@@ -29,13 +34,41 @@ struct RtCudaGraph {
     cudaKernelNodeParams *params;
     cudaGraphNode_t *kernel;   // per step: its kernel node (NULL: a cuBLASLt step without epilogue)
     RtCudaBlas **blas;         // per step: its cuBLASLt call (NULL: a kernel step)
-    cudaGraphNode_t *child;    // per step: the child graph node of that call
+    cudaGraphNode_t *child;    // per step: the child graph node of that call (or of an all-reduce)
+    bool dist;                 // some step's all-reduce was captured (or left empty: no world)
+    unsigned generation;       // rt_dist_generation() when it was built
     int nslots;     // 8-byte slots of the argument block: pointers, then scalars
     uint64_t *uses; // per node: its step's RtPlanStep.uses
     unsigned char args[RT_PLAN_MAX_ARGS_BYTES];
     size_t nbytes;
     void *argp[1];
 };
+
+extern "C" bool rt_cuda_graph_stale(const RtCudaGraph *g) { return g->dist && g->generation != rt_dist_generation(); }
+
+/* Step s's all-reduce (its bucket in the arena of argument block args) captured into a new graph
+ * on a stream of its own. 0, or -1 with rt_error. */
+static int capture_allreduce(const RtPlan *plan, const RtPlanStep *s, const unsigned char *args, cudaGraph_t *out) {
+    char *arena = ((char *const *)(const void *)args)[plan->ninputs + plan->noutputs];
+    cudaStream_t cap = NULL;
+    CU_TRY("capturing an all-reduce step", cudaStreamCreateWithFlags(&cap, cudaStreamNonBlocking));
+    cudaError_t e = cudaStreamBeginCapture(cap, cudaStreamCaptureModeThreadLocal);
+    if (e != cudaSuccess) {
+        cudaStreamDestroy(cap);
+        return cuda_fail("capturing an all-reduce step", e);
+    }
+    int rc = rt_dist_plan_all_reduce(&rt_cuda_backend, arena + s->dist.off, s->dist.count, s->dist.dtype, cap);
+    cudaGraph_t g = NULL;
+    e = cudaStreamEndCapture(cap, &g);
+    cudaStreamDestroy(cap);
+    if (rc) {
+        if (g) cudaGraphDestroy(g);
+        return -1;
+    }
+    if (e != cudaSuccess) return cuda_fail("capturing an all-reduce step", e);
+    *out = g;
+    return 0;
+}
 
 extern "C" void rt_cuda_graph_free(RtCudaGraph *g) {
     if (!g) return;
@@ -140,6 +173,22 @@ extern "C" RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *const 
         } else {
             for (int k = 0; k < i; k++)
                 if ((s->after >> k) & 1) deps[ndeps++] = g->nodes[k];
+        }
+        if (s->dist.on) { /* the plan has all-reduce steps: rebuilt when the world changes */
+            g->dist = true;
+            g->generation = rt_dist_generation();
+        }
+        if (s->dist.on && rt_dist_plan_joined(&rt_cuda_backend)) { /* the collective, after every dependency */
+            cudaGraph_t child = NULL;
+            if (capture_allreduce(plan, s, g->args, &child)) {
+                rt_cuda_graph_free(g);
+                return NULL;
+            }
+            e = cudaGraphAddChildGraphNode(&g->child[i], g->graph, ndeps ? deps : NULL, ndeps, child);
+            cudaGraphDestroy(child);
+            g->nodes[i] = g->child[i];
+            g->uses[i] = 0; /* the arena, its one pointer, is the executor's for good */
+            continue;
         }
         if (s->blas.on) { /* the captured call after every dependency, then the epilogue after it */
             cudaGraph_t child = NULL;

@@ -275,6 +275,10 @@ static const char *plan_kernels_source(const void *k) { return ((const RtPlanKer
 static void plan_kernels_release(void *k) { rt_plan_kernels_release((RtPlanKernels *)k); }
 
 static int plan_run(void **state, const RtPlan *p, void *k, const void *args, size_t nbytes) {
+    if (*state && rt_cuda_graph_stale((RtCudaGraph *)*state)) { /* a world joined or left since: capture again */
+        rt_cuda_graph_free((RtCudaGraph *)*state);
+        *state = NULL;
+    }
     if (!*state) *state = rt_cuda_graph_new(p, rt_plan_kernels_table((RtPlanKernels *)k), args, nbytes);
     return *state ? rt_cuda_graph_launch((RtCudaGraph *)*state, args, nbytes) : -1;
 }

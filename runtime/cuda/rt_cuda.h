@@ -20,6 +20,8 @@ extern const RtBackend rt_cuda_backend;
 /* Its plan operations (cuda_plan_jit.cu: one CUDA Graph) and user kernels (cuda_nvrtc.cu). */
 extern const RtPlanOps rt_cuda_plan_ops;
 extern const RtModuleOps rt_cuda_module_ops;
+/* Its collectives (runtime/core/dist.h) through NCCL loaded at run time (cuda_nccl.cu). */
+extern const RtDistOps rt_cuda_dist_ops;
 
 /* Selects CUDA device `device` (0 = first visible) and sets up the context. Returns 0, or -1
  * with a reason in err ("no CUDA device is available (cudaGetDeviceCount: cudaErrorNoDevice

@@ -20,6 +20,9 @@ RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *const *kernels, c
 /* Launches it on the context's stream, first updating the nodes when `args` changed. */
 int rt_cuda_graph_launch(RtCudaGraph *g, const void *args, size_t nbytes);
 void rt_cuda_graph_free(RtCudaGraph *g);
+/* Whether the graph captured a data-parallel world that is no longer the one joined (init() or
+ * destroy() since it was built: runtime/core/dist.h): the executor builds it again. */
+bool rt_cuda_graph_stale(const RtCudaGraph *g);
 
 #ifdef __cplusplus
 }

@@ -50,8 +50,8 @@ if test "$PHP_GTC" != "no"; then
     AC_MSG_ERROR([cannot link the gtc sources into $abs_srcdir/pie-src])
   dnl Every C source of these directories; runtime/cuda is not built here. Leave a file out by
   dnl adding it to gtc_exclude (compiler/main.c is the `gtc` command's main; frontend.c, build.c
-  dnl and the ONNX front-end are the command's too: gtc.so reads no graph file, the Makefile's CLI_SRCS).
-  gtc_exclude="pie-src/compiler/main.c pie-src/compiler/frontend.c pie-src/compiler/build.c"
+  dnl the ONNX front-end and launch.c (gtc run) are the command's too: gtc.so reads no graph file, the Makefile's CLI_SRCS).
+  gtc_exclude="pie-src/compiler/main.c pie-src/compiler/frontend.c pie-src/compiler/build.c pie-src/compiler/launch.c"
   gtc_exclude="$gtc_exclude pie-src/compiler/frontend_onnx.c pie-src/compiler/onnx_ops.c pie-src/compiler/onnx_fold.c pie-src/compiler/onnx_weights.c"
   gtc_sources=
   for gtc_f in `cd "$abs_srcdir" && echo pie-src/runtime/php/*.c pie-src/runtime/*.c \

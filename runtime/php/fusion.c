@@ -43,6 +43,7 @@ typedef struct Compiled {
     uint64_t hash;
     char *json;          /* the traced graph (canonical v1 JSON) */
     Target target;       /* what it was lowered for */
+    bool data_parallel;  /* planned with Graph.data_parallel (dataParallel: true) */
     RtPlan *plan;
     Graph *eager;        /* the fallback's graph (no way to build kernels), or NULL */
     int refs;            /* FusionGraph objects using it */
@@ -115,9 +116,9 @@ static void cache_insert(Compiled *c) {
 void php_gtc_fusion_mshutdown(void) { cache_clear(); }
 
 /* The cached plan of the graph whose JSON is `json` lowered for t, or NULL. */
-static Compiled *cache_find(const char *json, uint64_t h, const Target *t) {
+static Compiled *cache_find(const char *json, uint64_t h, const Target *t, bool dp) {
     for (Compiled *c = g_compiled[h % CACHE_BUCKETS]; c; c = c->next)
-        if (c->hash == h && !memcmp(&c->target, t, sizeof *t) && !strcmp(c->json, json)) return c;
+        if (c->hash == h && !memcmp(&c->target, t, sizeof *t) && c->data_parallel == dp && !strcmp(c->json, json)) return c;
     return NULL;
 }
 
@@ -154,6 +155,7 @@ static Compiled *compile_graph(Graph *g, const Target *t, char *json, uint64_t h
     c->json = json;
     c->hash = h;
     c->target = *t;
+    c->data_parallel = g->data_parallel;
     c->plan = plan;
     plan_facts(g, c);
     c->bytes = strlen(json) + (plan->cuda_source ? strlen(plan->cuda_source) : 0) +
@@ -298,8 +300,8 @@ static bool graph_object(Graph *g, const char *name, const RtBackend *b, zval *s
         goto fail;
     }
     char *json = ir_write_json(g);
-    uint64_t h = json_hash(json) ^ json_hash(t->name) * 31 ^ (uint64_t)t->sms;
-    Compiled *c = cache_find(json, h, t);
+    uint64_t h = json_hash(json) ^ json_hash(t->name) * 31 ^ (uint64_t)t->sms ^ (uint64_t)g->data_parallel << 40;
+    Compiled *c = cache_find(json, h, t, g->data_parallel);
     bool hit = c != NULL;
     if (hit) {
         free(json);
@@ -418,7 +420,7 @@ static bool apply_dynamic(Graph *g, HashTable *dyn) {
 /* A FusionGraph for fn over inputs into rv (dynamic: apply_dynamic's, or NULL); false after
  * throwing. */
 static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTable *inputs, const char *name,
-                       HashTable *donate, HashTable *dynamic, bool reads, int precision, zval *rv) {
+                       HashTable *donate, HashTable *dynamic, bool reads, int precision, bool dp, zval *rv) {
     const RtBackend *b = php_gtc_backend();
     if (!b) return false;
     zval shape;
@@ -433,6 +435,7 @@ static bool make_graph(zend_fcall_info *fci, zend_fcall_info_cache *fcc, HashTab
         zval_ptr_dtor(&shape);
         return false;
     }
+    g->data_parallel = dp;
     return graph_object(g, name, b, &shape, captured, ncaptured, precision, rv);
 }
 
@@ -555,7 +558,8 @@ ZEND_METHOD(Cuda_Fusion, compile) {
     bool cuda_graph = false;
     HashTable *donate = NULL, *dynamic = NULL;
     zend_string *prec = NULL;
-    ZEND_PARSE_PARAMETERS_START(2, 7)
+    bool dp = false;
+    ZEND_PARSE_PARAMETERS_START(2, 8)
         Z_PARAM_FUNC(fci, fcc)
         Z_PARAM_ARRAY_HT(inputs)
         Z_PARAM_OPTIONAL
@@ -564,6 +568,7 @@ ZEND_METHOD(Cuda_Fusion, compile) {
         Z_PARAM_BOOL(cuda_graph)
         Z_PARAM_STR(prec)
         Z_PARAM_ARRAY_HT(dynamic)
+        Z_PARAM_BOOL(dp)
     ZEND_PARSE_PARAMETERS_END();
     int precision = PREC_FP32;
     char perr[160];
@@ -582,7 +587,7 @@ ZEND_METHOD(Cuda_Fusion, compile) {
     (void)cuda_graph; /* php-gpu-tensors' cudaGraph (also a bool third argument): a plan on a
                        * CUDA device is one CUDA Graph replay anyway */
     if (name && !php_gtc_no_nul(name, "graph name")) RETURN_THROWS();
-    if (!make_graph(&fci, &fcc, inputs, name ? ZSTR_VAL(name) : "fusion", donate, dynamic, false, precision, return_value))
+    if (!make_graph(&fci, &fcc, inputs, name ? ZSTR_VAL(name) : "fusion", donate, dynamic, false, precision, dp, return_value))
         RETURN_THROWS();
 }
 
@@ -635,7 +640,7 @@ ZEND_METHOD(Cuda_Fusion, run) {
         RETURN_COPY_VALUE(&ret);
     }
     zval g;
-    if (!make_graph(&fci, &fcc, inputs, "fusion", NULL, NULL, true, PREC_FP32, &g)) RETURN_THROWS();
+    if (!make_graph(&fci, &fcc, inputs, "fusion", NULL, NULL, true, PREC_FP32, false, &g)) RETURN_THROWS();
     uint32_t n = zend_hash_num_elements(inputs), i = 0;
     zval *args = safe_emalloc(n + 1, sizeof(zval), 0), *v;
     ZEND_HASH_FOREACH_VAL(inputs, v) {

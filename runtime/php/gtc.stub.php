@@ -521,6 +521,57 @@ final class NN
 }
 
 /**
+ * Data-parallel runs (docs/distributed.md): one PHP process per GPU, started by `gtc run -n N
+ * script.php` (or torchrun), each told its place by the environment (RANK, WORLD_SIZE,
+ * LOCAL_RANK, GTC_DIST_DIR). init() joins that world (absent variables: a world of 1, rank 0) on
+ * CUDA device LOCAL_RANK when gtc.device is auto or cuda; collectives run through NCCL, loaded
+ * at run time. A world of 1 works on every backend (its collectives are identities where NCCL
+ * is not used); a larger world on the CPU backend is refused (Cuda\RuntimeException).
+ * Collectives work in place on contiguous arrays of the world's device.
+ *
+ * @strict-properties
+ * @not-serializable
+ */
+final class Distributed
+{
+    /** Joins the world the environment describes; bad or inconsistent variables throw Cuda\RuntimeException. */
+    public static function init(): void {}
+
+    public static function isInitialized(): bool {}
+
+    /** This process's rank, 0 to worldSize() - 1. */
+    public static function rank(): int {}
+
+    public static function worldSize(): int {}
+
+    /** The rank among the processes of this machine: the CUDA device it uses. */
+    public static function localRank(): int {}
+
+    /** The collective library in use ("nccl"), or null where a world of 1 needs none. */
+    public static function backend(): ?string {}
+
+    /** Returns when every rank has called it. */
+    public static function barrier(): void {}
+
+    /** Overwrites $array on every rank with root's values (initial parameters). */
+    public static function broadcast(CudaArray $array, int $root = 0): void {}
+
+    /** In place: the element-wise "sum", "mean" (float arrays), "max" or "min" over the ranks. */
+    public static function allReduce(CudaArray $array, string $op = "sum"): void {}
+
+    /**
+     * The indices 0 .. $n - 1 this rank sees in $epoch: the same permutation on every rank
+     * (seeded $seed + $epoch, CudaArray::permutation's; in order without $shuffle), padded by
+     * wrapping to a multiple of the world size, then every worldSize()-th index from rank(): each
+     * rank gets ceil($n / worldSize()) indices.
+     */
+    public static function shard(int $n, int $epoch = 0, bool $shuffle = true, int $seed = 0): array {}
+
+    /** Leaves the world (frees the communicator); init() may be called again. */
+    public static function destroy(): void {}
+}
+
+/**
  * The JIT: traces a PHP function once with placeholder tensors (shape and dtype, no data), plans
  * the recorded graph with the compiler's own passes and code generators, and replays it: one CUDA
  * Graph on the GPU (kernels compiled with NVRTC), C kernels built by the system C compiler on the
@@ -548,9 +599,11 @@ final class Fusion
      * compute capability 8.0+; float32 storage and accumulation), as `gtc compile --precision`.
      * $dynamic makes the first axis of inputs a symbolic dimension
      * (['batch' => ['x', 'y']]: any size from 1 to the traced one, the same in x and y; one plan
-     * for every batch, on the GPU or the CPU; docs/fusion.md).
+     * for every batch, on the GPU or the CPU; docs/fusion.md). $dataParallel: the gradients of the
+     * donated parameters (their backward() gradients) are averaged across the ranks of
+     * Cuda\Distributed inside the plan, as `gtc compile --data-parallel` (docs/distributed.md).
      */
-    public static function compile(callable $fn, array $inputs, string|bool $name = "fusion", array $donate = [], bool $cudaGraph = false, string $precision = "fp32", array $dynamic = []): FusionGraph {}
+    public static function compile(callable $fn, array $inputs, string|bool $name = "fusion", array $donate = [], bool $cudaGraph = false, string $precision = "fp32", array $dynamic = [], bool $dataParallel = false): FusionGraph {}
 
     /**
      * Traces (or reuses the plan of) $fn over $inputs (real values, often none: the closure's

@@ -343,6 +343,42 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_NN_isAvailable, 0, 0, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_Distributed_init, 0, 0, IS_VOID, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_Distributed_isInitialized arginfo_class_Cuda_NN_isAvailable
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_Distributed_rank, 0, 0, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_Distributed_worldSize arginfo_class_Cuda_Distributed_rank
+
+#define arginfo_class_Cuda_Distributed_localRank arginfo_class_Cuda_Distributed_rank
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_Distributed_backend, 0, 0, IS_STRING, 1)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_Distributed_barrier arginfo_class_Cuda_Distributed_init
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_Distributed_broadcast, 0, 1, IS_VOID, 0)
+	ZEND_ARG_OBJ_INFO(0, array, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, root, IS_LONG, 0, "0")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_Distributed_allReduce, 0, 1, IS_VOID, 0)
+	ZEND_ARG_OBJ_INFO(0, array, Cuda\\CudaArray, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, op, IS_STRING, 0, "\"sum\"")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Cuda_Distributed_shard, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, n, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, epoch, IS_LONG, 0, "0")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, shuffle, _IS_BOOL, 0, "true")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, seed, IS_LONG, 0, "0")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Cuda_Distributed_destroy arginfo_class_Cuda_Distributed_init
+
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_CudaArray_reshape, 0, 1, Cuda\\CudaArray, 0)
 	ZEND_ARG_TYPE_INFO(0, shape, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
@@ -509,6 +545,7 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Cuda_Fusion_compile, 0, 2, 
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, cudaGraph, _IS_BOOL, 0, "false")
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, precision, IS_STRING, 0, "\"fp32\"")
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dynamic, IS_ARRAY, 0, "[]")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, dataParallel, _IS_BOOL, 0, "false")
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_TYPE_MASK_EX(arginfo_class_Cuda_Fusion_run, 0, 1, Cuda\\CudaArray, MAY_BE_ARRAY)
@@ -737,6 +774,17 @@ ZEND_METHOD(Cuda_NN, conv2d);
 ZEND_METHOD(Cuda_NN, pool2d);
 ZEND_METHOD(Cuda_NN, softmax);
 ZEND_METHOD(Cuda_NN, isAvailable);
+ZEND_METHOD(Cuda_Distributed, init);
+ZEND_METHOD(Cuda_Distributed, isInitialized);
+ZEND_METHOD(Cuda_Distributed, rank);
+ZEND_METHOD(Cuda_Distributed, worldSize);
+ZEND_METHOD(Cuda_Distributed, localRank);
+ZEND_METHOD(Cuda_Distributed, backend);
+ZEND_METHOD(Cuda_Distributed, barrier);
+ZEND_METHOD(Cuda_Distributed, broadcast);
+ZEND_METHOD(Cuda_Distributed, allReduce);
+ZEND_METHOD(Cuda_Distributed, shard);
+ZEND_METHOD(Cuda_Distributed, destroy);
 ZEND_METHOD(Cuda_Compiler, __construct);
 ZEND_METHOD(Cuda_Compiler, launch);
 ZEND_METHOD(Cuda_Compiler, kernels);
@@ -951,6 +999,21 @@ static const zend_function_entry class_Cuda_NN_methods[] = {
 	ZEND_FE_END
 };
 
+static const zend_function_entry class_Cuda_Distributed_methods[] = {
+	ZEND_ME(Cuda_Distributed, init, arginfo_class_Cuda_Distributed_init, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_Distributed, isInitialized, arginfo_class_Cuda_Distributed_isInitialized, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_Distributed, rank, arginfo_class_Cuda_Distributed_rank, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_Distributed, worldSize, arginfo_class_Cuda_Distributed_worldSize, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_Distributed, localRank, arginfo_class_Cuda_Distributed_localRank, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_Distributed, backend, arginfo_class_Cuda_Distributed_backend, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_Distributed, barrier, arginfo_class_Cuda_Distributed_barrier, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_Distributed, broadcast, arginfo_class_Cuda_Distributed_broadcast, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_Distributed, allReduce, arginfo_class_Cuda_Distributed_allReduce, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_Distributed, shard, arginfo_class_Cuda_Distributed_shard, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Cuda_Distributed, destroy, arginfo_class_Cuda_Distributed_destroy, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_FE_END
+};
+
 static const zend_function_entry class_Cuda_Fusion_methods[] = {
 	ZEND_ME(Cuda_Fusion, compile, arginfo_class_Cuda_Fusion_compile, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Cuda_Fusion, run, arginfo_class_Cuda_Fusion_run, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
@@ -1094,6 +1157,17 @@ static zend_class_entry *register_class_Cuda_NN(void)
 	zend_class_entry ce, *class_entry;
 
 	INIT_NS_CLASS_ENTRY(ce, "Cuda", "NN", class_Cuda_NN_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Cuda_Distributed(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Cuda", "Distributed", class_Cuda_Distributed_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
 	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
 

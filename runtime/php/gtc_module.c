@@ -11,6 +11,8 @@
 #include "gtc_arginfo.h"
 #include "plan_class.h"
 
+#include "../core/dist.h"
+
 /* The backends come from the build's table (runtime/backends.c): a build without CUDA simply
  * has no "cuda" row, and every device question goes through the row's functions. */
 static const RtBackend *cuda_backend(void) {
@@ -161,6 +163,11 @@ static const RtBackend *resolve_backend(char *why, size_t n) {
 
 const RtBackend *php_gtc_cuda_backend(void) { return cuda_backend(); }
 
+const char *php_gtc_requested_device(void) {
+    const char *source;
+    return requested_device(&source);
+}
+
 int php_gtc_requested_device_index(void) {
     const char *source, *dev = requested_device(&source);
     return !strncmp(dev, "cuda:", 5) && device_name_ok(dev) ? atoi(dev + 5) : 0;
@@ -227,6 +234,7 @@ static PHP_MINIT_FUNCTION(gtc) {
     php_gtc_ce_Compiler = register_class_Cuda_Compiler();
     php_gtc_compiler_minit(php_gtc_ce_Compiler);
     register_class_Cuda_NN();
+    register_class_Cuda_Distributed();
     php_gtc_ce_Fusion = register_class_Cuda_Fusion();
     php_gtc_ce_FusionGraph = register_class_Cuda_FusionGraph();
     php_gtc_ce_FusionExecution = register_class_Cuda_FusionExecution();
@@ -241,6 +249,7 @@ static PHP_MSHUTDOWN_FUNCTION(gtc) {
     UNREGISTER_INI_ENTRIES();
     php_gtc_fusion_mshutdown();
     php_gtc_plan_class_mshutdown();
+    rt_dist_destroy(); /* the communicator before the device it runs on */
     const RtBackend *dev = ready_device_backend();
     if (dev && dev->shutdown) dev->shutdown();
     return SUCCESS;
@@ -321,6 +330,7 @@ static PHP_MINFO_FUNCTION(gtc) {
     const RtBackend *cb = cuda_backend();
     if (cb && cb->conv_library) /* cuDNN: large eager convolutions (runtime/cuda/cuda_cudnn.cu) */
         php_info_print_table_row(2, "Convolution library", cb->conv_library(buf, sizeof buf));
+    php_info_print_table_row(2, "NCCL", php_gtc_nccl_info(buf, sizeof buf));
     php_info_print_table_row(2, "CPU BLAS", rt_cpu_blas_info(buf, sizeof buf));
     snprintf(buf, sizeof buf, "%d", rt_cpu_threads());
     php_info_print_table_row(2, "CPU threads", buf);

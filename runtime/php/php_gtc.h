@@ -101,6 +101,8 @@ const char *php_gtc_device_name(const RtTensor *t, char *buf, size_t n);
 const RtBackend *php_gtc_device_backend(char *why, size_t n);
 /* The CUDA row of the backend table, or NULL in a build without it (never initialises). */
 const RtBackend *php_gtc_cuda_backend(void);
+/* The device asked for: GTC_DEVICE, else gtc.device ("auto", "cpu", "cuda", "cuda:N"). */
+const char *php_gtc_requested_device(void);
 /* The CUDA device index gtc.device / GTC_DEVICE names (cuda:N), else 0. */
 int php_gtc_requested_device_index(void);
 /* Selects CUDA device index for this process (once: a later, different index fails). 0, or -1
@@ -112,6 +114,9 @@ void php_gtc_compiler_minit(zend_class_entry *ce);
 /* ---- batches.c ---- */
 extern zend_class_entry *php_gtc_ce_Batches;
 void php_gtc_batches_minit(zend_class_entry *ce);
+/* ---- distributed.c: Cuda\Distributed ---- */
+/* phpinfo()'s NCCL line: "2.28.9 (libnccl.so.2)" or "not available: <why>", in buf. */
+const char *php_gtc_nccl_info(char *buf, size_t n);
 /* NVRTC's version as "major.minor" in buf, or NULL when NVRTC is not linked. */
 const char *php_gtc_nvrtc_version(char *buf, size_t n);
 

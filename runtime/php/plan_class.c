@@ -331,6 +331,7 @@ static const char *step_kind_name(RtStepKind k) {
     case RT_STEP_ROW: return "row";
     case RT_STEP_GEMM: return "gemm";
     case RT_STEP_COPY: return "copy";
+    case RT_STEP_ALLREDUCE: return "allreduce";
     }
     return "unknown";
 }

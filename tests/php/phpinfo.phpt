@@ -1,5 +1,5 @@
 --TEST--
-phpinfo() shows the version, the backend, the CPU's BLAS and threads, the memory limit and memory use
+phpinfo() shows the version, the backend, NVRTC and NCCL, the CPU's BLAS and threads, the memory limit and memory use
 --ENV--
 GTC_DEVICE=
 --FILE--
@@ -20,6 +20,7 @@ Backend => %s
 CUDA backend => %s
 NVRTC => %s
 Convolution library => %s
+NCCL => %s
 CPU BLAS => OpenBLAS %s (%s), kernel %s, %d thread%S (physical cores)
 CPU threads => %d
 Memory limit => unlimited

@@ -23,7 +23,7 @@ static const RtPlanStep gtc_steps[] = {
     {RT_STEP_ELEMWISE, "gtc_k0", "mul,add",
      "a,b,c", "out",
      "2 elementwise ops over [1024] in one kernel",
-     {4, 1, 1}, {256, 1, 1}, 0, 0x0ull, 0x1full, 0, {0}},
+     {4, 1, 1}, {256, 1, 1}, 0, 0x0ull, 0x1full, 0, {0}, {0}},
 };
 
 static const char gtc_cuda_source[] =

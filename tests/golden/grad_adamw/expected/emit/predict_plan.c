@@ -24,11 +24,11 @@ static const RtPlanStep gtc_steps[] = {
     {RT_STEP_GEMM, "gtc_fwd_k0", "matmul,add,sub,mul",
      "x,y,w,c", "sq",
      "matmul with epilogue add pc, sub err, mul sq; ends: loss reduces sq (no reduction fuses into a GEMM)",
-     {8, 1, 1}, {256, 1, 1}, 0, 0x0ull, 0x67ull, 0, {0}},
+     {8, 1, 1}, {256, 1, 1}, 0, 0x0ull, 0x67ull, 0, {0}, {0}},
     {RT_STEP_REDUCE, "gtc_fwd_k1", "mean",
      "sq", "loss",
      "mean of [64]",
-     {1, 1, 1}, {64, 1, 1}, 0, 0x1ull, 0x30ull, 0, {0}},
+     {1, 1, 1}, {64, 1, 1}, 0, 0x1ull, 0x30ull, 0, {0}, {0}},
 };
 
 static const char gtc_cuda_source[] =
