@@ -25,7 +25,7 @@ foreach (['sum', 'mean', 'max', 'min'] as $op) {
     echo $op, ': '; show($x);
 }
 foreach (['float64', 'bfloat16', 'float16', 'int32', 'int64', 'uint8'] as $dt) {
-    $t = (new CudaArray([1, 2, 3]))->astype($dt);
+    $t = (new CudaArray([1, 2, 3]))->astype($dt, casting: 'unsafe');
     Distributed::allReduce($t, 'sum');
     Distributed::broadcast($t);
     echo $dt, ': ', fmt($t->toArray()), "\n";
