@@ -69,6 +69,12 @@ int emit_literal(DType t, double v, char *buf, size_t n);
 /* val (of dtype from) converted to dtype to through scalar.h's gtc_to_* (malloc'd). */
 char *emit_conv(const char *val, DType from, DType to);
 
+/* A growable list of owned strings. */
+typedef struct {
+    char **s;
+    int n, cap;
+} ExList;
+
 /* The expression emitter's state for one kernel body. */
 typedef struct EmitMemo EmitMemo;
 typedef struct {
@@ -91,6 +97,21 @@ typedef struct {
     int nmemo, capmemo;
     Diag *d;
     bool failed;
+    /* Versions of the innermost loop (emit_cpu.c loop_nest, emit_unswitch.c; off while pre is
+     * NULL): an index split whose input names only invariant values is written once to pre,
+     * before the loop; a pad's or concat's test that names only invariant values is a guard the
+     * loop is unswitched on, one that names only the loop's counter (inner) a test that splits
+     * its range; both are decided (assume, assumed) in the version being written. */
+    Str *pre;
+    int pre_indent;
+    const char *inner;             /* the innermost loop's counter */
+    ExList inv;                    /* names invariant in the innermost loop */
+    ExList hoist_key, hoist_val;   /* hoisted splits: "lin|dims" -> "c1 c2 ..." */
+    ExList guard;                  /* invariant tests met, in order */
+    ExList vtest;                  /* tests of the counter alone */
+    ExList assume;                 /* tests decided in the version being written */
+    ExList def_name, def_expr;     /* index variables written meanwhile and their expressions */
+    bool assumed[64];              /* their values */
 } Ex;
 
 /* Sets up an emitter for step `step`; ex_done frees it. */
@@ -134,6 +155,21 @@ void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, const unsig
  * else with each symbolic axis's size at run time ("(8 * ((int)a.s[0]))"). */
 char *ex_extent(const Ex *x, const TensorType *t, unsigned mask);
 void ex_free_coords(char **coords, int n);
+void ex_list_add(ExList *l, const char *s);
+int ex_list_find(const ExList *l, const char *s);
+void ex_list_free(ExList *l);
+/* Notes that index variable `name` holds `expr` (while a loop is written in versions: tests
+ * are compared and evaluated with such names replaced by their expressions). */
+void ex_def(Ex *x, const char *name, const char *expr);
+/* Whether index text t is invariant in the innermost loop being written in versions. */
+bool ex_invariant(const Ex *x, const char *t);
+/* A pad's or concat's index test: 1 or 0 when the version of the innermost loop being written
+ * decides it, else -1 (tested where it stands; recorded for loop_nest when it is invariant or a
+ * test of the counter alone). */
+int ex_guard(Ex *x, const char *cond);
+/* Evaluates index test t with `name` = v (+ - * / % comparisons && || parentheses, integer
+ * literals); false when t holds anything else. */
+bool ex_eval_test(const char *t, const char *name, long long v, bool *out);
 /* An index constant of the kernel's index type ("512" or "512LL"). */
 char *ex_const(const Ex *x, int64_t v);
 /* Axis i of t as an index expression: ex_const of its size, or a symbolic axis's size at run

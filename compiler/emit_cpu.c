@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "util.h"
 #include "../runtime/core/plan_abi.h" /* RT_CPU_PAR_MIN */
 
 static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
@@ -61,6 +62,186 @@ static void close_loops(Ex *x, int n) {
     }
 }
 
+/* The body of a loop nest at the given coordinates (loop_nest). */
+typedef void (*LoopBody)(Ex *x, char **coords, void *ctx);
+#define UNSWITCH_MAX 4 /* invariant tests the innermost loop is unswitched on: 16 versions at most */
+#define RANGE_MAX 4     /* classes the innermost loop is cut into by tests of its counter */
+
+/* How the innermost loop is written (loop_nest): its counter, bound and body; assume's first k
+ * entries are the guards it is unswitched on, the next m the tests of its counter, constant over
+ * each of its nr ranges [lo, hi). */
+typedef struct {
+    const char *c, *bound;
+    char **coords;
+    LoopBody body;
+    void *ctx;
+    int k, m, nr;
+    int64_t lo[RANGE_MAX], hi[RANGE_MAX], step[RANGE_MAX];
+    int nouter;                    /* the outer loops' counters and (static) bounds */
+    const char *outer[IR_MAX_RANK];
+    int64_t odim[IR_MAX_RANK];
+} Nest;
+
+/* Whether some values of the outer counters satisfy guards 0..upto as assumed: each guard that
+ * names one outer counter alone is checked over that counter's range (the others are taken as
+ * satisfiable). Prunes the versions no iteration reaches ((c + 1) >= 2 true, (c + 1) >= 1 false). */
+static bool nest_feasible(const Ex *x, const Nest *ns, int upto) {
+    for (int o = 0; o < ns->nouter; o++) {
+        if (ns->odim[o] > 4096) continue;
+        bool any = false, bound = false;
+        for (int64_t v = 0; v < ns->odim[o] && !any; v++) {
+            bool all = true;
+            for (int j = 0; j <= upto && all; j++) {
+                bool r;
+                if (!ex_eval_test(x->assume.s[j], ns->outer[o], v, &r)) continue;
+                bound = true;
+                all = r == x->assumed[j];
+            }
+            any = all;
+        }
+        if (bound && !any) return false;
+    }
+    return true;
+}
+
+/* The innermost loop under guards i.. of the version being written: an if per guard (both
+ * branches), then the loop once per range, each with its tests decided. */
+static void nest_versions(Ex *x, const Nest *ns, int i) {
+    if (i < ns->k) {
+        bool can[2];
+        for (int v = 0; v < 2; v++) x->assumed[i] = v, can[v] = nest_feasible(x, ns, i);
+        if (can[0] != can[1]) { /* decided by the guards before it */
+            x->assumed[i] = can[1];
+            return nest_versions(x, ns, i + 1);
+        }
+        ex_line(x, "if (%s) {", x->assume.s[i]);
+        for (int v = 1; v >= 0; v--) {
+            if (!v) ex_line(x, "} else {");
+            x->assumed[i] = v;
+            x->indent++;
+            nest_versions(x, ns, i + 1);
+            x->indent--;
+        }
+        ex_line(x, "}");
+        return;
+    }
+    for (int r = 0; r < (ns->nr ? ns->nr : 1); r++) {
+        for (int j = 0; j < ns->m; j++) ex_eval_test(x->assume.s[ns->k + j], ns->c, ns->lo[r], &x->assumed[ns->k + j]);
+        char *lo = ns->nr ? ex_const(x, ns->lo[r]) : xstrdup("0");
+        char *hi = ns->nr ? ex_const(x, ns->hi[r]) : xstrdup(ns->bound);
+        if (ns->nr && ns->step[r] > 1)
+            ex_line(x, "for (%s %s = %s; %s < %s; %s += %lld) {", x->idx, ns->c, lo, ns->c, hi, ns->c, (long long)ns->step[r]);
+        else
+            ex_line(x, "for (%s %s = %s; %s < %s; %s++) {", x->idx, ns->c, lo, ns->c, hi, ns->c);
+        free(lo), free(hi);
+        x->indent++;
+        int mark = ex_mark(x);
+        ns->body(x, ns->coords, ns->ctx);
+        ex_release(x, mark);
+        x->indent--;
+        ex_line(x, "}");
+    }
+}
+
+/* The classes of [0, n) over which every recorded test of the counter (x->vtest) is constant:
+ * iterations grouped by their tests' outcomes, each group an arithmetic progression (a pad's
+ * zero ranges and interior, a concat's segments along this axis, the odd and even positions of
+ * a stride-2 interleave), at most RANGE_MAX of them; else the loop is left whole. Fills
+ * ns->lo/hi/step/nr and appends the tests to x->assume (ns->m). */
+static void nest_ranges(Ex *x, Nest *ns, int64_t n) {
+    ExList keep = {0};
+    bool ok = true;
+    for (int t = 0; t < x->vtest.n && n <= 4096; t++) {
+        bool v;
+        if (ex_eval_test(x->vtest.s[t], ns->c, 0, &v)) ex_list_add(&keep, x->vtest.s[t]);
+    }
+    if (!keep.n || n > 4096 || x->assume.n + keep.n > (int)(sizeof x->assumed / sizeof *x->assumed)) ok = false;
+    uint64_t sig[RANGE_MAX];
+    int nr = 0;
+    int64_t count[RANGE_MAX] = {0};
+    for (int64_t i = 0; i < n && ok; i++) {
+        uint64_t g = 0;
+        for (int t = 0; t < keep.n && t < 64; t++) {
+            bool v = false;
+            ex_eval_test(keep.s[t], ns->c, i, &v);
+            g |= (uint64_t)v << t;
+        }
+        int r = 0;
+        while (r < nr && sig[r] != g) r++;
+        if (r == nr) {
+            if (nr == RANGE_MAX) ok = false;
+            else sig[nr] = g, ns->lo[nr] = i, ns->step[nr] = 0, nr++;
+        } else if (ns->step[r] == 0) {
+            ns->step[r] = i - ns->lo[r];
+        } else if (i != ns->hi[r] - 1 + ns->step[r]) {
+            ok = false; /* not a progression */
+        }
+        if (ok) ns->hi[r] = i + 1, count[r]++;
+    }
+    if (!ok || keep.n > 64) {
+        ex_list_free(&keep);
+        return;
+    }
+    for (int r = 0; r < nr; r++)
+        if (!ns->step[r]) ns->step[r] = 1;
+    ns->nr = nr;
+    ns->m = keep.n;
+    for (int i = 0; i < keep.n; i++) ex_list_add(&x->assume, keep.s[i]);
+    ex_list_free(&keep);
+}
+
+/* A loop nest over t (coords: one text per axis, freed by the caller; the outer loops parallel
+ * when `par`) whose innermost loop is written in versions: the body is written once to find the
+ * tests of pads and concats (which operand, interior or padding) and the index splits that do
+ * not depend on the innermost coordinate (the splits are then written once, before that loop),
+ * and the tests of the innermost coordinate alone. Then the loop is written once per outcome of
+ * the first UNSWITCH_MAX invariant tests, under those tests, and, with a static bound, cut into
+ * ranges over which each test of its coordinate is constant: its body has fewer branches (a max
+ * pool's gradient: none) and the vectoriser can take it. Every version computes what the one
+ * loop computed, element for element. */
+static void loop_nest(Ex *x, const TensorType *t, bool par, char **coords, LoopBody body, void *ctx) {
+    int inner = -1, n = 0;
+    for (int i = 0; i < t->rank; i++)
+        if (t->dims[i] != 1 || t->sym[i]) inner = i, n++;
+    if (n < 2 || x->pre) {
+        int loops = open_loops(x, t, 0, t->rank, coords, par), m = ex_mark(x);
+        body(x, coords, ctx);
+        ex_release(x, m);
+        close_loops(x, loops);
+        return;
+    }
+    if (par) par_pragma(x, t->rank, t->dims);
+    int loops = open_loops(x, t, 0, inner, coords, false);
+    for (int i = inner + 1; i < t->rank; i++) coords[i] = strdup("0");
+    coords[inner] = ex_name(x, "c");
+    char *bound = ex_dim(x, t, inner);
+    Nest ns = {.c = coords[inner], .bound = bound, .coords = coords, .body = body, .ctx = ctx};
+    Str pre = {0}, dry = {0}, vers = {0}, *out = x->out;
+    x->pre = &pre, x->pre_indent = x->indent, x->inner = coords[inner];
+    for (int i = 0; i < inner; i++)
+        if (strcmp(coords[i], "0")) {
+            ex_list_add(&x->inv, coords[i]);
+            if (!t->sym[i]) ns.outer[ns.nouter] = coords[i], ns.odim[ns.nouter++] = t->dims[i];
+        }
+    x->out = &dry;
+    nest_versions(x, &ns, 0);
+    ns.k = x->guard.n < UNSWITCH_MAX ? x->guard.n : UNSWITCH_MAX;
+    for (int i = 0; i < ns.k; i++) ex_list_add(&x->assume, x->guard.s[i]);
+    if (!t->sym[inner]) nest_ranges(x, &ns, t->dims[inner]);
+    bool again = ns.k || ns.m;
+    x->out = &vers;
+    if (again) nest_versions(x, &ns, 0);
+    x->out = out;
+    if (pre.s) str_cat(out, pre.s);
+    if (again ? vers.s : dry.s) str_cat(out, again ? vers.s : dry.s); /* nothing decided: the loop as first written */
+    str_free(&pre), str_free(&dry), str_free(&vers);
+    ExList *ls[] = {&x->inv, &x->hoist_key, &x->hoist_val, &x->guard, &x->vtest, &x->assume, &x->def_name, &x->def_expr};
+    for (size_t i = 0; i < sizeof ls / sizeof *ls; i++) ex_list_free(ls[i]);
+    x->pre = NULL, x->inner = NULL;
+    free(bound);
+    close_loops(x, loops);
+}
+
 /* Evaluates every output in `outs` (of the given coordinates each) first, then stores them all,
  * so that a value updated in place is read before it is written. */
 static void store_outputs(Ex *x, const NodeId *outs, int n, char **const *coords) {
@@ -87,6 +268,29 @@ static NodeId reshape_source(const Ex *x, NodeId v) {
     return v;
 }
 
+/* The single output of an ELEMWISE step, written from the value it reshapes (*ctx) at its
+ * linear index. */
+static void store_reshaped(Ex *x, char **coords, void *ctx) {
+    NodeId src = *(NodeId *)ctx;
+    const TensorType *t = &N(x->g, src)->type;
+    char *val = ex_value(x, src, coords), *addr = ex_addr(x, x->st->outs[0]), *lin = ex_linear(x, t, coords);
+    if (addr) ex_line(x, "%s[%s] = %s;", addr, lin, val);
+    free(val), free(addr), free(lin);
+}
+
+/* A group of outputs of one shape (struct OutGroup), stored at the same coordinates. */
+struct OutGroup {
+    NodeId *outs;
+    char ***cs;
+    int n;
+};
+
+static void store_group(Ex *x, char **coords, void *ctx) {
+    struct OutGroup *gr = ctx;
+    for (int j = 0; j < gr->n; j++) gr->cs[j] = coords;
+    store_outputs(x, gr->outs, gr->n, gr->cs);
+}
+
 /* ELEMWISE: one loop nest per distinct output shape (normally one, the root's). */
 static void emit_cpu_elemwise(Ex *x) {
     const Step *st = x->st;
@@ -94,12 +298,7 @@ static void emit_cpu_elemwise(Ex *x) {
     if (src >= 0 && src != st->outs[0]) {
         const TensorType *t = &N(x->g, src)->type;
         char *coords[IR_MAX_RANK] = {0};
-        int m = ex_mark(x), loops = open_loops(x, t, 0, t->rank, coords, par_work(ir_numel(t)));
-        char *val = ex_value(x, src, coords), *addr = ex_addr(x, st->outs[0]), *lin = ex_linear(x, t, coords);
-        if (addr) ex_line(x, "%s[%s] = %s;", addr, lin, val);
-        free(val), free(addr), free(lin);
-        ex_release(x, m);
-        close_loops(x, loops);
+        loop_nest(x, t, par_work(ir_numel(t)), coords, store_reshaped, &src);
         ex_free_coords(coords, t->rank);
         return;
     }
@@ -113,13 +312,11 @@ static void emit_cpu_elemwise(Ex *x) {
         char *coords[IR_MAX_RANK] = {0};
         int n = 0;
         if (!group || !cs) abort();
-        int m = ex_mark(x), loops = open_loops(x, t, 0, t->rank, coords, par_work(ir_numel(t)));
         for (int j = k; j < st->nouts; j++)
             if (!done[j] && ir_shape_equal(&N(x->g, st->outs[j])->type, t) && !memcmp(N(x->g, st->outs[j])->type.sym, t->sym, sizeof t->sym))
-                done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
-        store_outputs(x, group, n, cs);
-        ex_release(x, m);
-        close_loops(x, loops);
+                done[j] = true, group[n++] = st->outs[j];
+        struct OutGroup gr = {group, cs, n};
+        loop_nest(x, t, par_work(ir_numel(t)), coords, store_group, &gr);
         ex_free_coords(coords, t->rank);
         free(group);
         free(cs);
@@ -498,19 +695,22 @@ static void emit_cpu_gemm(Ex *x) {
     free(outs), free(cs);
 }
 
+static void store_copy(Ex *x, char **coords, void *ctx) {
+    (void)ctx;
+    int j = x->st->copy_output;
+    NodeId v = x->g->outputs[j].value;
+    char *val = ex_value(x, v, coords);
+    ex_store_output(x, j, &N(x->g, v)->type, coords, val);
+    free(val);
+}
+
 /* COPY: the output's value (through the step's views) into the output's buffer. */
 static void emit_cpu_copy(Ex *x) {
     int j = x->st->copy_output;
     NodeId v = x->g->outputs[j].value;
     const TensorType *t = &N(x->g, v)->type;
     char *c[IR_MAX_RANK] = {0};
-    int loops = open_loops(x, t, 0, t->rank, c, par_work(ir_numel(t)));
-    int m = ex_mark(x);
-    char *val = ex_value(x, v, c);
-    ex_store_output(x, j, t, c, val);
-    free(val);
-    ex_release(x, m);
-    close_loops(x, loops);
+    loop_nest(x, t, par_work(ir_numel(t)), c, store_copy, NULL);
     ex_free_coords(c, t->rank);
 }
 
