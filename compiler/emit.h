@@ -105,6 +105,7 @@ typedef struct {
     Str *pre;
     int pre_indent;
     const char *inner;             /* the innermost loop's counter */
+    int mixed;                     /* tests met naming it and outer counters together */
     ExList inv;                    /* names invariant in the innermost loop */
     ExList hoist_key, hoist_val;   /* hoisted splits: "lin|dims" -> "c1 c2 ..." */
     ExList guard;                  /* invariant tests met, in order */

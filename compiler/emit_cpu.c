@@ -66,6 +66,7 @@ static void close_loops(Ex *x, int n) {
 typedef void (*LoopBody)(Ex *x, char **coords, void *ctx);
 #define UNSWITCH_MAX 4 /* invariant tests the innermost loop is unswitched on: 16 versions at most */
 #define RANGE_MAX 4     /* classes the innermost loop is cut into by tests of its counter */
+#define NEST_ALT_MIN 16 /* an outer axis made innermost is at least this long */
 
 /* How the innermost loop is written (loop_nest): its counter, bound and body; assume's first k
  * entries are the guards it is unswitched on, the next m the tests of its counter, constant over
@@ -199,6 +200,51 @@ static void nest_ranges(Ex *x, Nest *ns, int64_t n) {
  * ranges over which each test of its coordinate is constant: its body has fewer branches (a max
  * pool's gradient: none) and the vectoriser can take it. Every version computes what the one
  * loop computed, element for element. */
+/* loop_nest with axis `inner` innermost (the others in order) into dst; returns the number of
+ * tests met that name the innermost coordinate and outer ones together (left in the loop). */
+static int nest_try(Ex *x, const TensorType *t, bool par, char **coords, LoopBody body, void *ctx, int inner, Str *dst) {
+    Str *out = x->out;
+    x->out = dst;
+    int64_t od[IR_MAX_RANK];
+    int no = 0, loops = 0;
+    for (int i = 0; i < t->rank; i++)
+        if (i != inner) od[no++] = t->sym[i] && t->dims[i] == 1 ? 2 : t->dims[i];
+    od[no++] = t->dims[inner];
+    if (par) par_pragma(x, no, od);
+    for (int i = 0; i < t->rank; i++)
+        if (i != inner) loops += open_loops(x, t, i, 1, &coords[i], false);
+    coords[inner] = ex_name(x, "c");
+    char *bound = ex_dim(x, t, inner);
+    Nest ns = {.c = coords[inner], .bound = bound, .coords = coords, .body = body, .ctx = ctx};
+    Str pre = {0}, dry = {0}, vers = {0};
+    x->pre = &pre, x->pre_indent = x->indent, x->inner = coords[inner], x->mixed = 0;
+    for (int i = 0; i < t->rank; i++)
+        if (i != inner && strcmp(coords[i], "0")) {
+            ex_list_add(&x->inv, coords[i]);
+            if (!t->sym[i]) ns.outer[ns.nouter] = coords[i], ns.odim[ns.nouter++] = t->dims[i];
+        }
+    x->out = &dry;
+    nest_versions(x, &ns, 0);
+    int mixed = x->mixed;
+    ns.k = x->guard.n < UNSWITCH_MAX ? x->guard.n : UNSWITCH_MAX;
+    for (int i = 0; i < ns.k; i++) ex_list_add(&x->assume, x->guard.s[i]);
+    if (!t->sym[inner]) nest_ranges(x, &ns, t->dims[inner]);
+    bool again = ns.k || ns.m;
+    x->out = &vers;
+    if (again) nest_versions(x, &ns, 0);
+    x->out = dst;
+    if (pre.s) str_cat(dst, pre.s);
+    if (again ? vers.s : dry.s) str_cat(dst, again ? vers.s : dry.s); /* nothing decided: the loop as first written */
+    str_free(&pre), str_free(&dry), str_free(&vers);
+    ExList *ls[] = {&x->inv, &x->hoist_key, &x->hoist_val, &x->guard, &x->vtest, &x->assume, &x->def_name, &x->def_expr};
+    for (size_t i = 0; i < sizeof ls / sizeof *ls; i++) ex_list_free(ls[i]);
+    x->pre = NULL, x->inner = NULL;
+    free(bound);
+    close_loops(x, loops);
+    x->out = out;
+    return mixed;
+}
+
 static void loop_nest(Ex *x, const TensorType *t, bool par, char **coords, LoopBody body, void *ctx) {
     int inner = -1, n = 0;
     for (int i = 0; i < t->rank; i++)
@@ -210,36 +256,28 @@ static void loop_nest(Ex *x, const TensorType *t, bool par, char **coords, LoopB
         close_loops(x, loops);
         return;
     }
-    if (par) par_pragma(x, t->rank, t->dims);
-    int loops = open_loops(x, t, 0, inner, coords, false);
-    for (int i = inner + 1; i < t->rank; i++) coords[i] = strdup("0");
-    coords[inner] = ex_name(x, "c");
-    char *bound = ex_dim(x, t, inner);
-    Nest ns = {.c = coords[inner], .bound = bound, .coords = coords, .body = body, .ctx = ctx};
-    Str pre = {0}, dry = {0}, vers = {0}, *out = x->out;
-    x->pre = &pre, x->pre_indent = x->indent, x->inner = coords[inner];
-    for (int i = 0; i < inner; i++)
-        if (strcmp(coords[i], "0")) {
-            ex_list_add(&x->inv, coords[i]);
-            if (!t->sym[i]) ns.outer[ns.nouter] = coords[i], ns.odim[ns.nouter++] = t->dims[i];
+    Str a = {0};
+    int indent = x->indent;
+    if (nest_try(x, t, par, coords, body, ctx, inner, &a)) {
+        /* tests of the innermost coordinate mixed with outer ones (an im2col through reshapes):
+         * the longest static outer axis innermost instead, when that leaves none */
+        int alt = -1;
+        for (int i = 0; i < t->rank; i++)
+            if (i != inner && !t->sym[i] && t->dims[i] >= NEST_ALT_MIN && (alt < 0 || t->dims[i] > t->dims[alt])) alt = i;
+        Str b = {0};
+        char *c2[IR_MAX_RANK] = {0};
+        x->indent = indent;
+        if (alt >= 0 && !nest_try(x, t, par, c2, body, ctx, alt, &b)) {
+            str_free(&a), a = b;
+            ex_free_coords(coords, t->rank);
+            memcpy(coords, c2, sizeof(char *) * (size_t)t->rank);
+        } else {
+            str_free(&b);
+            ex_free_coords(c2, t->rank);
         }
-    x->out = &dry;
-    nest_versions(x, &ns, 0);
-    ns.k = x->guard.n < UNSWITCH_MAX ? x->guard.n : UNSWITCH_MAX;
-    for (int i = 0; i < ns.k; i++) ex_list_add(&x->assume, x->guard.s[i]);
-    if (!t->sym[inner]) nest_ranges(x, &ns, t->dims[inner]);
-    bool again = ns.k || ns.m;
-    x->out = &vers;
-    if (again) nest_versions(x, &ns, 0);
-    x->out = out;
-    if (pre.s) str_cat(out, pre.s);
-    if (again ? vers.s : dry.s) str_cat(out, again ? vers.s : dry.s); /* nothing decided: the loop as first written */
-    str_free(&pre), str_free(&dry), str_free(&vers);
-    ExList *ls[] = {&x->inv, &x->hoist_key, &x->hoist_val, &x->guard, &x->vtest, &x->assume, &x->def_name, &x->def_expr};
-    for (size_t i = 0; i < sizeof ls / sizeof *ls; i++) ex_list_free(ls[i]);
-    x->pre = NULL, x->inner = NULL;
-    free(bound);
-    close_loops(x, loops);
+    }
+    if (a.s) str_cat(x->out, a.s);
+    str_free(&a);
 }
 
 /* Evaluates every output in `outs` (of the given coordinates each) first, then stores them all,

@@ -106,6 +106,8 @@ int ex_guard(Ex *x, const char *cond) {
         if (ex_list_find(&x->guard, c.s) < 0) ex_list_add(&x->guard, c.s);
     } else if (x->inner && names_ok(x, c.s, x->inner)) {
         if (ex_list_find(&x->vtest, c.s) < 0) ex_list_add(&x->vtest, c.s);
+    } else {
+        x->mixed++;
     }
     str_free(&c);
     return r;
