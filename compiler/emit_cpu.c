@@ -208,7 +208,7 @@ static int nest_try(Ex *x, const TensorType *t, bool par, char **coords, LoopBod
     int64_t od[IR_MAX_RANK];
     int no = 0, loops = 0;
     for (int i = 0; i < t->rank; i++)
-        if (i != inner) od[no++] = t->sym[i] && t->dims[i] == 1 ? 2 : t->dims[i];
+        if (i != inner) od[no++] = t->dims[i];
     od[no++] = t->dims[inner];
     if (par) par_pragma(x, no, od);
     for (int i = 0; i < t->rank; i++)
