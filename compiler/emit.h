@@ -159,6 +159,34 @@ void ex_free_coords(char **coords, int n);
 void ex_list_add(ExList *l, const char *s);
 int ex_list_find(const ExList *l, const char *s);
 void ex_list_free(ExList *l);
+/* ---- a loop written in versions (emit_cpu.c loop_nest, emit_unswitch.c) ---- */
+
+/* The body of a loop nest at the given coordinates (loop_nest). */
+typedef void (*LoopBody)(Ex *x, char **coords, void *ctx);
+#define UNSWITCH_MAX 4 /* invariant tests the innermost loop is unswitched on: 16 versions at most */
+#define RANGE_MAX 4     /* classes the innermost loop is cut into by tests of its counter */
+#define NEST_ALT_MIN 16 /* an outer axis made innermost is at least this long */
+/* How the innermost loop is written (loop_nest): its counter, bound and body; assume's first k
+ * entries are the guards it is unswitched on, the next m the tests of its counter, constant over
+ * each of its nr classes (lo, lo + step, ... below hi). */
+typedef struct {
+    const char *c, *bound;
+    char **coords;
+    LoopBody body;
+    void *ctx;
+    int k, m, nr;
+    int64_t lo[RANGE_MAX], hi[RANGE_MAX], step[RANGE_MAX];
+    int nouter;                    /* the outer loops' counters and (static) bounds */
+    const char *outer[IR_MAX_RANK];
+    int64_t odim[IR_MAX_RANK];
+} ExNest;
+
+/* Whether some values of the outer counters satisfy guards 0..upto as assumed (emit_unswitch.c). */
+bool ex_nest_feasible(const Ex *x, const ExNest *ns, int upto);
+/* Cuts [0, n) of the innermost loop into classes by the tests of its counter (emit_unswitch.c). */
+void ex_nest_ranges(Ex *x, ExNest *ns, int64_t n);
+/* Frees the lists of a loop written in versions (emit_unswitch.c). */
+void ex_versions_reset(Ex *x);
 /* Notes that index variable `name` holds `expr` (while a loop is written in versions: tests
  * are compared and evaluated with such names replaced by their expressions). */
 void ex_def(Ex *x, const char *name, const char *expr);

@@ -62,55 +62,12 @@ static void close_loops(Ex *x, int n) {
     }
 }
 
-/* The body of a loop nest at the given coordinates (loop_nest). */
-typedef void (*LoopBody)(Ex *x, char **coords, void *ctx);
-#define UNSWITCH_MAX 4 /* invariant tests the innermost loop is unswitched on: 16 versions at most */
-#define RANGE_MAX 4     /* classes the innermost loop is cut into by tests of its counter */
-#define NEST_ALT_MIN 16 /* an outer axis made innermost is at least this long */
-
-/* How the innermost loop is written (loop_nest): its counter, bound and body; assume's first k
- * entries are the guards it is unswitched on, the next m the tests of its counter, constant over
- * each of its nr ranges [lo, hi). */
-typedef struct {
-    const char *c, *bound;
-    char **coords;
-    LoopBody body;
-    void *ctx;
-    int k, m, nr;
-    int64_t lo[RANGE_MAX], hi[RANGE_MAX], step[RANGE_MAX];
-    int nouter;                    /* the outer loops' counters and (static) bounds */
-    const char *outer[IR_MAX_RANK];
-    int64_t odim[IR_MAX_RANK];
-} Nest;
-
-/* Whether some values of the outer counters satisfy guards 0..upto as assumed: each guard that
- * names one outer counter alone is checked over that counter's range (the others are taken as
- * satisfiable). Prunes the versions no iteration reaches ((c + 1) >= 2 true, (c + 1) >= 1 false). */
-static bool nest_feasible(const Ex *x, const Nest *ns, int upto) {
-    for (int o = 0; o < ns->nouter; o++) {
-        if (ns->odim[o] > 4096) continue;
-        bool any = false, bound = false;
-        for (int64_t v = 0; v < ns->odim[o] && !any; v++) {
-            bool all = true;
-            for (int j = 0; j <= upto && all; j++) {
-                bool r;
-                if (!ex_eval_test(x->assume.s[j], ns->outer[o], v, &r)) continue;
-                bound = true;
-                all = r == x->assumed[j];
-            }
-            any = all;
-        }
-        if (bound && !any) return false;
-    }
-    return true;
-}
-
 /* The innermost loop under guards i.. of the version being written: an if per guard (both
  * branches), then the loop once per range, each with its tests decided. */
-static void nest_versions(Ex *x, const Nest *ns, int i) {
+static void nest_versions(Ex *x, const ExNest *ns, int i) {
     if (i < ns->k) {
         bool can[2];
-        for (int v = 0; v < 2; v++) x->assumed[i] = v, can[v] = nest_feasible(x, ns, i);
+        for (int v = 0; v < 2; v++) x->assumed[i] = v, can[v] = ex_nest_feasible(x, ns, i);
         if (can[0] != can[1]) { /* decided by the guards before it */
             x->assumed[i] = can[1];
             return nest_versions(x, ns, i + 1);
@@ -144,62 +101,6 @@ static void nest_versions(Ex *x, const Nest *ns, int i) {
     }
 }
 
-/* The classes of [0, n) over which every recorded test of the counter (x->vtest) is constant:
- * iterations grouped by their tests' outcomes, each group an arithmetic progression (a pad's
- * zero ranges and interior, a concat's segments along this axis, the odd and even positions of
- * a stride-2 interleave), at most RANGE_MAX of them; else the loop is left whole. Fills
- * ns->lo/hi/step/nr and appends the tests to x->assume (ns->m). */
-static void nest_ranges(Ex *x, Nest *ns, int64_t n) {
-    ExList keep = {0};
-    bool ok = true;
-    for (int t = 0; t < x->vtest.n && n <= 4096; t++) {
-        bool v;
-        if (ex_eval_test(x->vtest.s[t], ns->c, 0, &v)) ex_list_add(&keep, x->vtest.s[t]);
-    }
-    if (!keep.n || n > 4096 || x->assume.n + keep.n > (int)(sizeof x->assumed / sizeof *x->assumed)) ok = false;
-    uint64_t sig[RANGE_MAX];
-    int nr = 0;
-    int64_t count[RANGE_MAX] = {0};
-    for (int64_t i = 0; i < n && ok; i++) {
-        uint64_t g = 0;
-        for (int t = 0; t < keep.n && t < 64; t++) {
-            bool v = false;
-            ex_eval_test(keep.s[t], ns->c, i, &v);
-            g |= (uint64_t)v << t;
-        }
-        int r = 0;
-        while (r < nr && sig[r] != g) r++;
-        if (r == nr) {
-            if (nr == RANGE_MAX) ok = false;
-            else sig[nr] = g, ns->lo[nr] = i, ns->step[nr] = 0, nr++;
-        } else if (ns->step[r] == 0) {
-            ns->step[r] = i - ns->lo[r];
-        } else if (i != ns->hi[r] - 1 + ns->step[r]) {
-            ok = false; /* not a progression */
-        }
-        if (ok) ns->hi[r] = i + 1, count[r]++;
-    }
-    if (!ok || keep.n > 64) {
-        ex_list_free(&keep);
-        return;
-    }
-    for (int r = 0; r < nr; r++)
-        if (!ns->step[r]) ns->step[r] = 1;
-    ns->nr = nr;
-    ns->m = keep.n;
-    for (int i = 0; i < keep.n; i++) ex_list_add(&x->assume, keep.s[i]);
-    ex_list_free(&keep);
-}
-
-/* A loop nest over t (coords: one text per axis, freed by the caller; the outer loops parallel
- * when `par`) whose innermost loop is written in versions: the body is written once to find the
- * tests of pads and concats (which operand, interior or padding) and the index splits that do
- * not depend on the innermost coordinate (the splits are then written once, before that loop),
- * and the tests of the innermost coordinate alone. Then the loop is written once per outcome of
- * the first UNSWITCH_MAX invariant tests, under those tests, and, with a static bound, cut into
- * ranges over which each test of its coordinate is constant: its body has fewer branches (a max
- * pool's gradient: none) and the vectoriser can take it. Every version computes what the one
- * loop computed, element for element. */
 /* loop_nest with axis `inner` innermost (the others in order) into dst; returns the number of
  * tests met that name the innermost coordinate and outer ones together (left in the loop). */
 static int nest_try(Ex *x, const TensorType *t, bool par, char **coords, LoopBody body, void *ctx, int inner, Str *dst) {
@@ -215,7 +116,7 @@ static int nest_try(Ex *x, const TensorType *t, bool par, char **coords, LoopBod
         if (i != inner) loops += open_loops(x, t, i, 1, &coords[i], false);
     coords[inner] = ex_name(x, "c");
     char *bound = ex_dim(x, t, inner);
-    Nest ns = {.c = coords[inner], .bound = bound, .coords = coords, .body = body, .ctx = ctx};
+    ExNest ns = {.c = coords[inner], .bound = bound, .coords = coords, .body = body, .ctx = ctx};
     Str pre = {0}, dry = {0}, vers = {0};
     x->pre = &pre, x->pre_indent = x->indent, x->inner = coords[inner], x->mixed = 0;
     for (int i = 0; i < t->rank; i++)
@@ -228,7 +129,7 @@ static int nest_try(Ex *x, const TensorType *t, bool par, char **coords, LoopBod
     int mixed = x->mixed;
     ns.k = x->guard.n < UNSWITCH_MAX ? x->guard.n : UNSWITCH_MAX;
     for (int i = 0; i < ns.k; i++) ex_list_add(&x->assume, x->guard.s[i]);
-    if (!t->sym[inner]) nest_ranges(x, &ns, t->dims[inner]);
+    if (!t->sym[inner]) ex_nest_ranges(x, &ns, t->dims[inner]);
     bool again = ns.k || ns.m;
     x->out = &vers;
     if (again) nest_versions(x, &ns, 0);
@@ -236,8 +137,7 @@ static int nest_try(Ex *x, const TensorType *t, bool par, char **coords, LoopBod
     if (pre.s) str_cat(dst, pre.s);
     if (again ? vers.s : dry.s) str_cat(dst, again ? vers.s : dry.s); /* nothing decided: the loop as first written */
     str_free(&pre), str_free(&dry), str_free(&vers);
-    ExList *ls[] = {&x->inv, &x->hoist_key, &x->hoist_val, &x->guard, &x->vtest, &x->assume, &x->def_name, &x->def_expr};
-    for (size_t i = 0; i < sizeof ls / sizeof *ls; i++) ex_list_free(ls[i]);
+    ex_versions_reset(x);
     x->pre = NULL, x->inner = NULL;
     free(bound);
     close_loops(x, loops);

@@ -36,8 +36,7 @@ void ex_init(Ex *x, const Graph *g, EmitLang lang, int step, Str *out, Diag *d) 
 
 void ex_done(Ex *x) {
     ex_release(x, 0);
-    ExList *ls[] = {&x->inv, &x->hoist_key, &x->hoist_val, &x->guard, &x->vtest, &x->assume, &x->def_name, &x->def_expr};
-    for (size_t i = 0; i < sizeof ls / sizeof *ls; i++) ex_list_free(ls[i]);
+    ex_versions_reset(x);
     free(x->memo);
     for (int i = 0; x->bound && i < x->g->nnodes; i++) free(x->bound[i]), free(x->rowarr[i]);
     free(x->bound);

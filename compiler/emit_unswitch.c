@@ -1,7 +1,9 @@
 /* compiler/emit_unswitch.c: what the CPU emitter needs to write the innermost loop of a step in
  * versions (emit_cpu.c, loop_nest): string lists, whether an index text is invariant in that
  * loop, the pad and concat tests (ex_guard: decided by the version being written, or recorded),
- * and a small evaluator of such a test at one value of the loop's counter (ex_eval_test). */
+ * which versions some iteration reaches (ex_nest_feasible), the classes the tests of the loop's
+ * counter cut it into (ex_nest_ranges), and a small evaluator of such a test at one value of a
+ * counter (ex_eval_test). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +29,11 @@ void ex_list_free(ExList *l) {
     for (int i = 0; i < l->n; i++) free(l->s[i]);
     free(l->s);
     memset(l, 0, sizeof *l);
+}
+
+void ex_versions_reset(Ex *x) {
+    ExList *ls[] = {&x->inv, &x->hoist_key, &x->hoist_val, &x->guard, &x->vtest, &x->assume, &x->def_name, &x->def_expr};
+    for (size_t i = 0; i < sizeof ls / sizeof *ls; i++) ex_list_free(ls[i]);
 }
 
 static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
@@ -113,6 +120,86 @@ int ex_guard(Ex *x, const char *cond) {
     return r;
 }
 
+/* ---- versions of a loop ---------------------------------------------------------------------------- */
+
+/* Whether some values of the outer counters satisfy guards 0..upto as assumed: each guard that
+ * names one outer counter alone is checked over that counter's range (the others are taken as
+ * satisfiable). Prunes the versions no iteration reaches ((c + 1) >= 2 true, (c + 1) >= 1 false). */
+bool ex_nest_feasible(const Ex *x, const ExNest *ns, int upto) {
+    for (int o = 0; o < ns->nouter; o++) {
+        if (ns->odim[o] > 4096) continue;
+        bool any = false, bound = false;
+        for (int64_t v = 0; v < ns->odim[o] && !any; v++) {
+            bool all = true;
+            for (int j = 0; j <= upto && all; j++) {
+                bool r;
+                if (!ex_eval_test(x->assume.s[j], ns->outer[o], v, &r)) continue;
+                bound = true;
+                all = r == x->assumed[j];
+            }
+            any = all;
+        }
+        if (bound && !any) return false;
+    }
+    return true;
+}
+
+/* The classes of [0, n) over which every recorded test of the counter (x->vtest) is constant:
+ * iterations grouped by their tests' outcomes, each group an arithmetic progression (a pad's
+ * zero ranges and interior, a concat's segments along this axis, the odd and even positions of
+ * a stride-2 interleave), at most RANGE_MAX of them; else the loop is left whole. Fills
+ * ns->lo/hi/step/nr and appends the tests to x->assume (ns->m). */
+void ex_nest_ranges(Ex *x, ExNest *ns, int64_t n) {
+    ExList keep = {0};
+    bool ok = true;
+    for (int t = 0; t < x->vtest.n && n <= 4096; t++) {
+        bool v;
+        if (ex_eval_test(x->vtest.s[t], ns->c, 0, &v)) ex_list_add(&keep, x->vtest.s[t]);
+    }
+    if (!keep.n || n > 4096 || x->assume.n + keep.n > (int)(sizeof x->assumed / sizeof *x->assumed)) ok = false;
+    uint64_t sig[RANGE_MAX];
+    int nr = 0;
+    int64_t count[RANGE_MAX] = {0};
+    for (int64_t i = 0; i < n && ok; i++) {
+        uint64_t g = 0;
+        for (int t = 0; t < keep.n && t < 64; t++) {
+            bool v = false;
+            ex_eval_test(keep.s[t], ns->c, i, &v);
+            g |= (uint64_t)v << t;
+        }
+        int r = 0;
+        while (r < nr && sig[r] != g) r++;
+        if (r == nr) {
+            if (nr == RANGE_MAX) ok = false;
+            else sig[nr] = g, ns->lo[nr] = i, ns->step[nr] = 0, nr++;
+        } else if (ns->step[r] == 0) {
+            ns->step[r] = i - ns->lo[r];
+        } else if (i != ns->hi[r] - 1 + ns->step[r]) {
+            ok = false; /* not a progression */
+        }
+        if (ok) ns->hi[r] = i + 1, count[r]++;
+    }
+    if (!ok || keep.n > 64) {
+        ex_list_free(&keep);
+        return;
+    }
+    for (int r = 0; r < nr; r++)
+        if (!ns->step[r]) ns->step[r] = 1;
+    ns->nr = nr;
+    ns->m = keep.n;
+    for (int i = 0; i < keep.n; i++) ex_list_add(&x->assume, keep.s[i]);
+    ex_list_free(&keep);
+}
+
+/* A loop nest over t (coords: one text per axis, freed by the caller; the outer loops parallel
+ * when `par`) whose innermost loop is written in versions: the body is written once to find the
+ * tests of pads and concats (which operand, interior or padding) and the index splits that do
+ * not depend on the innermost coordinate (the splits are then written once, before that loop),
+ * and the tests of the innermost coordinate alone. Then the loop is written once per outcome of
+ * the first UNSWITCH_MAX invariant tests, under those tests, and, with a static bound, cut into
+ * ranges over which each test of its coordinate is constant: its body has fewer branches (a max
+ * pool's gradient: none) and the vectoriser can take it. Every version computes what the one
+ * loop computed, element for element. */
 /* ---- evaluating a test ------------------------------------------------------------------------- */
 
 typedef struct {
