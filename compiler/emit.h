@@ -69,6 +69,12 @@ int emit_literal(DType t, double v, char *buf, size_t n);
 /* val (of dtype from) converted to dtype to through scalar.h's gtc_to_* (malloc'd). */
 char *emit_conv(const char *val, DType from, DType to);
 
+/* A growable list of owned strings. */
+typedef struct {
+    char **s;
+    int n, cap;
+} ExList;
+
 /* The expression emitter's state for one kernel body. */
 typedef struct EmitMemo EmitMemo;
 typedef struct {
@@ -91,6 +97,22 @@ typedef struct {
     int nmemo, capmemo;
     Diag *d;
     bool failed;
+    /* Versions of the innermost loop (emit_cpu.c loop_nest, emit_unswitch.c; off while pre is
+     * NULL): an index split whose input names only invariant values is written once to pre,
+     * before the loop; a pad's or concat's test that names only invariant values is a guard the
+     * loop is unswitched on, one that names only the loop's counter (inner) a test that splits
+     * its range; both are decided (assume, assumed) in the version being written. */
+    Str *pre;
+    int pre_indent;
+    const char *inner;             /* the innermost loop's counter */
+    int mixed;                     /* tests met naming it and outer counters together */
+    ExList inv;                    /* names invariant in the innermost loop */
+    ExList hoist_key, hoist_val;   /* hoisted splits: "lin|dims" -> "c1 c2 ..." */
+    ExList guard;                  /* invariant tests met, in order */
+    ExList vtest;                  /* tests of the counter alone */
+    ExList assume;                 /* tests decided in the version being written */
+    ExList def_name, def_expr;     /* index variables written meanwhile and their expressions */
+    bool assumed[64];              /* their values */
 } Ex;
 
 /* Sets up an emitter for step `step`; ex_done frees it. */
@@ -134,6 +156,49 @@ void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, const unsig
  * else with each symbolic axis's size at run time ("(8 * ((int)a.s[0]))"). */
 char *ex_extent(const Ex *x, const TensorType *t, unsigned mask);
 void ex_free_coords(char **coords, int n);
+void ex_list_add(ExList *l, const char *s);
+int ex_list_find(const ExList *l, const char *s);
+void ex_list_free(ExList *l);
+/* ---- a loop written in versions (emit_cpu.c loop_nest, emit_unswitch.c) ---- */
+
+/* The body of a loop nest at the given coordinates (loop_nest). */
+typedef void (*LoopBody)(Ex *x, char **coords, void *ctx);
+#define UNSWITCH_MAX 4 /* invariant tests the innermost loop is unswitched on: 16 versions at most */
+#define RANGE_MAX 4     /* classes the innermost loop is cut into by tests of its counter */
+#define NEST_ALT_MIN 16 /* an outer axis made innermost is at least this long */
+/* How the innermost loop is written (loop_nest): its counter, bound and body; assume's first k
+ * entries are the guards it is unswitched on, the next m the tests of its counter, constant over
+ * each of its nr classes (lo, lo + step, ... below hi). */
+typedef struct {
+    const char *c, *bound;
+    char **coords;
+    LoopBody body;
+    void *ctx;
+    int k, m, nr;
+    int64_t lo[RANGE_MAX], hi[RANGE_MAX], step[RANGE_MAX];
+    int nouter;                    /* the outer loops' counters and (static) bounds */
+    const char *outer[IR_MAX_RANK];
+    int64_t odim[IR_MAX_RANK];
+} ExNest;
+
+/* Whether some values of the outer counters satisfy guards 0..upto as assumed (emit_unswitch.c). */
+bool ex_nest_feasible(const Ex *x, const ExNest *ns, int upto);
+/* Cuts [0, n) of the innermost loop into classes by the tests of its counter (emit_unswitch.c). */
+void ex_nest_ranges(Ex *x, ExNest *ns, int64_t n);
+/* Frees the lists of a loop written in versions (emit_unswitch.c). */
+void ex_versions_reset(Ex *x);
+/* Notes that index variable `name` holds `expr` (while a loop is written in versions: tests
+ * are compared and evaluated with such names replaced by their expressions). */
+void ex_def(Ex *x, const char *name, const char *expr);
+/* Whether index text t is invariant in the innermost loop being written in versions. */
+bool ex_invariant(const Ex *x, const char *t);
+/* A pad's or concat's index test: 1 or 0 when the version of the innermost loop being written
+ * decides it, else -1 (tested where it stands; recorded for loop_nest when it is invariant or a
+ * test of the counter alone). */
+int ex_guard(Ex *x, const char *cond);
+/* Evaluates index test t with `name` = v (+ - * / % comparisons && || parentheses, integer
+ * literals); false when t holds anything else. */
+bool ex_eval_test(const char *t, const char *name, long long v, bool *out);
 /* An index constant of the kernel's index type ("512" or "512LL"). */
 char *ex_const(const Ex *x, int64_t v);
 /* Axis i of t as an index expression: ex_const of its size, or a symbolic axis's size at run

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "util.h"
 #include "../runtime/core/plan_abi.h" /* RT_CPU_PAR_MIN */
 
 static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
@@ -61,6 +62,124 @@ static void close_loops(Ex *x, int n) {
     }
 }
 
+/* The innermost loop under guards i.. of the version being written: an if per guard (both
+ * branches), then the loop once per range, each with its tests decided. */
+static void nest_versions(Ex *x, const ExNest *ns, int i) {
+    if (i < ns->k) {
+        bool can[2];
+        for (int v = 0; v < 2; v++) x->assumed[i] = v, can[v] = ex_nest_feasible(x, ns, i);
+        if (can[0] != can[1]) { /* decided by the guards before it */
+            x->assumed[i] = can[1];
+            return nest_versions(x, ns, i + 1);
+        }
+        ex_line(x, "if (%s) {", x->assume.s[i]);
+        for (int v = 1; v >= 0; v--) {
+            if (!v) ex_line(x, "} else {");
+            x->assumed[i] = v;
+            x->indent++;
+            nest_versions(x, ns, i + 1);
+            x->indent--;
+        }
+        ex_line(x, "}");
+        return;
+    }
+    for (int r = 0; r < (ns->nr ? ns->nr : 1); r++) {
+        for (int j = 0; j < ns->m; j++) ex_eval_test(x->assume.s[ns->k + j], ns->c, ns->lo[r], &x->assumed[ns->k + j]);
+        char *lo = ns->nr ? ex_const(x, ns->lo[r]) : xstrdup("0");
+        char *hi = ns->nr ? ex_const(x, ns->hi[r]) : xstrdup(ns->bound);
+        if (ns->nr && ns->step[r] > 1)
+            ex_line(x, "for (%s %s = %s; %s < %s; %s += %lld) {", x->idx, ns->c, lo, ns->c, hi, ns->c, (long long)ns->step[r]);
+        else
+            ex_line(x, "for (%s %s = %s; %s < %s; %s++) {", x->idx, ns->c, lo, ns->c, hi, ns->c);
+        free(lo), free(hi);
+        x->indent++;
+        int mark = ex_mark(x);
+        ns->body(x, ns->coords, ns->ctx);
+        ex_release(x, mark);
+        x->indent--;
+        ex_line(x, "}");
+    }
+}
+
+/* loop_nest with axis `inner` innermost (the others in order) into dst; returns the number of
+ * tests met that name the innermost coordinate and outer ones together (left in the loop). */
+static int nest_try(Ex *x, const TensorType *t, bool par, char **coords, LoopBody body, void *ctx, int inner, Str *dst) {
+    Str *out = x->out;
+    x->out = dst;
+    int64_t od[IR_MAX_RANK];
+    int no = 0, loops = 0;
+    for (int i = 0; i < t->rank; i++)
+        if (i != inner) od[no++] = t->dims[i];
+    od[no++] = t->dims[inner];
+    if (par) par_pragma(x, no, od);
+    for (int i = 0; i < t->rank; i++)
+        if (i != inner) loops += open_loops(x, t, i, 1, &coords[i], false);
+    coords[inner] = ex_name(x, "c");
+    char *bound = ex_dim(x, t, inner);
+    ExNest ns = {.c = coords[inner], .bound = bound, .coords = coords, .body = body, .ctx = ctx};
+    Str pre = {0}, dry = {0}, vers = {0};
+    x->pre = &pre, x->pre_indent = x->indent, x->inner = coords[inner], x->mixed = 0;
+    for (int i = 0; i < t->rank; i++)
+        if (i != inner && strcmp(coords[i], "0")) {
+            ex_list_add(&x->inv, coords[i]);
+            if (!t->sym[i]) ns.outer[ns.nouter] = coords[i], ns.odim[ns.nouter++] = t->dims[i];
+        }
+    x->out = &dry;
+    nest_versions(x, &ns, 0);
+    int mixed = x->mixed;
+    ns.k = x->guard.n < UNSWITCH_MAX ? x->guard.n : UNSWITCH_MAX;
+    for (int i = 0; i < ns.k; i++) ex_list_add(&x->assume, x->guard.s[i]);
+    if (!t->sym[inner]) ex_nest_ranges(x, &ns, t->dims[inner]);
+    bool again = ns.k || ns.m;
+    x->out = &vers;
+    if (again) nest_versions(x, &ns, 0);
+    x->out = dst;
+    if (pre.s) str_cat(dst, pre.s);
+    if (again ? vers.s : dry.s) str_cat(dst, again ? vers.s : dry.s); /* nothing decided: the loop as first written */
+    str_free(&pre), str_free(&dry), str_free(&vers);
+    ex_versions_reset(x);
+    x->pre = NULL, x->inner = NULL;
+    free(bound);
+    close_loops(x, loops);
+    x->out = out;
+    return mixed;
+}
+
+static void loop_nest(Ex *x, const TensorType *t, bool par, char **coords, LoopBody body, void *ctx) {
+    int inner = -1, n = 0;
+    for (int i = 0; i < t->rank; i++)
+        if (t->dims[i] != 1 || t->sym[i]) inner = i, n++;
+    if (n < 2 || x->pre) {
+        int loops = open_loops(x, t, 0, t->rank, coords, par), m = ex_mark(x);
+        body(x, coords, ctx);
+        ex_release(x, m);
+        close_loops(x, loops);
+        return;
+    }
+    Str a = {0};
+    int indent = x->indent;
+    if (nest_try(x, t, par, coords, body, ctx, inner, &a)) {
+        /* tests of the innermost coordinate mixed with outer ones (an im2col through reshapes):
+         * the longest static outer axis innermost instead, when that leaves none */
+        int alt = -1;
+        for (int i = 0; i < t->rank; i++)
+            if (i != inner && !t->sym[i] && t->dims[i] >= NEST_ALT_MIN && (alt < 0 || t->dims[i] > t->dims[alt])) alt = i;
+        Str b = {0};
+        char *c2[IR_MAX_RANK] = {0};
+        x->indent = indent;
+        if (alt >= 0 && !nest_try(x, t, par, c2, body, ctx, alt, &b)) {
+            str_free(&a), a = b;
+            ex_free_coords(coords, t->rank);
+            memcpy(coords, c2, sizeof(char *) * (size_t)t->rank);
+        } else {
+            str_free(&b);
+            ex_free_coords(c2, t->rank);
+        }
+    }
+    if (a.s) str_cat(x->out, a.s);
+    str_free(&a);
+}
+
 /* Evaluates every output in `outs` (of the given coordinates each) first, then stores them all,
  * so that a value updated in place is read before it is written. */
 static void store_outputs(Ex *x, const NodeId *outs, int n, char **const *coords) {
@@ -87,6 +206,29 @@ static NodeId reshape_source(const Ex *x, NodeId v) {
     return v;
 }
 
+/* The single output of an ELEMWISE step, written from the value it reshapes (*ctx) at its
+ * linear index. */
+static void store_reshaped(Ex *x, char **coords, void *ctx) {
+    NodeId src = *(NodeId *)ctx;
+    const TensorType *t = &N(x->g, src)->type;
+    char *val = ex_value(x, src, coords), *addr = ex_addr(x, x->st->outs[0]), *lin = ex_linear(x, t, coords);
+    if (addr) ex_line(x, "%s[%s] = %s;", addr, lin, val);
+    free(val), free(addr), free(lin);
+}
+
+/* A group of outputs of one shape (struct OutGroup), stored at the same coordinates. */
+struct OutGroup {
+    NodeId *outs;
+    char ***cs;
+    int n;
+};
+
+static void store_group(Ex *x, char **coords, void *ctx) {
+    struct OutGroup *gr = ctx;
+    for (int j = 0; j < gr->n; j++) gr->cs[j] = coords;
+    store_outputs(x, gr->outs, gr->n, gr->cs);
+}
+
 /* ELEMWISE: one loop nest per distinct output shape (normally one, the root's). */
 static void emit_cpu_elemwise(Ex *x) {
     const Step *st = x->st;
@@ -94,12 +236,7 @@ static void emit_cpu_elemwise(Ex *x) {
     if (src >= 0 && src != st->outs[0]) {
         const TensorType *t = &N(x->g, src)->type;
         char *coords[IR_MAX_RANK] = {0};
-        int m = ex_mark(x), loops = open_loops(x, t, 0, t->rank, coords, par_work(ir_numel(t)));
-        char *val = ex_value(x, src, coords), *addr = ex_addr(x, st->outs[0]), *lin = ex_linear(x, t, coords);
-        if (addr) ex_line(x, "%s[%s] = %s;", addr, lin, val);
-        free(val), free(addr), free(lin);
-        ex_release(x, m);
-        close_loops(x, loops);
+        loop_nest(x, t, par_work(ir_numel(t)), coords, store_reshaped, &src);
         ex_free_coords(coords, t->rank);
         return;
     }
@@ -113,13 +250,11 @@ static void emit_cpu_elemwise(Ex *x) {
         char *coords[IR_MAX_RANK] = {0};
         int n = 0;
         if (!group || !cs) abort();
-        int m = ex_mark(x), loops = open_loops(x, t, 0, t->rank, coords, par_work(ir_numel(t)));
         for (int j = k; j < st->nouts; j++)
             if (!done[j] && ir_shape_equal(&N(x->g, st->outs[j])->type, t) && !memcmp(N(x->g, st->outs[j])->type.sym, t->sym, sizeof t->sym))
-                done[j] = true, cs[n] = coords, group[n++] = st->outs[j];
-        store_outputs(x, group, n, cs);
-        ex_release(x, m);
-        close_loops(x, loops);
+                done[j] = true, group[n++] = st->outs[j];
+        struct OutGroup gr = {group, cs, n};
+        loop_nest(x, t, par_work(ir_numel(t)), coords, store_group, &gr);
         ex_free_coords(coords, t->rank);
         free(group);
         free(cs);
@@ -498,19 +633,22 @@ static void emit_cpu_gemm(Ex *x) {
     free(outs), free(cs);
 }
 
+static void store_copy(Ex *x, char **coords, void *ctx) {
+    (void)ctx;
+    int j = x->st->copy_output;
+    NodeId v = x->g->outputs[j].value;
+    char *val = ex_value(x, v, coords);
+    ex_store_output(x, j, &N(x->g, v)->type, coords, val);
+    free(val);
+}
+
 /* COPY: the output's value (through the step's views) into the output's buffer. */
 static void emit_cpu_copy(Ex *x) {
     int j = x->st->copy_output;
     NodeId v = x->g->outputs[j].value;
     const TensorType *t = &N(x->g, v)->type;
     char *c[IR_MAX_RANK] = {0};
-    int loops = open_loops(x, t, 0, t->rank, c, par_work(ir_numel(t)));
-    int m = ex_mark(x);
-    char *val = ex_value(x, v, c);
-    ex_store_output(x, j, t, c, val);
-    free(val);
-    ex_release(x, m);
-    close_loops(x, loops);
+    loop_nest(x, t, par_work(ir_numel(t)), c, store_copy, NULL);
     ex_free_coords(c, t->rank);
 }
 

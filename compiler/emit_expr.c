@@ -36,6 +36,7 @@ void ex_init(Ex *x, const Graph *g, EmitLang lang, int step, Str *out, Diag *d) 
 
 void ex_done(Ex *x) {
     ex_release(x, 0);
+    ex_versions_reset(x);
     free(x->memo);
     for (int i = 0; x->bound && i < x->g->nnodes; i++) free(x->bound[i]), free(x->rowarr[i]);
     free(x->bound);
@@ -128,11 +129,12 @@ static bool is_ident(const char *s) {
 /* Splits lin over dims; an axis with sym[i] set (sym may be NULL) is as long as its size at run
  * time, so the axes before it divide by that size: only a leading symbolic axis is usual (strides
  * static), but a reduction's or a view's sub-space may hold one further in. */
-void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, const unsigned char *sym, char **coords) {
+static void split_lines(Ex *x, const char *lin, int rank, const int64_t *dims, const unsigned char *sym, char **coords) {
     char *l = xstrdup(lin);
     if (!is_ident(l) && !is_zero(l)) {
         char *t = ex_name(x, "x");
         ex_line(x, "const %s %s = %s;", x->idx, t, l);
+        ex_def(x, t, l);
         free(l);
         l = t;
     }
@@ -154,10 +156,13 @@ void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, const unsig
             char *len = sy ? xfmt("((%s)%ss[%d])", x->idx, x->args, emit_sym_slot(x->g, sym[i]))
                            : xfmt("%lld%s", (long long)dims[i], sf);
             const bool one = after == 1 && !run.n;
-            if (i == first && one) ex_line(x, "const %s %s = %s;", x->idx, c, l);
-            else if (i == first) ex_line(x, "const %s %s = %s / %s;", x->idx, c, l, div);
-            else if (one) ex_line(x, "const %s %s = %s %% %s;", x->idx, c, l, len);
-            else ex_line(x, "const %s %s = (%s / %s) %% %s;", x->idx, c, l, div, len);
+            char *e = i == first && one ? xstrdup(l)
+                      : i == first      ? xfmt("%s / %s", l, div)
+                      : one             ? xfmt("%s %% %s", l, len)
+                                        : xfmt("(%s / %s) %% %s", l, div, len);
+            ex_line(x, "const %s %s = %s;", x->idx, c, e);
+            ex_def(x, c, e);
+            free(e);
             coords[i] = c;
             free(div), free(len);
         }
@@ -172,6 +177,44 @@ void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, const unsig
         if (coords[i][0] == 'c') str_add(&u, "%s(void)%s;", u.n ? " " : "", coords[i]);
     if (u.n) ex_line(x, "%s", u.s);
     str_free(&u);
+}
+
+/* A split of an index that is invariant in the innermost loop being unswitched (static sizes,
+ * none 0: nothing divides by zero where the loop would not have run) is written once before
+ * that loop (x->pre) and its coordinates join the invariant names; a second request for it
+ * (another version of the loop) finds the same names. */
+void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, const unsigned char *sym, char **coords) {
+    bool hoist = ex_invariant(x, lin);
+    for (int i = 0; i < rank && hoist; i++) hoist = dims[i] > 0 && !(sym && sym[i] && dims[i] != 1);
+    if (!hoist) return split_lines(x, lin, rank, dims, sym, coords);
+    Str k = {0};
+    str_cat(&k, lin);
+    for (int i = 0; i < rank; i++) str_add(&k, "|%lld", (long long)dims[i]);
+    int h = ex_list_find(&x->hoist_key, k.s);
+    if (h < 0) {
+        Str *out = x->out;
+        int indent = x->indent;
+        x->out = x->pre, x->indent = x->pre_indent;
+        split_lines(x, lin, rank, dims, sym, coords);
+        x->out = out, x->indent = indent;
+        Str v = {0};
+        for (int i = 0; i < rank; i++) {
+            str_add(&v, "%s%s", i ? " " : "", coords[i]);
+            if (!is_zero(coords[i])) ex_list_add(&x->inv, coords[i]);
+        }
+        ex_list_add(&x->hoist_key, k.s);
+        ex_list_add(&x->hoist_val, v.s ? v.s : "");
+        str_free(&v);
+    } else {
+        const char *p = x->hoist_val.s[h];
+        for (int i = 0; i < rank; i++) {
+            const char *e = strchr(p, ' ');
+            size_t n = e ? (size_t)(e - p) : strlen(p);
+            coords[i] = xfmt("%.*s", (int)n, p);
+            p = e ? e + 1 : p + n;
+        }
+    }
+    str_free(&k);
 }
 
 char *ex_extent(const Ex *x, const TensorType *t, unsigned mask) {
@@ -589,14 +632,22 @@ static char *value_of_concat(Ex *x, const Node *nd, char *const *coords) {
     emit_literal(out, 0, lit, sizeof lit);
     ex_line(x, "%s %s = %s;", emit_ctype(out), r, lit);
     int64_t off = 0, total = nd->type.dims[ax];
-    bool first = true;
+    bool open = false;
     for (int k = 0; k < nd->ninputs; k++) {
         const TensorType *t = &x->g->nodes[nd->in[k].id].type;
         int64_t d = t->dims[ax];
         if (!d) continue;
-        if (off + d >= total) ex_line(x, first ? "{" : "} else {");
-        else ex_line(x, "%sif (%s < %lld%s) {", first ? "" : "} else ", coords[ax], (long long)(off + d), x->idx64 ? "LL" : "");
-        first = false;
+        char *cond = off + d >= total ? NULL : xfmt("%s < %lld%s", coords[ax], (long long)(off + d), x->idx64 ? "LL" : "");
+        int known = cond ? ex_guard(x, cond) : 1;
+        if (known == 0) { /* this version of the loop never reads operand k */
+            free(cond);
+            off += d;
+            continue;
+        }
+        if (known == 1) ex_line(x, open ? "} else {" : "{");
+        else ex_line(x, "%sif (%s) {", open ? "} else " : "", cond);
+        free(cond);
+        open = true;
         x->indent++;
         int mark = ex_mark(x);
         char *oc[IR_MAX_RANK] = {0};
@@ -609,8 +660,9 @@ static char *value_of_concat(Ex *x, const Node *nd, char *const *coords) {
         ex_release(x, mark);
         x->indent--;
         off += d;
+        if (known == 1) break;
     }
-    if (!first) ex_line(x, "}");
+    if (open) ex_line(x, "}");
     return r;
 }
 
@@ -626,14 +678,27 @@ static char *value_of_pad(Ex *x, const Node *nd, char *const *coords) {
     const char *sf = x->idx64 ? "LL" : "";
     Str cond = {0};
     char *oc[IR_MAX_RANK] = {0};
+    bool never = false; /* a test this version of the loop decides false */
     for (int i = 0; i < t->rank; i++) {
         int64_t lo = nd->attrs.pads[i], hi = nd->attrs.pads[t->rank + i];
-        if (lo) str_add(&cond, "%s%s >= %lld%s", cond.n ? " && " : "", coords[i], (long long)lo, sf);
-        if (hi) str_add(&cond, "%s%s < %lld%s", cond.n ? " && " : "", coords[i], (long long)(lo + t->dims[i]), sf);
+        for (int e = 0; e < 2; e++) {
+            if (!(e ? hi : lo)) continue;
+            char *term = e ? xfmt("%s < %lld%s", coords[i], (long long)(lo + t->dims[i]), sf) : xfmt("%s >= %lld%s", coords[i], (long long)lo, sf);
+            int known = ex_guard(x, term);
+            if (known < 0) str_add(&cond, "%s%s", cond.n ? " && " : "", term);
+            never = never || known == 0;
+            free(term);
+        }
         oc[i] = lo ? xfmt("(%s - %lld%s)", coords[i], (long long)lo, sf) : xstrdup(coords[i]);
     }
     char *c = str_take(&cond);
-    ex_line(x, "if (%s) {", c[0] ? c : "1");
+    if (never) {
+        ex_free_coords(oc, t->rank);
+        free(c);
+        return r;
+    }
+    if (c[0]) ex_line(x, "if (%s) {", c);
+    else ex_line(x, "{");
     x->indent++;
     int mark = ex_mark(x);
     char *v = ex_value(x, nd->in[0].id, oc), *cv = emit_conv(v, t->dtype, out);

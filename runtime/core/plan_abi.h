@@ -27,8 +27,11 @@
 /* How the CPU kernels (kernels_cpu.c) are compiled, by `gtc compile` (compiler/build.c) and by the
  * JIT (runtime/cpu/cpu_plan.c): optimised and vectorised (-O3), OpenMP for the parallel loops the
  * emitter marks (docs/cpu.md), and no FMA contraction (gcc contracts by default where the target
- * has FMA): each op rounds as the eager ops do. */
-#define RT_CPU_KERNEL_CFLAGS "-O3 -ffp-contract=off -fopenmp"
+ * has FMA): each op rounds as the eager ops do. -fno-trapping-math: nothing reads the floating-point
+ * exception flags, so gcc may compute an operation that a select then drops (a relu's or a pool
+ * gradient's `c ? x + y : 0`), which if-conversion needs to vectorise such a loop below AVX-512's
+ * masked operations; it changes no value (no reassociation, no contraction). */
+#define RT_CPU_KERNEL_CFLAGS "-O3 -ffp-contract=off -fno-trapping-math -fopenmp"
 /* Loops over fewer elements than this run on one thread, eager (runtime/cpu) or generated
  * (compiler/emit_cpu.c): starting a parallel region costs microseconds. */
 #define RT_CPU_PAR_MIN 32768

@@ -243,6 +243,27 @@ TEST(emit_literal__values__convert_as_scalar_h) {
     assert_string_equal(buf, "GTC_NAN_F");
 }
 
+/* the index tests loop_nest decides per version of a loop: C's precedence and truncation, and
+ * anything else refused (the test then stays in the loop) */
+TEST(ex_eval_test__index_tests__evaluate_as_c_and_refuse_the_rest) {
+    bool r = false;
+    assert_true(ex_eval_test("(c3 + 1) >= 2", "c3", 1, &r) && r);
+    assert_true(ex_eval_test("(c3 + 1) >= 2", "c3", 0, &r) && !r);
+    assert_true(ex_eval_test("((((c3 - 1))) % 2) < 1", "c3", 0, &r) && r); /* -1 % 2 == -1 in C */
+    assert_true(ex_eval_test("((c3 - 1) / 2) == 0", "c3", 0, &r) && r);  /* -1 / 2 == 0 */
+    assert_true(ex_eval_test("c3 >= 1LL && c3 < 5LL", "c3", 5, &r) && !r);
+    assert_true(ex_eval_test("c3 < 2 || c3 * 3 + 1 > 20", "c3", 7, &r) && r);
+    assert_true(ex_eval_test("c3 <= 4 && c3 != 3", "c3", 3, &r) && !r);
+    assert_true(ex_eval_test("-c3 + 8 > 0", "c3", 7, &r) && r);
+    assert_false(ex_eval_test("c4 < 2", "c3", 0, &r));       /* another name */
+    assert_false(ex_eval_test("c31 < 2", "c3", 0, &r));      /* a longer name */
+    assert_false(ex_eval_test("(c3 < 2", "c3", 0, &r));      /* unbalanced */
+    assert_false(ex_eval_test("c3 < 2)", "c3", 0, &r));      /* trailing text */
+    assert_false(ex_eval_test("c3 / 0 < 2", "c3", 0, &r));   /* division by zero */
+    assert_false(ex_eval_test("c3 & 1", "c3", 0, &r));       /* an operator it does not know */
+    assert_false(ex_eval_test("", "c3", 0, &r));
+}
+
 /* ---- launch configurations, arena, indices ----------------------------------------------------------- */
 
 TEST(pass_lower__each_step_kind__gets_its_configuration) {
@@ -362,6 +383,7 @@ int main(void) {
         cmocka_unit_test(emit_all__user_names_like_generated_ones__still_compile),
         cmocka_unit_test(emit_cstr__every_unsafe_byte__is_escaped),
         cmocka_unit_test(emit_literal__values__convert_as_scalar_h),
+        cmocka_unit_test(ex_eval_test__index_tests__evaluate_as_c_and_refuse_the_rest),
         cmocka_unit_test(pass_lower__each_step_kind__gets_its_configuration),
         cmocka_unit_test(plan_arena_total__gemm_into_donated_output__appends_scratch),
         cmocka_unit_test(emit_all__over_2_pow_31_elements__uses_64_bit_indices),

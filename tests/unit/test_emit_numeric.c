@@ -37,6 +37,12 @@ TEST(emit_cpu__a_plus_b_times_c__matches_eager) { check("tests/golden/ew_abc/gra
 TEST(emit_cpu__chain_of_20__matches_eager) { check("tests/golden/ew_chain20/graph.json", 1, F32); }
 TEST(emit_cpu__shared_expensive__matches_eager) { check("tests/golden/ew_shared_expensive/graph.json", 1, F32); }
 TEST(emit_cpu__views_with_steps__matches_eager) { check("tests/emit/views_steps.json", 1, F32); }
+/* innermost loops written in versions (emit_cpu.c loop_nest): a concat on the last axis and on
+ * an outer one, pads with zero ranges at both ends (last and outer axes), negative-step slices
+ * inside concats, a stride-2 interleave (pad + reshape: odd and even positions), two pads summed
+ * (a col2im's form), a pad read through a reshape that merges the innermost axis with another
+ * (the longest outer axis made innermost); copies and exact ops only: the same bits */
+TEST(emit_cpu__loop_versions__match_eager_exactly) { check("tests/emit/loop_versions.json", 1, 0.0); }
 TEST(emit_cpu__golden_views__matches_eager) { check("tests/golden/views/graph.json", 1, F32); }
 /* reshapes that merge, split, straddle ([4,15] from [10,6]) and add or drop size-1 axes, over
  * transposes, each the top of its step's output or read inside one (emit_expr.c reshape_coords,
@@ -108,6 +114,7 @@ int main(void) {
         cmocka_unit_test(emit_cpu__chain_of_20__matches_eager),
         cmocka_unit_test(emit_cpu__shared_expensive__matches_eager),
         cmocka_unit_test(emit_cpu__views_with_steps__matches_eager),
+        cmocka_unit_test(emit_cpu__loop_versions__match_eager_exactly),
         cmocka_unit_test(emit_cpu__golden_views__matches_eager),
         cmocka_unit_test(emit_cpu__reshape_runs__match_eager),
         cmocka_unit_test(emit_cpu__broadcast_promote__matches_eager),
