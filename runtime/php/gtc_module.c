@@ -328,8 +328,9 @@ static PHP_MINFO_FUNCTION(gtc) {
     const char *nvrtc = php_gtc_nvrtc_version(buf, sizeof buf);
     php_info_print_table_row(2, "NVRTC", nvrtc ? nvrtc : "not available");
     const RtBackend *cb = cuda_backend();
-    if (cb && cb->conv_library) /* cuDNN: large eager convolutions (runtime/cuda/cuda_cudnn.cu) */
-        php_info_print_table_row(2, "Convolution library", cb->conv_library(buf, sizeof buf));
+    /* cuDNN: larger eager convolutions (runtime/cuda/cuda_cudnn.cu) */
+    php_info_print_table_row(2, "Convolution library", cb && cb->conv_library ? cb->conv_library(buf, sizeof buf)
+                                                                            : "none (no CUDA backend)");
     php_info_print_table_row(2, "NCCL", php_gtc_nccl_info(buf, sizeof buf));
     php_info_print_table_row(2, "CPU BLAS", rt_cpu_blas_info(buf, sizeof buf));
     snprintf(buf, sizeof buf, "%d", rt_cpu_threads());
