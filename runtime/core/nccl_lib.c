@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dist.h"
+#include "dynlib.h"
 
 static void *g_lib;
 static int g_tried;
@@ -17,14 +18,10 @@ static char g_why[512], g_path[4096];
 void *rt_nccl_library(char *why, size_t wn) {
     if (!g_tried) {
         g_tried = 1;
-        const char *name = getenv("GTC_NCCL_LIBRARY");
-        if (!name || !*name) name = "libnccl.so.2";
+        const char *name = NULL;
+        g_lib = rt_dynlib_open("GTC_NCCL_LIBRARY", "libnccl.so.2", &name, g_why, sizeof g_why);
         snprintf(g_path, sizeof g_path, "%s", name);
-        g_lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-        if (!g_lib) {
-            const char *e = dlerror();
-            snprintf(g_why, sizeof g_why, "%s", e ? e : "dlopen failed");
-        } else if (!dlsym(g_lib, "ncclGetVersion") || !dlsym(g_lib, "ncclCommInitRank")) {
+        if (g_lib && (!dlsym(g_lib, "ncclGetVersion") || !dlsym(g_lib, "ncclCommInitRank"))) {
             snprintf(g_why, sizeof g_why, "%s is not NCCL (no ncclGetVersion / ncclCommInitRank)", name);
             dlclose(g_lib);
             g_lib = NULL;

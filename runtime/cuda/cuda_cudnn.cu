@@ -17,8 +17,9 @@
 // primitives (eager_plan.c), and compiled steps use the planner's kernels.
 #include "cuda_internal.cuh"
 
-#include <dlfcn.h>
 #include <stdlib.h>
+
+#include "../core/dynlib.h"
 
 #if __has_include(<cudnn.h>)
 #include <cudnn.h>
@@ -61,13 +62,9 @@ static struct {
 // Loads the library once; false (with dn.why) when it is not there or lacks an entry point.
 static bool dn_load(void) {
     if (dn.state) return dn.state > 0;
-    const char *path = getenv("GTC_CUDNN_LIBRARY");
-    if (!path || !*path) path = "libcudnn.so.9";
+    const char *path = NULL;
     dn.state = -1;
-    if (!(dn.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
-        snprintf(dn.why, sizeof dn.why, "%s", dlerror());
-        return false;
-    }
+    if (!(dn.lib = rt_dynlib_open("GTC_CUDNN_LIBRARY", "libcudnn.so.9", &path, dn.why, sizeof dn.why))) return false;
 #define DN_SYM(f)                                                                      \
     if (!(dn.f = (decltype(dn.f))dlsym(dn.lib, #f))) {                                 \
         snprintf(dn.why, sizeof dn.why, "%s has no %s", path, #f);                     \
