@@ -17,7 +17,7 @@
 #include "emit.h"
 
 #define EW_BLOCK 256
-#define EW_BLOCKS_PER_SM 4
+#define EW_BLOCKS_PER_SM 8
 #define MAX_GRID_X (1 << 30)
 
 static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }

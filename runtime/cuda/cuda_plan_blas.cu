@@ -1,7 +1,8 @@
 // runtime/cuda/cuda_plan_blas.cu: a plan's GEMM step through cuBLASLt (RtPlanGemm, plan_abi.h),
 // as a graph of its own that cuda_graph.cu adds to the plan's CUDA Graph as a child node. The
 // matmul description, the layouts and the algorithm are chosen once, when the executor builds its
-// graph (cuBLASLt's heuristic, deterministic for one device and library); a run whose operand or
+// graph (the fastest of cuBLASLt's heuristic candidates, timed once per process and product: see
+// choose); a run whose operand or
 // product pointers changed captures the call again with the new ones, and the executor swaps the
 // child graph in place (measured on the H200: 4-9 us of host time, bench/gemm_lt.cu). Each step
 // owns its workspace, so independent products may run side by side. With bf16 precision the
@@ -13,6 +14,7 @@
 // transposed, since its tensor-core kernels run that case 1.65x slower (4096^3 tf32: 525 us
 // against 319; a transposing copy of a 4096^2 operand costs about 40 us).
 #include <stdlib.h>
+#include <string.h>
 
 #include <cublasLt.h>
 #include <cuda_bf16.h>
@@ -105,11 +107,6 @@ extern "C" void rt_cuda_blas_free(RtCudaBlas *b) {
     free(b);
 }
 
-extern "C" void rt_cuda_blas_shutdown(void) {
-    if (g_lt) cublasLtDestroy(g_lt);
-    g_lt = nullptr;
-}
-
 // A stored row-major matrix of `rows` x `cols` (leading dimension ld) is the column-major
 // cols x rows matrix with the same ld; a batch steps `stride` elements.
 static cublasStatus_t layout(cublasLtMatrixLayout_t *l, cudaDataType_t t, int64_t rows, int64_t cols, int64_t ld,
@@ -124,15 +121,109 @@ static cublasStatus_t layout(cublasLtMatrixLayout_t *l, cudaDataType_t t, int64_
     return s;
 }
 
-// cuBLASLt's heuristic choice for the step's description and layouts, for operands aligned to 16
-// bytes (k = 0: what the arena, the allocator and the staging buffers give) or only to their
-// element (k = 1: a view starting inside an allocation), as PyTorch also chooses by alignment.
+// The algorithm for a description and its layouts: cuBLASLt's heuristic proposes up to
+// BLAS_CANDIDATES, and each is timed once on buffers of the step's sizes (as PyTorch's
+// TunableOp and cuDNN's benchmark mode do), the fastest kept for the process (blas_cache: every
+// step of the same product shares it, so a plan's products round alike). The heuristic's first
+// pick is not always the fastest: on the H200 it gave the 4096^3 TF32 product a 128x128 tile at
+// 530 us where a 128x256 one runs it in about 330 (bench/README.md, "GEMM selection").
+// GTC_BLAS_TUNE=0 keeps the heuristic's first pick.
+#define BLAS_CANDIDATES 8
+
+typedef struct BlasKey {
+    int precision, dtype, ta, tb, flip, bf16, align;
+    int64_t m, n, k, batch, lda, ldb, ldc, sa, sb, sc;
+} BlasKey;
+
+typedef struct BlasTuned {
+    BlasKey key;
+    cublasLtMatmulAlgo_t algo;
+    struct BlasTuned *next;
+} BlasTuned;
+
+static BlasTuned *g_tuned;
+
+static BlasKey blas_key(const RtCudaBlas *b, uint32_t align) {
+    const RtPlanGemm *g = &b->gm;
+    BlasKey key;
+    memset(&key, 0, sizeof key); /* compared with memcmp: no stray padding */
+    key.precision = g->precision, key.dtype = (int)g->dtype, key.ta = g->ta, key.tb = g->tb, key.flip = b->flip;
+    key.bf16 = b->stage[1] != nullptr && g->precision == RT_PREC_BF16, key.align = (int)align;
+    key.m = g->m, key.n = g->n, key.k = g->k, key.batch = g->batch, key.lda = g->lda, key.ldb = g->ldb;
+    key.ldc = g->ldc, key.sa = g->sa, key.sb = g->sb, key.sc = g->sc;
+    return key;
+}
+
+extern "C" void rt_cuda_blas_shutdown(void) {
+    if (g_lt) cublasLtDestroy(g_lt);
+    g_lt = nullptr;
+    while (g_tuned) {
+        BlasTuned *t = g_tuned;
+        g_tuned = t->next;
+        free(t);
+    }
+}
+
+// Median-free timing: each candidate runs once to warm up, then BLAS_TIMED times between two
+// events; the least total wins. Operands are scratch buffers filled with a small nonzero
+// pattern (all-zero data runs faster than real data on tensor cores) and C is scratch too, so
+// tuning never touches the plan's buffers. Returns the index of the fastest, or 0 (the
+// heuristic's pick) when timing cannot run.
+#define BLAS_TIMED 3
+static int time_candidates(RtCudaBlas *b, const cublasLtMatmulHeuristicResult_t *r, int n) {
+    const RtPlanGemm *gm = &b->gm;
+    const size_t el = gm->dtype == DT_FLOAT64 ? 8 : 4, in = b->stage[1] && gm->precision == RT_PREC_BF16 ? 2 : el;
+    const int64_t ce = extent(gm->m, gm->ldc, gm->batch, gm->sc);
+    void *buf[3] = {nullptr, nullptr, nullptr};
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    const size_t bytes[3] = {(size_t)b->extent[0] * in, (size_t)b->extent[1] * in, (size_t)ce * el};
+    int best = 0;
+    float best_ms = -1;
+    bool ok = cudaEventCreate(&e0) == cudaSuccess && cudaEventCreate(&e1) == cudaSuccess;
+    for (int i = 0; ok && i < 3; i++)
+        ok = cudaMalloc(&buf[i], bytes[i]) == cudaSuccess && cudaMemsetAsync(buf[i], 0x3c, bytes[i], g_cuda.stream) == cudaSuccess;
+    const double one = 1, zero = 0;
+    const float onef = 1, zerof = 0;
+    const bool f64 = gm->dtype == DT_FLOAT64;
+    const void *al = f64 ? (const void *)&one : &onef, *be = f64 ? (const void *)&zero : &zerof;
+    for (int c = 0; ok && c < n; c++) {
+        bool run = true;
+        float ms = 0;
+        for (int t = 0; run && t <= BLAS_TIMED; t++) {
+            if (t == 1) run = cudaEventRecord(e0, g_cuda.stream) == cudaSuccess;
+            run = run && cublasLtMatmul(g_lt, b->op, al, buf[1], b->la, buf[0], b->lb, be, buf[2], b->lc, buf[2], b->lc,
+                                        &r[c].algo, b->ws, BLAS_WORKSPACE, g_cuda.stream) == CUBLAS_STATUS_SUCCESS;
+        }
+        run = run && cudaEventRecord(e1, g_cuda.stream) == cudaSuccess && cudaEventSynchronize(e1) == cudaSuccess &&
+              cudaEventElapsedTime(&ms, e0, e1) == cudaSuccess;
+        if (run && (best_ms < 0 || ms < best_ms)) best = c, best_ms = ms;
+    }
+    cudaStreamSynchronize(g_cuda.stream);
+    cudaGetLastError(); /* a candidate that failed to launch is only skipped */
+    for (int i = 0; i < 3; i++)
+        if (buf[i]) cudaFree(buf[i]);
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
+    return best;
+}
+
+// cuBLASLt's choice for the step's description and layouts, for operands aligned to 16 bytes
+// (k = 0: what the arena, the allocator and the staging buffers give) or only to their element
+// (k = 1: a view starting inside an allocation), as PyTorch also chooses by alignment.
 static cublasStatus_t choose(RtCudaBlas *b, int k) {
     if (b->have[k]) return CUBLAS_STATUS_SUCCESS;
     cublasLtMatmulPreference_t pref = nullptr;
     size_t wsz = BLAS_WORKSPACE;
     const uint32_t align = k ? (b->gm.dtype == DT_FLOAT64 ? 8 : b->stage[0] || b->stage[1] ? 2 : 4) : 16;
-    cublasLtMatmulHeuristicResult_t r;
+    const BlasKey key = blas_key(b, align);
+    for (const BlasTuned *t = g_tuned; t; t = t->next)
+        if (!memcmp(&t->key, &key, sizeof key)) {
+            b->algo[k] = t->algo, b->have[k] = true;
+            return CUBLAS_STATUS_SUCCESS;
+        }
+    const char *tune = getenv("GTC_BLAS_TUNE");
+    const int want = tune && !strcmp(tune, "0") ? 1 : BLAS_CANDIDATES;
+    cublasLtMatmulHeuristicResult_t r[BLAS_CANDIDATES];
     int n = 0;
     cublasStatus_t s = cublasLtMatmulPreferenceCreate(&pref);
     if (s == CUBLAS_STATUS_SUCCESS)
@@ -143,11 +234,15 @@ static cublasStatus_t choose(RtCudaBlas *b, int k) {
     for (int i = 0; i < 4 && s == CUBLAS_STATUS_SUCCESS; i++)
         s = cublasLtMatmulPreferenceSetAttribute(pref, al[i], &align, sizeof align);
     if (s == CUBLAS_STATUS_SUCCESS)
-        s = cublasLtMatmulAlgoGetHeuristic(g_lt, b->op, b->la, b->lb, b->lc, b->lc, pref, 1, &r, &n);
+        s = cublasLtMatmulAlgoGetHeuristic(g_lt, b->op, b->la, b->lb, b->lc, b->lc, pref, want, r, &n);
     if (pref) cublasLtMatmulPreferenceDestroy(pref);
     if (s == CUBLAS_STATUS_SUCCESS && n < 1) s = CUBLAS_STATUS_NOT_SUPPORTED;
-    if (s == CUBLAS_STATUS_SUCCESS) b->algo[k] = r.algo, b->have[k] = true;
-    return s;
+    if (s != CUBLAS_STATUS_SUCCESS) return s;
+    const int pick = n > 1 ? time_candidates(b, r, n) : 0;
+    b->algo[k] = r[pick].algo, b->have[k] = true;
+    BlasTuned *t = (BlasTuned *)malloc(sizeof *t);
+    if (t) t->key = key, t->algo = r[pick].algo, t->next = g_tuned, g_tuned = t;
+    return CUBLAS_STATUS_SUCCESS;
 }
 
 // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: cuBLASLt's A is our B and its
@@ -186,23 +281,25 @@ extern "C" RtCudaBlas *rt_cuda_blas_new(const RtPlanGemm *gm, const char *graph,
     if (s == CUBLAS_STATUS_SUCCESS)
         s = layout(&b->lb, tin, gm->ta ? gm->k : gm->m, gm->ta ? gm->m : gm->k, gm->lda, gm->batch, gm->sa);
     if (s == CUBLAS_STATUS_SUCCESS) s = layout(&b->lc, t, gm->m, gm->n, gm->ldc, gm->batch, gm->sc);
-    if (s == CUBLAS_STATUS_SUCCESS) what = "cublasLtMatmulAlgoGetHeuristic", s = choose(b, 0);
+    if (s == CUBLAS_STATUS_SUCCESS) {
+        e = cudaMalloc(&b->ws, BLAS_WORKSPACE);
+        if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&b->cap, cudaStreamNonBlocking);
+        b->extent[0] = extent(gm->ta ? gm->k : gm->m, gm->lda, gm->batch, gm->sa);
+        b->extent[1] = extent(gm->tb ? gm->n : gm->k, gm->ldb, gm->batch, gm->sb);
+        for (int k = 0; e == cudaSuccess && k < 2; k++)
+            if (bf16 || (k == 0 && b->flip))
+                e = cudaMalloc(&b->stage[k], (size_t)b->extent[k] * (bf16 ? sizeof(__nv_bfloat16) : sizeof(float)));
+        if (e != cudaSuccess) {
+            cuda_fail("allocating a cuBLASLt step's workspace", e);
+            rt_cuda_blas_free(b);
+            return nullptr;
+        }
+        what = "cublasLtMatmulAlgoGetHeuristic", s = choose(b, 0);
+    }
     if (s != CUBLAS_STATUS_SUCCESS) {
         rt_error(RT_ERUNTIME, "plan %s, step %d: cuBLASLt cannot run its %lld x %lld x %lld product: %s: %s (%s)", graph,
                  step, (long long)gm->m, (long long)gm->n, (long long)gm->k, what, cublasGetStatusName(s),
                  cublasGetStatusString(s));
-        rt_cuda_blas_free(b);
-        return nullptr;
-    }
-    e = cudaMalloc(&b->ws, BLAS_WORKSPACE);
-    if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&b->cap, cudaStreamNonBlocking);
-    b->extent[0] = extent(gm->ta ? gm->k : gm->m, gm->lda, gm->batch, gm->sa);
-    b->extent[1] = extent(gm->tb ? gm->n : gm->k, gm->ldb, gm->batch, gm->sb);
-    for (int k = 0; e == cudaSuccess && k < 2; k++)
-        if (bf16 || (k == 0 && b->flip))
-            e = cudaMalloc(&b->stage[k], (size_t)b->extent[k] * (bf16 ? sizeof(__nv_bfloat16) : sizeof(float)));
-    if (e != cudaSuccess) {
-        cuda_fail("allocating a cuBLASLt step's workspace", e);
         rt_cuda_blas_free(b);
         return nullptr;
     }

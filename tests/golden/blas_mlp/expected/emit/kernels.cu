@@ -10,7 +10,7 @@ struct gtc_args {
     double s[1];
 };
 
-/* step 0: gemm: matmul z1, add h1, relu a1; grid 528 x 1 x 1, block 256 */
+/* step 0: gemm: matmul z1, add h1, relu a1; grid 1056 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
     gtc_wait_prior_steps();
     for (int i = (int)blockIdx.x * blockDim.x + threadIdx.x; i < 1048576; i += (int)gridDim.x * blockDim.x) {
@@ -121,7 +121,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k5(struct gtc_args a) {
     }
 }
 
-/* step 6: gemm: transpose bw_z1, matmul d_w1, mul w1_step, sub w1_next; grid 528 x 1 x 1, block 256 */
+/* step 6: gemm: transpose bw_z1, matmul d_w1, mul w1_step, sub w1_next; grid 1056 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k6(struct gtc_args a) {
     gtc_wait_prior_steps();
     for (int i = (int)blockIdx.x * blockDim.x + threadIdx.x; i < 1048576; i += (int)gridDim.x * blockDim.x) {

@@ -1,0 +1,75 @@
+--TEST--
+on a CUDA device: products through cuBLASLt (GTC_GEMM=cublaslt) with the algorithm chosen by timing the heuristic's candidates (runtime/cuda/cuda_plan_blas.cu), in every precision and operand layout, match the CPU backend within the precision's bound; two layouts of one shape do not share a choice; GTC_BLAS_TUNE=0 (the heuristic's first pick) too
+--SKIPIF--
+<?php
+putenv('GTC_DEVICE');
+ini_set('gtc.device', 'auto');
+if ((new Cuda\CudaArray([1]))->device() !== 'cuda:0') die('skip needs a CUDA device');
+?>
+--ENV--
+GTC_DEVICE=
+GTC_GEMM=cublaslt
+--FILE--
+<?php
+use Cuda\CudaArray;
+use Cuda\Fusion;
+
+function flat($a): array {
+    return iterator_to_array(new RecursiveIteratorIterator(new RecursiveArrayIterator($a)), false);
+}
+/* max |gpu - cpu| / max |cpu| */
+function rel(CudaArray $cpu, CudaArray $gpu): float {
+    $a = flat($cpu->toArray());
+    $b = flat($gpu->toHost()->toArray());
+    $e = $m = 0.0;
+    foreach ($a as $i => $v) {
+        $e = max($e, abs($v - $b[$i]));
+        $m = max($m, abs($v));
+    }
+    return $e / $m;
+}
+$layouts = [ // one shape, three layouts: 192 x 160 outputs, K = 96
+    'A @ B + b' => [fn($x, $w, $b) => $x->matmul($w)->add($b), [[192, 96], [96, 160], [160]]],
+    'A^T @ B' => [fn($x, $w) => $x->transpose([1, 0])->matmul($w), [[96, 192], [96, 160]]],
+    'A @ B^T' => [fn($x, $w) => $x->matmul($w->transpose([1, 0])), [[192, 96], [160, 96]]],
+];
+$bound = ['fp32' => 1e-5, 'tf32' => 5e-3, 'bf16' => 1e-2];
+foreach (['tuned' => null, 'GTC_BLAS_TUNE=0' => '0'] as $mode => $tune) {
+    putenv($tune === null ? 'GTC_BLAS_TUNE' : "GTC_BLAS_TUNE=$tune");
+    foreach ($bound as $p => $b) {
+        foreach ($layouts as $name => [$fn, $shapes]) {
+            $r = [];
+            foreach (['cpu', 'cuda'] as $dev) {
+                ini_set('gtc.device', $dev);
+                /* each mode its own sizes: the choice is kept per process and shape */
+                $args = array_map(fn($s, $i) => CudaArray::rand($mode === 'tuned' ? $s : array_map(fn($d) => $d + 8, $s), $i + 1)->subtract(0.5),
+                    $shapes, array_keys($shapes));
+                $g = Fusion::compile($fn, $args, name: 'tune', precision: $p);
+                $r[$dev] = $g->run(...$args);
+                $plan = json_encode($g->getPlan());
+            }
+            $e = rel($r['cpu'], $r['cuda']);
+            echo str_pad("$mode, $p, $name:", 34), $e <= $b ? 'ok' : "MISMATCH $e", str_contains($plan, 'cuBLASLt') ? ', cuBLASLt' : ', not cuBLASLt', "\n";
+        }
+    }
+}
+?>
+--EXPECT--
+tuned, fp32, A @ B + b:           ok, cuBLASLt
+tuned, fp32, A^T @ B:             ok, cuBLASLt
+tuned, fp32, A @ B^T:             ok, cuBLASLt
+tuned, tf32, A @ B + b:           ok, cuBLASLt
+tuned, tf32, A^T @ B:             ok, cuBLASLt
+tuned, tf32, A @ B^T:             ok, cuBLASLt
+tuned, bf16, A @ B + b:           ok, cuBLASLt
+tuned, bf16, A^T @ B:             ok, cuBLASLt
+tuned, bf16, A @ B^T:             ok, cuBLASLt
+GTC_BLAS_TUNE=0, fp32, A @ B + b: ok, cuBLASLt
+GTC_BLAS_TUNE=0, fp32, A^T @ B:   ok, cuBLASLt
+GTC_BLAS_TUNE=0, fp32, A @ B^T:   ok, cuBLASLt
+GTC_BLAS_TUNE=0, tf32, A @ B + b: ok, cuBLASLt
+GTC_BLAS_TUNE=0, tf32, A^T @ B:   ok, cuBLASLt
+GTC_BLAS_TUNE=0, tf32, A @ B^T:   ok, cuBLASLt
+GTC_BLAS_TUNE=0, bf16, A @ B + b: ok, cuBLASLt
+GTC_BLAS_TUNE=0, bf16, A^T @ B:   ok, cuBLASLt
+GTC_BLAS_TUNE=0, bf16, A @ B^T:   ok, cuBLASLt
