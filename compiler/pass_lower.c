@@ -17,6 +17,9 @@
 #include "emit.h"
 
 #define EW_BLOCK 256
+/* Grid-stride kernels: 8 blocks of 256 per SM, the 2,048 threads an sm_80/sm_90 SM holds, for the
+ * loads in flight a memory-bound loop needs (with 4, the 4k-wide step's epilogues reached about
+ * 2.3 TB/s on the H200; 8 took the step 3,753 -> 3,646 us in tf32). Smaller SMs queue the rest. */
 #define EW_BLOCKS_PER_SM 8
 #define MAX_GRID_X (1 << 30)
 

@@ -77,6 +77,7 @@ static int blas_fill(const Graph *g, const Step *st, RtPlanGemm *b, Diag *d) {
     if (b->ldc < 1) b->ldc = 1;
     b->sc = gm.m * gm.n;
     const NodeId ops[2] = {gm.a, gm.b};
+    b->value[0] = gm.a, b->value[1] = gm.b;
     for (int k = 0; k < 2; k++)
         if (!emit_gemm_batch_stride(&gm, k, k ? &b->sb : &b->sa) ||
             plan_buf_slot(g, &p->buf[ops[k]], &b->slot[k], &b->off[k])) {

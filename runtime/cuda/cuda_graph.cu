@@ -150,6 +150,12 @@ extern "C" RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *const 
     g->nbytes = nbytes;
     g->argp[0] = g->args;
     const bool prog = programmatic_edges();
+    uint64_t reach[64] = {0}; /* bit j of reach[i]: step j runs before step i in every replay */
+    for (int i = 0; i < plan->nsteps && plan->nsteps <= 64; i++) {
+        reach[i] = plan->steps[i].after;
+        for (int j = 0; j < i; j++)
+            if ((plan->steps[i].after >> j) & 1) reach[i] |= reach[j];
+    }
     cudaError_t e = cudaGraphCreate(&g->graph, 0);
     for (int i = 0; e == cudaSuccess && i < plan->nsteps; i++) {
         const RtPlanStep *s = &plan->steps[i];
@@ -192,8 +198,16 @@ extern "C" RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *const 
         }
         if (s->blas.on) { /* the captured call after every dependency, then the epilogue after it */
             cudaGraph_t child = NULL;
-            if (!(g->blas[i] = rt_cuda_blas_new(&s->blas, plan->graph, i)) ||
-                rt_cuda_blas_capture(g->blas[i], g->args, &child)) {
+            if (!(g->blas[i] = rt_cuda_blas_new(&s->blas, plan->graph, i))) {
+                rt_cuda_graph_free(g);
+                return NULL;
+            }
+            for (int k = 0; k < 2; k++) /* a copy an ancestor stages (over 64 steps: any earlier step) */
+                for (int j = i - 1; j >= 0; j--)
+                    if (g->blas[j] && (plan->nsteps > 64 || ((reach[i] >> j) & 1)) &&
+                        rt_cuda_blas_share(g->blas[i], k, g->blas[j]))
+                        break;
+            if (rt_cuda_blas_capture(g->blas[i], g->args, &child)) {
                 rt_cuda_graph_free(g);
                 return NULL;
             }

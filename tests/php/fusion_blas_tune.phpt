@@ -41,8 +41,8 @@ foreach (['tuned' => null, 'GTC_BLAS_TUNE=0' => '0'] as $mode => $tune) {
             $r = [];
             foreach (['cpu', 'cuda'] as $dev) {
                 ini_set('gtc.device', $dev);
-                /* each mode its own sizes: the choice is kept per process and shape */
-                $args = array_map(fn($s, $i) => CudaArray::rand($mode === 'tuned' ? $s : array_map(fn($d) => $d + 8, $s), $i + 1)->subtract(0.5),
+                /* each mode its own sizes (the choice is kept per process and shape); odd ones the second time */
+                $args = array_map(fn($s, $i) => CudaArray::rand($mode === 'tuned' ? $s : array_map(fn($d) => $d + 7, $s), $i + 1)->subtract(0.5),
                     $shapes, array_keys($shapes));
                 $g = Fusion::compile($fn, $args, name: 'tune', precision: $p);
                 $r[$dev] = $g->run(...$args);
@@ -51,6 +51,25 @@ foreach (['tuned' => null, 'GTC_BLAS_TUNE=0' => '0'] as $mode => $tune) {
             $e = rel($r['cpu'], $r['cuda']);
             echo str_pad("$mode, $p, $name:", 34), $e <= $b ? 'ok' : "MISMATCH $e", str_contains($plan, 'cuBLASLt') ? ', cuBLASLt' : ', not cuBLASLt', "\n";
         }
+    }
+}
+// one value read by several products is staged once (bf16 copies; tf32/bf16: A transposed for
+// A^T @ B): w by two products as B, x as A of one and B of two, a transposed twice
+putenv('GTC_BLAS_TUNE');
+$fn = fn($x, $w, $a) => $x->matmul($w)->matmul($w->transpose([1, 0]))
+    ->add($a->transpose([1, 0])->matmul($x))->add($a->transpose([1, 0])->matmul($x->multiply(2.0)));
+foreach (['fp32' => 1e-5, 'tf32' => 5e-3, 'bf16' => 2e-2] as $p => $b) {
+    $r = [];
+    foreach (['cpu', 'cuda'] as $dev) {
+        ini_set('gtc.device', $dev);
+        $args = [CudaArray::rand([136, 72], 11)->subtract(0.5), CudaArray::rand([72, 104], 12)->subtract(0.5),
+                 CudaArray::rand([136, 136], 13)->subtract(0.5)];
+        $g = Fusion::compile($fn, $args, name: 'shared', precision: $p);
+        $r[$dev] = [$g->run(...$args), $g->run(...$args)];
+    }
+    foreach ([0, 1] as $run) {
+        $e = rel($r['cpu'][$run], $r['cuda'][$run]);
+        echo str_pad("shared operands, $p, run $run:", 34), $e <= $b ? 'ok' : "MISMATCH $e", "\n";
     }
 }
 ?>
@@ -73,3 +92,9 @@ GTC_BLAS_TUNE=0, tf32, A @ B^T:   ok, cuBLASLt
 GTC_BLAS_TUNE=0, bf16, A @ B + b: ok, cuBLASLt
 GTC_BLAS_TUNE=0, bf16, A^T @ B:   ok, cuBLASLt
 GTC_BLAS_TUNE=0, bf16, A @ B^T:   ok, cuBLASLt
+shared operands, fp32, run 0:     ok
+shared operands, fp32, run 1:     ok
+shared operands, tf32, run 0:     ok
+shared operands, tf32, run 1:     ok
+shared operands, bf16, run 0:     ok
+shared operands, bf16, run 1:     ok

@@ -284,7 +284,7 @@ TEST(pass_lower__each_step_kind__gets_its_configuration) {
         case STEP_ROW: assert_int_equal(l.grid[0], 5), assert_int_equal(l.block[0], 256); seen |= 1; break; /* a warp per row */
         case STEP_REDUCE: assert_int_equal(l.grid[0], 7), assert_int_equal(l.block[0], 256); seen |= 2; break; /* 8 columns a block */
         case STEP_GEMM: assert_int_equal(l.block[0], 256), assert_true(l.grid[0] * 32 >= 37 || l.grid[0] * 16 >= 37); seen |= 4; break;
-        case STEP_ELEMWISE: assert_int_equal(l.block[0], 256), assert_int_equal(l.grid[0], 528); seen |= 8; break;
+        case STEP_ELEMWISE: assert_int_equal(l.block[0], 256), assert_int_equal(l.grid[0], 1056); seen |= 8; break;
         default: break;
         }
         /* only the tiled GEMM has dynamic shared memory (its K-step pipeline) and an SM per block */

@@ -677,14 +677,14 @@ TEST(pass_lower__smaller_target__larger_tiles_smaller_grids) {
     assert_true(z1->smem <= (unsigned)t.smem_block);
 }
 
-TEST(pass_lower__elementwise_grid__four_blocks_per_target_sm) {
+TEST(pass_lower__elementwise_grid__eight_blocks_per_target_sm) {
     const char *text = "{\"format\": \"gtc-graph\", \"version\": 1, \"name\": \"t\", "
                        "\"inputs\": [{\"name\": \"x\", \"dtype\": \"float32\", \"shape\": [1000, 1000]}], "
                        "\"nodes\": [{\"name\": \"y\", \"op\": \"neg\", \"inputs\": [\"x\"]}], \"outputs\": {\"y\": \"y\"}}";
     static const struct {
         const char *arch;
         unsigned grid;
-    } cases[] = {{"sm_90", 4 * 132}, {"sm_80", 4 * 108}, {"sm_75", 4 * 40}};
+    } cases[] = {{"sm_90", 8 * 132}, {"sm_80", 8 * 108}, {"sm_75", 8 * 40}};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         Target t;
         char err[256];
@@ -816,7 +816,7 @@ int main(void) {
         cmocka_unit_test_teardown(pass_lower__train_step__edges_reduced, teardown),
         cmocka_unit_test_teardown(pass_lower__digits_step__edges_reduced_and_reach_every_conflict, teardown),
         cmocka_unit_test_teardown(pass_lower__smaller_target__larger_tiles_smaller_grids, teardown),
-        cmocka_unit_test_teardown(pass_lower__elementwise_grid__four_blocks_per_target_sm, teardown),
+        cmocka_unit_test_teardown(pass_lower__elementwise_grid__eight_blocks_per_target_sm, teardown),
         cmocka_unit_test_teardown(pipeline_run__stop_after_memplan__not_lowered, teardown),
         cmocka_unit_test(target_parse__known_names__fields),
         cmocka_unit_test(target_parse__garbage_and_unknown__errors),
