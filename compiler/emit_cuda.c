@@ -477,8 +477,9 @@ static void emit_cuda_row(Ex *x) {
 
 /* A cuBLASLt step's kernel: the epilogue over the product the executor's cuBLASLt call left in
  * Step.lower.gemm_out (or the scratch), a thread per element as in an elementwise step; every
- * output but the product already in place. The CPU's cblas epilogue (emit_cpu.c) is the same
- * loop over nested coordinates. */
+ * output but the product already in place. With lib_bias, cuBLASLt has added the bias: the
+ * kernel starts from that sum. The CPU's cblas epilogue (emit_cpu.c) is the same loop over nested
+ * coordinates, the bias added there. */
 static void emit_cuda_blas_epilogue(Ex *x, const EmitGemm *gm) {
     const Node *mm = N(x->g, gm->mm);
     const StepLower *l = &x->st->lower;
@@ -493,12 +494,13 @@ static void emit_cuda_blas_epilogue(Ex *x, const EmitGemm *gm) {
     int n = 0, m = ex_mark(x);
     open_grid_loop(x, "i", t);
     split_used(x, "i", t->rank, t->dims, t->sym, coords);
+    const NodeId c = l->lib_bias >= 0 ? l->lib_bias : gm->mm; /* what C holds */
     for (int k = 0; k < x->st->nouts; k++)
-        if (!(x->st->outs[k] == gm->mm && l->gemm_out == gm->mm)) cs[n] = coords, outs[n++] = x->st->outs[k];
+        if (!(x->st->outs[k] == c && l->gemm_out == c)) cs[n] = coords, outs[n++] = x->st->outs[k];
     ex_line(x, "const %s acc = %s[i];", emit_ctype(t->dtype), dst);
-    ex_bind(x, gm->mm, "acc");
+    ex_bind(x, c, "acc");
     store_all(x, outs, n, cs);
-    ex_unbind(x, gm->mm);
+    ex_unbind(x, c);
     ex_release(x, m);
     close_block(x);
     ex_free_coords(coords, t->rank);

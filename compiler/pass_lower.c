@@ -284,6 +284,39 @@ static int lower_launch(const Graph *g, const Target *tg, const Step *st, StepLo
 
 /* ---- the library GEMMs' product and scratch ------------------------------------------------------- */
 
+/* The add of a bias row to a cuBLASLt product that cuBLASLt's BIAS epilogue can apply as it writes
+ * C: the product's only reader in the step, not an output itself; the bias float32 [N] or [1, N],
+ * in memory, from an earlier step or the caller; one matrix (batch 1). The sum is the same float32
+ * addition the kernel would do, and the kernel then starts from it: one pass over the product
+ * less (the 4k-wide step's forward epilogues read, and wrote, 64 MB each for it). -1: none. */
+static NodeId lib_bias(const Graph *g, const Step *st, Diag *d) {
+    const Node *mm = N(g, st->root);
+    EmitGemm gm;
+    if (mm->type.dtype != DT_FLOAT32 || mm->type.rank != 2 || emit_gemm_info(g, st, &gm, d) || gm.batch != 1) return -1;
+    NodeId add = -1;
+    for (int k = 0; k < st->nouts; k++)
+        if (st->outs[k] == st->root) return -1;
+    for (int i = 0; i < st->nnodes; i++) {
+        const Node *nd = N(g, st->nodes[i]);
+        for (int j = 0; j < nd->ninputs; j++)
+            if (nd->in[j].id == st->root) {
+                if (add >= 0 || nd->op != OP_ADD) return -1;
+                add = st->nodes[i];
+            }
+    }
+    if (add < 0) return -1;
+    const Node *a = N(g, add);
+    if (a->ninputs != 2 || a->type.rank != 2 || a->type.dims[0] != gm.m || a->type.dims[1] != gm.n) return -1;
+    const NodeId b = a->in[0].id == st->root ? a->in[1].id : a->in[0].id;
+    if (b < 0 || b == st->root) return -1;
+    const TensorType *bt = &N(g, b)->type;
+    const bool row = (bt->rank == 1 && bt->dims[0] == gm.n) || (bt->rank == 2 && bt->dims[0] == 1 && bt->dims[1] == gm.n);
+    if (bt->dtype != DT_FLOAT32 || !row || ir_type_symbolic(bt) || g->plan->step_of[b] == (int)(st - g->plan->steps)) return -1;
+    int slot;
+    int64_t off;
+    return plan_buf_slot(g, &g->plan->buf[b], &slot, &off) ? -1 : add;
+}
+
 /* Where a library GEMM (cblas; cuBLASLt) writes its product: the matmul's own buffer, else an output of the step of the
  * same size and dtype that nothing else aliases (the epilogue reads each element before it
  * overwrites it), else (-1) the arena's scratch region. */
@@ -463,9 +496,18 @@ int pass_lower(Graph *g, const Target *t, Diag *d) {
             int64_t b = ir_numel(&mm->type) * (int64_t)ir_dtype_size(mm->type.dtype);
             if (b > scratch) scratch = b;
         }
-        if (l->form == LOWER_GEMM_BLAS)
+        l->lib_bias = l->form == LOWER_GEMM_BLAS ? lib_bias(g, st, d) : -1;
+        if (l->form == LOWER_GEMM_BLAS) {
+            const NodeId c = l->lib_bias >= 0 ? l->lib_bias : st->root; /* what cuBLASLt leaves in C */
             for (int k = 0; k < st->nouts && !l->epilogue; k++)
-                l->epilogue = !(st->outs[k] == st->root && l->gemm_out == st->root);
+                l->epilogue = !(st->outs[k] == c && l->gemm_out == c);
+            if (l->lib_bias >= 0) {
+                size_t len = strlen(l->why_gemm);
+                const Node *a = N(g, l->lib_bias);
+                snprintf(l->why_gemm + len, sizeof l->why_gemm - len, "; add %s (bias %s) in cuBLASLt's epilogue", a->name,
+                         N(g, a->in[0].id == st->root ? a->in[1].id : a->in[0].id)->name);
+            }
+        }
     }
     p->scratch_off = scratch ? (p->arena_bytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN : -1;
     p->scratch_bytes = scratch;

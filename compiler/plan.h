@@ -89,6 +89,9 @@ typedef struct {
                                  * into (-1: the arena's scratch, Plan.scratch_off) */
     bool epilogue;              /* LOWER_GEMM_BLAS: the step's kernel has work after the product
                                  * (an output other than the product in place) */
+    NodeId lib_bias;            /* LOWER_GEMM_BLAS: the add of a bias row that cuBLASLt's epilogue
+                                 * applies as it writes the product (-1: none; CUDA only: the CPU's
+                                 * cblas step adds it in its loop) */
     char why_gemm[160];         /* STEP_GEMM: why this form (the cost model's words, for gtc plan) */
     uint64_t after;             /* the steps this one waits for, edges implied by others left out
                                  * (bit i: step i; 0 for every step of a plan over 64 steps) */

@@ -78,6 +78,16 @@ static int blas_fill(const Graph *g, const Step *st, RtPlanGemm *b, Diag *d) {
     b->sc = gm.m * gm.n;
     const NodeId ops[2] = {gm.a, gm.b};
     b->value[0] = gm.a, b->value[1] = gm.b;
+    const NodeId add = st->lower.lib_bias;
+    if (add >= 0) { /* the add's other operand: the bias row (pass_lower checked its place) */
+        const Node *a = &g->nodes[add];
+        const NodeId bias = a->in[0].id == gm.mm ? a->in[1].id : a->in[0].id;
+        b->bias = 1;
+        if (plan_buf_slot(g, &p->buf[bias], &b->bias_slot, &b->bias_off)) {
+            diag_node(d, a, "internal: a cuBLASLt step's bias has no single place");
+            return -1;
+        }
+    }
     for (int k = 0; k < 2; k++)
         if (!emit_gemm_batch_stride(&gm, k, k ? &b->sb : &b->sa) ||
             plan_buf_slot(g, &p->buf[ops[k]], &b->slot[k], &b->off[k])) {

@@ -46,7 +46,8 @@
                        * 10: RT_STEP_ALLREDUCE and RtPlanStep.dist (data-parallel plans: gtc compile
                        *     --data-parallel; a new step kind an older executor would run as an
                        *     empty kernel, silently skipping the all-reduce);
-                       * 11: RtPlanGemm.value (products that read one value stage it once) */
+                       * 11: RtPlanGemm.value (products that read one value stage it once) and
+                       *     .bias (cuBLASLt's bias epilogue) */
 #define RT_PLAN_MAX_ARGS_BYTES 4096 /* CUDA's kernel parameter space */
 #define RT_PLAN_STEP_MAX 9007199254740992.0 /* 2^53: the largest AdamW step t (a float64 input) the
                                              * executor takes; it refuses t < 1 and fractions */
@@ -113,6 +114,10 @@ typedef struct {
     int64_t lda, ldb, ldc, sa, sb, sc;
     int slot[3];         /* A, B, C: argument-block pointer slots */
     int64_t off[3];      /* and byte offsets from them */
+    int bias;            /* 1: C = op(A) @ op(B) + a bias row of n floats at p[bias_slot] + bias_off
+                          * (cuBLASLt's BIAS epilogue; the step's kernel continues from the sum) */
+    int bias_slot;
+    int64_t bias_off;
     int value[2];        /* A's and B's values (graph node ids): a later product that reads a value
                           * an earlier one has staged (bfloat16, or transposed) in the same form
                           * reads that copy instead of staging it again */

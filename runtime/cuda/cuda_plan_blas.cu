@@ -38,6 +38,8 @@ struct RtCudaBlas {
     int64_t extent[2];                 // their element counts
     bool flip;                         // A is staged transposed ([k][m] -> [m][k])
     bool borrowed[2];                  // stage[k] is an earlier step's copy (rt_cuda_blas_share)
+    bool lib_bias;                     // gm.bias through cuBLASLt's BIAS epilogue (else gtc_blas_bias)
+    float *bias_buf;                   // n floats: the bias when its own pointer is not 16-byte aligned
 };
 
 static __device__ __forceinline__ float stage_cvt(float x, float *) { return x; }
@@ -93,6 +95,13 @@ template <class O> __global__ void gtc_blas_stage_t(const float *__restrict__ x,
     }
 }
 
+// C[r][c] += bias[c]: the bias row where cuBLASLt offers no algorithm with its BIAS epilogue for
+// the product (the same float32 addition).
+__global__ void gtc_blas_bias(float *__restrict__ c, const float *__restrict__ bias, int64_t m, int64_t n, int64_t ldc) {
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m * n; i += (int64_t)gridDim.x * blockDim.x)
+        c[i / n * ldc + i % n] += bias[i % n];
+}
+
 template <class O> static void stage_launch(const float *x, void *y, int64_t n, bool tr, int64_t rows, int64_t cols,
                                             cudaStream_t st) {
     if (tr) {
@@ -121,6 +130,7 @@ extern "C" void rt_cuda_blas_free(RtCudaBlas *b) {
     if (b->ws) cudaFree(b->ws);
     for (int k = 0; k < 2; k++)
         if (b->stage[k] && !b->borrowed[k]) cudaFree(b->stage[k]);
+    if (b->bias_buf) cudaFree(b->bias_buf);
     if (b->cap) cudaStreamDestroy(b->cap);
     free(b);
 }
@@ -149,7 +159,7 @@ static cublasStatus_t layout(cublasLtMatrixLayout_t *l, cudaDataType_t t, int64_
 #define BLAS_CANDIDATES 8
 
 typedef struct BlasKey {
-    int precision, dtype, ta, tb, flip, bf16, align;
+    int precision, dtype, ta, tb, flip, bf16, align, bias;
     int64_t m, n, k, batch, lda, ldb, ldc, sa, sb, sc;
 } BlasKey;
 
@@ -166,7 +176,7 @@ static BlasKey blas_key(const RtCudaBlas *b, uint32_t align) {
     BlasKey key;
     memset(&key, 0, sizeof key); /* compared with memcmp: no stray padding */
     key.precision = g->precision, key.dtype = (int)g->dtype, key.ta = g->ta, key.tb = g->tb, key.flip = b->flip;
-    key.bf16 = b->stage[1] != nullptr && g->precision == RT_PREC_BF16, key.align = (int)align;
+    key.bf16 = b->stage[1] != nullptr && g->precision == RT_PREC_BF16, key.align = (int)align, key.bias = b->lib_bias;
     key.m = g->m, key.n = g->n, key.k = g->k, key.batch = g->batch, key.lda = g->lda, key.ldb = g->ldb;
     key.ldc = g->ldc, key.sa = g->sa, key.sb = g->sb, key.sc = g->sc;
     return key;
@@ -311,7 +321,31 @@ extern "C" RtCudaBlas *rt_cuda_blas_new(const RtPlanGemm *gm, const char *graph,
             rt_cuda_blas_free(b);
             return nullptr;
         }
-        what = "cublasLtMatmulAlgoGetHeuristic", s = choose(b, 0);
+        if (e == cudaSuccess && gm->bias) { /* its own copy target, and the pointer tuning runs with */
+            e = cudaMalloc(&b->bias_buf, (size_t)gm->n * sizeof(float));
+            if (e == cudaSuccess) e = cudaMemset(b->bias_buf, 0x3c, (size_t)gm->n * sizeof(float));
+        }
+        if (e != cudaSuccess) {
+            cuda_fail("allocating a cuBLASLt step's bias", e);
+            rt_cuda_blas_free(b);
+            return nullptr;
+        }
+        what = "cublasLtMatmulAlgoGetHeuristic";
+        if (gm->bias) { /* cuBLASLt's BIAS epilogue where it has an algorithm for it */
+            const cublasLtEpilogue_t epi = CUBLASLT_EPILOGUE_BIAS;
+            b->lib_bias = true; /* part of the tuned choice's key */
+            b->lib_bias = cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi) ==
+                              CUBLAS_STATUS_SUCCESS &&
+                          cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &b->bias_buf,
+                                                         sizeof b->bias_buf) == CUBLAS_STATUS_SUCCESS &&
+                          choose(b, 0) == CUBLAS_STATUS_SUCCESS;
+            if (!b->lib_bias) {
+                b->have[0] = false;
+                const cublasLtEpilogue_t none = CUBLASLT_EPILOGUE_DEFAULT;
+                cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_EPILOGUE, &none, sizeof none);
+            }
+        }
+        if (!b->lib_bias) s = choose(b, 0);
     }
     if (s != CUBLAS_STATUS_SUCCESS) {
         rt_error(RT_ERUNTIME, "plan %s, step %d: cuBLASLt cannot run its %lld x %lld x %lld product: %s: %s (%s)", graph,
@@ -377,8 +411,23 @@ extern "C" int rt_cuda_blas_capture(RtCudaBlas *b, const void *args, cudaGraph_t
         ops[i] = b->stage[i];
     }
     A = ops[0], B = ops[1];
-    s = cublasLtMatmul(g_lt, b->op, f64 ? (const void *)&one : &onef, B, b->la, A, b->lb, f64 ? (const void *)&zero : &zerof,
-                       C, b->lc, C, b->lc, &b->algo[k], b->ws, BLAS_WORKSPACE, b->cap);
+    const float *bias = gm->bias ? (const float *)slot_ptr(args, gm->bias_slot, gm->bias_off) : nullptr;
+    s = CUBLAS_STATUS_SUCCESS;
+    if (b->lib_bias) { /* the pointer as it is now (the call is captured with it); an unaligned one copied */
+        if ((uintptr_t)bias % 16) {
+            cudaMemcpyAsync(b->bias_buf, bias, (size_t)gm->n * sizeof(float), cudaMemcpyDeviceToDevice, b->cap);
+            bias = b->bias_buf;
+        }
+        s = cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias);
+    }
+    if (s == CUBLAS_STATUS_SUCCESS)
+        s = cublasLtMatmul(g_lt, b->op, f64 ? (const void *)&one : &onef, B, b->la, A, b->lb,
+                           f64 ? (const void *)&zero : &zerof, C, b->lc, C, b->lc, &b->algo[k], b->ws, BLAS_WORKSPACE,
+                           b->cap);
+    if (s == CUBLAS_STATUS_SUCCESS && gm->bias && !b->lib_bias) {
+        const int64_t blocks = (gm->m * gm->n + 255) / 256;
+        gtc_blas_bias<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256, 0, b->cap>>>((float *)C, bias, gm->m, gm->n, gm->ldc);
+    }
     cudaGraph_t g = nullptr;
     cudaError_t e = cudaStreamEndCapture(b->cap, &g);
     if (s != CUBLAS_STATUS_SUCCESS) {

@@ -72,6 +72,28 @@ foreach (['fp32' => 1e-5, 'tf32' => 5e-3, 'bf16' => 2e-2] as $p => $b) {
         echo str_pad("shared operands, $p, run $run:", 34), $e <= $b ? 'ok' : "MISMATCH $e", "\n";
     }
 }
+// the bias added by cuBLASLt's epilogue (the plan says so), from its own pointer or, for a view
+// starting 4 bytes into its allocation, from an aligned copy; the graph updated between runs
+$fn = fn($x, $w, $b) => $x->matmul($w)->add($b)->relu();
+foreach (['fp32' => 1e-5, 'bf16' => 1e-2] as $p => $bound) {
+    $r = [];
+    foreach (['cpu', 'cuda'] as $dev) {
+        ini_set('gtc.device', $dev);
+        $x = CudaArray::rand([160, 80], 21)->subtract(0.5);
+        $w = CudaArray::rand([80, 120], 22)->subtract(0.5);
+        $flat = CudaArray::rand([121], 23);
+        $view = $flat->slice([1, 121]);
+        $own = $view->add(0.0);
+        $g = Fusion::compile($fn, [$x, $w, $own], name: 'bias', precision: $p);
+        foreach (['own' => $own, 'view' => $view, 'own again' => $own] as $k => $b) $r[$dev][$k] = $g->run($x, $w, $b);
+        $plan = $g->getPlan()[0]['gemm_epilogue'] ?? '?';
+    }
+    foreach ($r['cpu'] as $k => $v) {
+        $e = rel($v, $r['cuda'][$k]);
+        echo str_pad("bias, $p, $k:", 34), $e <= $bound ? 'ok' : "MISMATCH $e", "\n";
+    }
+    echo "cuBLASLt's epilogue: $plan\n";
+}
 ?>
 --EXPECT--
 tuned, fp32, A @ B + b:           ok, cuBLASLt
@@ -98,3 +120,11 @@ shared operands, tf32, run 0:     ok
 shared operands, tf32, run 1:     ok
 shared operands, bf16, run 0:     ok
 shared operands, bf16, run 1:     ok
+bias, fp32, own:                  ok
+bias, fp32, view:                 ok
+bias, fp32, own again:            ok
+cuBLASLt's epilogue: bias
+bias, bf16, own:                  ok
+bias, bf16, view:                 ok
+bias, bf16, own again:            ok
+cuBLASLt's epilogue: bias

@@ -266,6 +266,57 @@ TEST(ex_eval_test__index_tests__evaluate_as_c_and_refuse_the_rest) {
 
 /* ---- launch configurations, arena, indices ----------------------------------------------------------- */
 
+/* cuBLASLt's BIAS epilogue takes an add of a float32 row [N] or [1, N] with a buffer of its own to
+ * a product it is the only reader of: the forward layer (its kernel continues with relu; a layer
+ * whose only output is the sum has no kernel), not a column [M, 1], not a reshaped view, not a
+ * product that is itself an output or read by another op, not a bias computed in the step. */
+TEST(pass_lower__cublaslt_bias_epilogue__rows_in_memory_only) {
+    setenv("GTC_GEMM", "cublaslt", 1);
+    static const struct {
+        const char *nodes, *outs;
+        int bias; /* 1: the add goes to cuBLASLt */
+        int kernel;
+    } cases[] = {
+        {"{'name':'mm','op':'matmul','inputs':['x','w']},{'name':'h','op':'add','inputs':['mm','b']},"
+         "{'name':'a','op':'relu','inputs':['h']}", "'h':'h','a':'a'", 1, 1},
+        {"{'name':'mm','op':'matmul','inputs':['x','w']},{'name':'h','op':'add','inputs':['b','mm']}", "'h':'h'", 1, 0},
+        {"{'name':'r','op':'reshape','inputs':['b'],'shape':[1,48]},{'name':'mm','op':'matmul','inputs':['x','w']},"
+         "{'name':'h','op':'add','inputs':['mm','r']}", "'h':'h'", 0, 1}, /* a view without a buffer of its own */
+        {"{'name':'mm','op':'matmul','inputs':['x','w']},{'name':'h','op':'add','inputs':['mm','col']}", "'h':'h'", 0, 1},
+        {"{'name':'mm','op':'matmul','inputs':['x','w']},{'name':'h','op':'add','inputs':['mm','b']}",
+         "'h':'h','mm':'mm'", 0, 1},
+        {"{'name':'b2','op':'mul','inputs':['b',2]},{'name':'mm','op':'matmul','inputs':['x','w']},"
+         "{'name':'h','op':'add','inputs':['mm','b2']}", "'h':'h'", 0, 1},
+        {"{'name':'mm','op':'matmul','inputs':['x','w']},{'name':'h','op':'add','inputs':['mm','b']},"
+         "{'name':'e','op':'mul','inputs':['mm',2]},{'name':'o','op':'add','inputs':['h','e']}", "'o':'o'", 0, 1},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        char sq[1024];
+        snprintf(sq, sizeof sq,
+                 "{'format':'gtc-graph','version':1,'name':'lb','inputs':[{'name':'x','dtype':'float32','shape':[40,24]},"
+                 "{'name':'w','dtype':'float32','shape':[24,48]},{'name':'b','dtype':'float32','shape':[48]},"
+                 "{'name':'col','dtype':'float32','shape':[40,1]}],'nodes':[%s],'outputs':{%s}}",
+                 cases[c].nodes, cases[c].outs);
+        Graph *g = planned(sq);
+        const Plan *p = g->plan;
+        int gemm = -1;
+        for (int s = 0; s < p->nsteps; s++)
+            if (p->steps[s].kind == STEP_GEMM) gemm = s;
+        assert_true(gemm >= 0);
+        const StepLower *l = &p->steps[gemm].lower;
+        assert_int_equal(l->form, LOWER_GEMM_BLAS);
+        NodeId h = -1;
+        for (int i = 0; i < g->nnodes; i++)
+            if (!strcmp(g->nodes[i].name, "h")) h = i;
+        if (cases[c].bias != (l->lib_bias == h && h >= 0)) fail_msg("case %zu: lib_bias %d", c, (int)l->lib_bias);
+        assert_int_equal(l->lib_bias >= 0, cases[c].bias);
+        assert_int_equal(l->epilogue, cases[c].kernel);
+        assert_int_equal(strstr(l->why_gemm, "in cuBLASLt's epilogue") != NULL, cases[c].bias);
+        graph_free(g);
+    }
+    unsetenv("GTC_GEMM");
+}
+
 TEST(pass_lower__each_step_kind__gets_its_configuration) {
     Graph *g = planned("{'format':'gtc-graph','version':1,'name':'cfg','inputs':["
                        "{'name':'x','dtype':'float32','shape':[37,50]},{'name':'w','dtype':'float32','shape':[50,300]},"
@@ -384,6 +435,7 @@ int main(void) {
         cmocka_unit_test(emit_cstr__every_unsafe_byte__is_escaped),
         cmocka_unit_test(emit_literal__values__convert_as_scalar_h),
         cmocka_unit_test(ex_eval_test__index_tests__evaluate_as_c_and_refuse_the_rest),
+        cmocka_unit_test(pass_lower__cublaslt_bias_epilogue__rows_in_memory_only),
         cmocka_unit_test(pass_lower__each_step_kind__gets_its_configuration),
         cmocka_unit_test(plan_arena_total__gemm_into_donated_output__appends_scratch),
         cmocka_unit_test(emit_all__over_2_pow_31_elements__uses_64_bit_indices),

@@ -554,12 +554,16 @@ TEST(pass_lower__precision_and_gemm_env__cublaslt_steps) {
         static const char *const why[] = {"cuBLASLt: 1073741824 multiply-adds, at or over the fp32 threshold of 536870912",
                                           "cuBLASLt (tf32 tensor cores): 1073741824 multiply-adds, at or over the tf32 threshold of 134217728",
                                           "cuBLASLt (bf16 tensor cores): 1073741824 multiply-adds, at or over the bf16 threshold of 134217728"};
-        assert_string_equal(z1->why_gemm, why[k]);
+        char want[256];
+        snprintf(want, sizeof want, "%s; add h1 (bias b1) in cuBLASLt's epilogue", why[k]);
+        assert_string_equal(z1->why_gemm, want);
+        assert_int_equal(z1->lib_bias, id("h1")); /* the kernel continues with relu from h1 */
         const StepLower *dw1 = &p->steps[p->nsteps - 1].lower; /* x^T @ d_h1 into w1 in place: scratch */
         assert_int_equal(p->steps[p->nsteps - 1].kind, STEP_GEMM);
         assert_int_equal(dw1->form, LOWER_GEMM_BLAS);
         assert_int_equal(dw1->gemm_out, -1);
         assert_true(dw1->epilogue);
+        assert_int_equal(dw1->lib_bias, -1); /* its epilogue is the update, no bias */
         assert_int_equal(p->steps[writer(p, "d")].lower.form, LOWER_GEMM_TILED); /* 1024x16x1024: 2^24 */
         assert_int_equal(p->target.precision, precs[k]);
         graph_free(g);
@@ -584,7 +588,7 @@ TEST(pass_lower__precision_and_gemm_env__cublaslt_steps) {
     setenv("GTC_GEMM", "cublaslt", 1);
     Plan *p = plan_file_for("examples/train_step.json", &t);
     assert_int_equal(p->steps[writer(p, "h1")].lower.form, LOWER_GEMM_BLAS);
-    assert_string_equal(p->steps[writer(p, "h1")].lower.why_gemm, "cuBLASLt: GTC_GEMM=cublaslt");
+    assert_string_equal(p->steps[writer(p, "h1")].lower.why_gemm, "cuBLASLt: GTC_GEMM=cublaslt; add h1 (bias b1) in cuBLASLt's epilogue");
     assert_int_equal(p->steps[3].lower.form, LOWER_GEMM_SKINNY_T); /* cuBLASLt never takes N <= 8 */
     graph_free(g);
     g = NULL;
