@@ -102,6 +102,13 @@ __global__ void gtc_blas_bias(float *__restrict__ c, const float *__restrict__ b
         c[i / n * ldc + i % n] += bias[i % n];
 }
 
+// y[0, n) = x[0, n): a bias row that is not 16-byte aligned, into the step's own buffer before the
+// call. A kernel node and not a memcpy node: a captured cudaMemcpyAsync made the plan's graph
+// fail to rebuild (cudaErrorInvalidValue, H200) when the bias moved from an aligned pointer to a view.
+__global__ void gtc_blas_copy(const float *__restrict__ x, float *__restrict__ y, int64_t n) {
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) y[i] = x[i];
+}
+
 template <class O> static void stage_launch(const float *x, void *y, int64_t n, bool tr, int64_t rows, int64_t cols,
                                             cudaStream_t st) {
     if (tr) {
@@ -415,7 +422,8 @@ extern "C" int rt_cuda_blas_capture(RtCudaBlas *b, const void *args, cudaGraph_t
     s = CUBLAS_STATUS_SUCCESS;
     if (b->lib_bias) { /* the pointer as it is now (the call is captured with it); an unaligned one copied */
         if ((uintptr_t)bias % 16) {
-            cudaMemcpyAsync(b->bias_buf, bias, (size_t)gm->n * sizeof(float), cudaMemcpyDeviceToDevice, b->cap);
+            const int64_t blocks = (gm->n + 255) / 256;
+            gtc_blas_copy<<<(unsigned)(blocks < 1024 ? blocks : 1024), 256, 0, b->cap>>>(bias, b->bias_buf, gm->n);
             bias = b->bias_buf;
         }
         s = cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias);
