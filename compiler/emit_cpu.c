@@ -1,10 +1,10 @@
 /* compiler/emit_cpu.c: kernels_cpu.c, the plan's steps as C functions for the CPU backend: nested
  * loops with constant bounds over each step's iteration space, the fused expressions inline,
  * reductions accumulated as the CPU backend does (float32 sums in double), GEMMs through cblas
- * followed by a loop applying the epilogue; outer loops OpenMP-parallel above RT_CPU_PAR_MIN
- * elements and each step cloned per vector ISA (GTC_CPU_STEP; docs/cpu.md). Self-contained:
- * scalar.h and the prelude are copied in, so the file compiles with the C library, libm and
- * cblas.h only. */
+ * (templates/kernels_cpu_gemm.h's call, eager matmul's too) followed by a loop applying the
+ * epilogue; outer loops OpenMP-parallel above RT_CPU_PAR_MIN elements and each step cloned per
+ * vector ISA (GTC_CPU_STEP; docs/cpu.md). Self-contained: scalar.h and the preludes are copied
+ * in, so the file compiles with the C library, libm, cblas.h and omp.h only. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -601,10 +601,10 @@ static void emit_cpu_gemm(Ex *x) {
             x->indent++;
             ex_line(x, "const long long oa = 0, ob = 0, bz = 0;");
         }
-        ex_line(x, "cblas_%cgemm(CblasRowMajor, %s, %s, %s, %s, %s, %s, %s + oa, %lld, %s + ob, %lld, %s, C + bz * %lldLL, %lld);",
-                f32 ? 's' : 'd', gm.ta ? "CblasTrans" : "CblasNoTrans", gm.tb ? "CblasTrans" : "CblasNoTrans",
-                M, Nn, K, f32 ? "1.0f" : "1.0", pa, (long long)lda, pb,
-                (long long)ldb, f32 ? "0.0f" : "0.0", (long long)mn, (long long)(gm.n > 1 ? gm.n : 1));
+        /* the CPU backend's one GEMM call (templates/kernels_cpu_gemm.h: small products on one thread) */
+        ex_line(x, "gtc_cpu_%cgemm(%d, %d, %s, %s, %s, %s + oa, %lld, %s + ob, %lld, C + bz * %lldLL, %lld);",
+                f32 ? 's' : 'd', gm.ta ? 1 : 0, gm.tb ? 1 : 0, M, Nn, K, pa, (long long)lda, pb, (long long)ldb,
+                (long long)mn, (long long)(gm.n > 1 ? gm.n : 1));
         x->indent--;
         ex_line(x, "}");
     }
@@ -677,6 +677,7 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
     emit_text(&b, EMIT_TEXT_SCALAR_H);
     str_cat(&b, "\n");
     emit_text(&b, EMIT_TEXT_CPU_PRELUDE);
+    if (gemm) emit_text(&b, EMIT_TEXT_CPU_GEMM);
     str_add(&b, "\ntypedef void (*RtCpuKernel)(const void *args);\n"
                 "struct gtc_args {\n    char *p[%d];\n    double s[%d];\n};\n",
             g->ninputs + g->noutputs + 1, nscalars ? nscalars : 1);

@@ -23,6 +23,7 @@ void emit_text(Str *b, EmitText t) {
         [EMIT_TEXT_CUDA_TYPES] = {"templates/kernels_types.cuh", text_kernels_types_cuh},
         [EMIT_TEXT_CUDA_PRELUDE] = {"templates/kernels_prelude.cuh", text_kernels_prelude_cuh},
         [EMIT_TEXT_CPU_PRELUDE] = {"templates/kernels_cpu_prelude.h", text_kernels_cpu_prelude_h},
+        [EMIT_TEXT_CPU_GEMM] = {"templates/kernels_cpu_gemm.h", text_kernels_cpu_gemm_h},
     };
     str_add(b, "/* gtc:prelude begin %s */\n", texts[t].path);
     str_cat(b, texts[t].text);

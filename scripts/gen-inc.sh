@@ -15,7 +15,7 @@ inputs() {
     case "$1" in
     emit_text.inc)
         echo ir/scalar.h templates/kernels_types.cuh templates/kernels_prelude.cuh \
-            templates/kernels_cpu_prelude.h ;;
+            templates/kernels_cpu_prelude.h templates/kernels_cpu_gemm.h ;;
     ext_template.inc) echo templates/ext.c.in ;;
     *) echo "gen-inc.sh: unknown file '$1' (emit_text.inc or ext_template.inc)" >&2; exit 2 ;;
     esac

@@ -1,11 +1,13 @@
-/* runtime/cpu/cpu_matmul.c: (batched) matrix products on the CPU through OpenBLAS's cblas GEMM
- * (bfloat16 and float16 through float32's). */
+/* runtime/cpu/cpu_matmul.c: (batched) matrix products on the CPU through OpenBLAS's cblas GEMM,
+ * called as generated code calls it (templates/kernels_cpu_gemm.h; bfloat16 and float16 through
+ * float32's). */
 #include <cblas.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu.h"
+#include "../../templates/kernels_cpu_gemm.h"
 
 /* How a [rows, cols] matrix with element strides (sr, sc) can be passed to a row-major GEMM:
  * as is (ld = sr) when its rows are contiguous. False otherwise (a transposed view, broadcast,
@@ -42,15 +44,16 @@ static void pack(DType dt, void *dst, const char *src, int64_t rows, int64_t col
     }
 }
 
+/* One product through the call generated code makes too (templates/kernels_cpu_gemm.h: a
+ * small one on the calling thread). */
 static void gemm(DType dt, enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, int64_t m,
                  int64_t n, int64_t k, const void *a, int64_t lda, const void *b, int64_t ldb,
                  void *c) {
+    int t1 = ta == CblasTrans, t2 = tb == CblasTrans;
     if (dt == DT_FLOAT32)
-        cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, a, (int)lda, b,
-                    (int)ldb, 0.0f, c, (int)n);
+        gtc_cpu_sgemm(t1, t2, (int)m, (int)n, (int)k, a, (int)lda, b, (int)ldb, c, (int)n);
     else
-        cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0, a, (int)lda, b,
-                    (int)ldb, 0.0, c, (int)n);
+        gtc_cpu_dgemm(t1, t2, (int)m, (int)n, (int)k, a, (int)lda, b, (int)ldb, c, (int)n);
 }
 
 /* One operand's matrix axes and its batch strides against out's batch shape. */

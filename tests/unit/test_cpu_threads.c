@@ -1,8 +1,9 @@
 /* tests/unit/test_cpu_threads.c: the CPU backend's thread count and BLAS (runtime/cpu/cpu_threads.c):
  * the setting's parser (auto, 1..1024, everything else refused with a sentence), that a count is
  * applied to OpenMP and OpenBLAS, that eager elementwise ops and reductions give the same bits
- * on 1 and on several threads, matmul the right values on both (a float64 reference), and that a
- * generic OpenBLAS kernel is corrected to the CPU's best. */
+ * on 1 and on several threads, matmul the right values on both (a float64 reference), that a
+ * product below GTC_CPU_GEMM_PAR_MIN reaches OpenBLAS with one thread (templates/kernels_cpu_gemm.h)
+ * and a larger one with all, and that a generic OpenBLAS kernel is corrected to the CPU's best. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dlfcn.h>
+
 #include "../../runtime/core/rt.h"
+#include "../../templates/kernels_cpu_gemm.h"
 
 #define TEST(name) static void name(void **state __attribute__((unused)))
 #define B (&rt_cpu_backend)
@@ -133,6 +137,82 @@ TEST(cpu_eager__one_and_four_threads__same_bits) {
     set_threads("auto");
 }
 
+/* The threads OpenBLAS would use for a call made now: its OpenMP build follows OpenMP's count,
+ * its pthreads build its own. */
+static int blas_threads_now(void) {
+    return openblas_get_parallel() == 2 ? omp_get_max_threads() : openblas_get_num_threads();
+}
+
+/* cblas_sgemm as the runtime's matmul reaches it: this definition wins over the library's (the
+ * runtime is linked statically into this test), records the thread count OpenBLAS would see at
+ * the call, and forwards to OpenBLAS's. */
+static int g_sgemm_calls, g_sgemm_threads;
+void cblas_sgemm(OPENBLAS_CONST enum CBLAS_ORDER o, OPENBLAS_CONST enum CBLAS_TRANSPOSE ta,
+                 OPENBLAS_CONST enum CBLAS_TRANSPOSE tb, OPENBLAS_CONST blasint m, OPENBLAS_CONST blasint n,
+                 OPENBLAS_CONST blasint k, OPENBLAS_CONST float alpha, OPENBLAS_CONST float *a,
+                 OPENBLAS_CONST blasint lda, OPENBLAS_CONST float *b, OPENBLAS_CONST blasint ldb,
+                 OPENBLAS_CONST float beta, float *c, OPENBLAS_CONST blasint ldc) {
+    static void (*real)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, blasint, blasint, blasint,
+                        float, const float *, blasint, const float *, blasint, float, float *, blasint);
+    if (!real) *(void **)&real = dlsym(RTLD_NEXT, "cblas_sgemm");
+    assert_non_null(real);
+    g_sgemm_calls++;
+    g_sgemm_threads = blas_threads_now();
+    real(o, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+/* The helper itself: one thread for the call below the threshold, the count restored after it,
+ * nothing touched at and above it (or when one thread is all there is). */
+TEST(gtc_cpu_gemm_begin__small_product__one_thread_then_restored) {
+    set_threads("4");
+    int saved = gtc_cpu_gemm_begin(GTC_CPU_GEMM_PAR_MIN - 1);
+    assert_int_not_equal(saved, 0);
+    assert_int_equal(blas_threads_now(), 1);
+    gtc_cpu_gemm_end(saved);
+    assert_int_equal(blas_threads_now(), 4);
+    assert_int_equal(omp_get_max_threads(), 4);
+    assert_int_equal(openblas_get_num_threads(), 4);
+    assert_int_equal(gtc_cpu_gemm_begin(GTC_CPU_GEMM_PAR_MIN), 0);
+    assert_int_equal(blas_threads_now(), 4);
+    set_threads("1");
+    assert_int_equal(gtc_cpu_gemm_begin(1), 0);
+    assert_int_equal(blas_threads_now(), 1);
+    set_threads("auto");
+}
+
+/* Eager matmul through the helper: the digits MLP's 256x64x64 product (below the threshold)
+ * reaches OpenBLAS with one thread out of 4 and gives the bits of a 1-thread run (OpenBLAS's
+ * Haswell kernels round it differently when it is split over threads); a 256x256x128 one (above
+ * it) reaches OpenBLAS with all 4. */
+TEST(cpu_matmul__below_the_threshold__one_thread_same_bits) {
+    static const int64_t shapes[2][3] = {{256, 64, 64}, {256, 256, 128}};
+    for (int s = 0; s < 2; s++) {
+        int64_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
+        int64_t sa[2] = {m, k}, sb[2] = {k, n};
+        RtTensor *a = rt_randn(B, DT_FLOAT32, 2, sa, 21), *b = rt_randn(B, DT_FLOAT32, 2, sb, 22);
+        assert_true(a && b);
+        float *r[2];
+        const char *counts[2] = {"4", "1"};
+        for (int t = 0; t < 2; t++) {
+            set_threads(counts[t]);
+            g_sgemm_calls = 0;
+            RtTensor *c = apply(OP_MATMUL, a, b, NULL);
+            assert_int_equal(g_sgemm_calls, 1);
+            bool small = (double)m * n * k < GTC_CPU_GEMM_PAR_MIN;
+            assert_int_equal(small, s == 0); /* the shapes straddle the threshold */
+            assert_int_equal(g_sgemm_threads, t == 0 && !small ? 4 : 1);
+            r[t] = host(c);
+            rt_release(c);
+        }
+        if (s == 0) assert_memory_equal(r[0], r[1], (size_t)(m * n) * sizeof(float));
+        else /* split over threads, OpenBLAS may round differently (Haswell's kernels do) */
+            for (int64_t i = 0; i < m * n; i++) assert_true(fabsf(r[0][i] - r[1][i]) <= 1e-4f * (1 + fabsf(r[1][i])));
+        free(r[0]), free(r[1]);
+        rt_release(a), rt_release(b);
+    }
+    set_threads("auto");
+}
+
 /* A naive float64 product against cblas_sgemm on the kernel now selected. */
 static void check_sgemm(void) {
     enum { M = 67, K = 129, N = 33 };
@@ -182,6 +262,8 @@ int main(void) {
         cmocka_unit_test(rt_cpu_threads_parse__bad_values__refused_with_a_sentence),
         cmocka_unit_test(rt_cpu_set_threads__count__applied_to_openmp_and_openblas),
         cmocka_unit_test(cpu_eager__one_and_four_threads__same_bits),
+        cmocka_unit_test(gtc_cpu_gemm_begin__small_product__one_thread_then_restored),
+        cmocka_unit_test(cpu_matmul__below_the_threshold__one_thread_same_bits),
         cmocka_unit_test(rt_cpu_blas_tune__generic_kernel__replaced_by_the_best_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 /* gtc:prelude ir/scalar.h (elided) */
 
 /* gtc:prelude templates/kernels_cpu_prelude.h (elided) */
+/* gtc:prelude templates/kernels_cpu_gemm.h (elided) */
 
 typedef void (*RtCpuKernel)(const void *args);
 struct gtc_args {
@@ -44,7 +45,7 @@ GTC_CPU_STEP static void gtc_c1(const void *args) {
     float *const C = ((float *)(a->p[14] + 2048));
     {
         const long long oa = 0, ob = 0, bz = 0;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 32, 16, 16, 1.0f, ((float *)a->p[14]) + oa, 16, ((float *)a->p[3]) + ob, 16, 0.0f, C + bz * 512LL, 16);
+        gtc_cpu_sgemm(0, 0, 32, 16, 16, ((float *)a->p[14]) + oa, 16, ((float *)a->p[3]) + ob, 16, C + bz * 512LL, 16);
     }
     for (int c0 = 0; c0 < 32; c0++) {
         for (int c1 = 0; c1 < 16; c1++) {
@@ -191,7 +192,7 @@ GTC_CPU_STEP static void gtc_c6(const void *args) {
     float *const C = ((float *)(a->p[14] + 9216));
     {
         const long long oa = 0, ob = 0, bz = 0;
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, 16, 4, 32, 1.0f, ((float *)(a->p[14] + 4096)) + oa, 16, ((float *)(a->p[14] + 6656)) + ob, 4, 0.0f, C + bz * 64LL, 4);
+        gtc_cpu_sgemm(1, 0, 16, 4, 32, ((float *)(a->p[14] + 4096)) + oa, 16, ((float *)(a->p[14] + 6656)) + ob, 4, C + bz * 64LL, 4);
     }
     for (int c0 = 0; c0 < 16; c0++) {
         for (int c1 = 0; c1 < 4; c1++) {
@@ -239,7 +240,7 @@ GTC_CPU_STEP static void gtc_c8(const void *args) {
     float *const C = ((float *)(a->p[14] + 2048));
     {
         const long long oa = 0, ob = 0, bz = 0;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, 32, 16, 16, 1.0f, ((float *)(a->p[14] + 7168)) + oa, 16, ((float *)a->p[3]) + ob, 16, 0.0f, C + bz * 512LL, 16);
+        gtc_cpu_sgemm(0, 1, 32, 16, 16, ((float *)(a->p[14] + 7168)) + oa, 16, ((float *)a->p[3]) + ob, 16, C + bz * 512LL, 16);
     }
 }
 
@@ -250,7 +251,7 @@ GTC_CPU_STEP static void gtc_c9(const void *args) {
     float *const C = ((float *)(a->p[14] + 9216));
     {
         const long long oa = 0, ob = 0, bz = 0;
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, 16, 16, 32, 1.0f, ((float *)a->p[14]) + oa, 16, ((float *)(a->p[14] + 7168)) + ob, 16, 0.0f, C + bz * 256LL, 16);
+        gtc_cpu_sgemm(1, 0, 16, 16, 32, ((float *)a->p[14]) + oa, 16, ((float *)(a->p[14] + 7168)) + ob, 16, C + bz * 256LL, 16);
     }
     for (int c0 = 0; c0 < 16; c0++) {
         for (int c1 = 0; c1 < 16; c1++) {

@@ -8,6 +8,7 @@
 /* gtc:prelude ir/scalar.h (elided) */
 
 /* gtc:prelude templates/kernels_cpu_prelude.h (elided) */
+/* gtc:prelude templates/kernels_cpu_gemm.h (elided) */
 
 typedef void (*RtCpuKernel)(const void *args);
 struct gtc_args {
@@ -22,7 +23,7 @@ GTC_CPU_STEP static void gtc_fwd_c0(const void *args) {
     float *const C = ((float *)a->p[5]);
     {
         const long long oa = 0, ob = 0, bz = 0;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 64, 1, 3, 1.0f, ((float *)a->p[0]) + oa, 3, ((float *)a->p[2]) + ob, 1, 0.0f, C + bz * 64LL, 1);
+        gtc_cpu_sgemm(0, 0, 64, 1, 3, ((float *)a->p[0]) + oa, 3, ((float *)a->p[2]) + ob, 1, C + bz * 64LL, 1);
     }
     for (int c0 = 0; c0 < 64; c0++) {
         const float acc = C[c0];

@@ -8,6 +8,7 @@
 /* gtc:prelude ir/scalar.h (elided) */
 
 /* gtc:prelude templates/kernels_cpu_prelude.h (elided) */
+/* gtc:prelude templates/kernels_cpu_gemm.h (elided) */
 
 typedef void (*RtCpuKernel)(const void *args);
 struct gtc_args {
@@ -22,7 +23,7 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
     float *const C = ((float *)a->p[3]);
     {
         const long long oa = 0, ob = 0, bz = 0;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 128, 32, 64, 1.0f, ((float *)a->p[0]) + oa, 64, ((float *)a->p[1]) + ob, 32, 0.0f, C + bz * 4096LL, 32);
+        gtc_cpu_sgemm(0, 0, 128, 32, 64, ((float *)a->p[0]) + oa, 64, ((float *)a->p[1]) + ob, 32, C + bz * 4096LL, 32);
     }
     for (int c0 = 0; c0 < 128; c0++) {
         for (int c1 = 0; c1 < 32; c1++) {

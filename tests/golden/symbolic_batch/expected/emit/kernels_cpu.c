@@ -8,6 +8,7 @@
 /* gtc:prelude ir/scalar.h (elided) */
 
 /* gtc:prelude templates/kernels_cpu_prelude.h (elided) */
+/* gtc:prelude templates/kernels_cpu_gemm.h (elided) */
 
 typedef void (*RtCpuKernel)(const void *args);
 struct gtc_args {
@@ -22,7 +23,7 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
     float *const C = ((float *)a->p[13]);
     {
         const long long oa = 0, ob = 0, bz = 0;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)a->s[0], 16, 8, 1.0f, ((float *)a->p[0]) + oa, 8, ((float *)a->p[2]) + ob, 16, 0.0f, C + bz * 65536LL, 16);
+        gtc_cpu_sgemm(0, 0, (int)a->s[0], 16, 8, ((float *)a->p[0]) + oa, 8, ((float *)a->p[2]) + ob, 16, C + bz * 65536LL, 16);
     }
     #pragma omp parallel for schedule(static)
     for (int c0 = 0; c0 < ((int)a->s[0]); c0++) {
@@ -160,7 +161,7 @@ GTC_CPU_STEP static void gtc_c5(const void *args) {
     float *const C = ((float *)a->p[11]);
     {
         const long long oa = 0, ob = 0, bz = 0;
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, 16, 16, (int)a->s[0], 1.0f, ((float *)a->p[13]) + oa, 16, ((float *)a->p[13]) + ob, 16, 0.0f, C + bz * 256LL, 16);
+        gtc_cpu_sgemm(1, 0, 16, 16, (int)a->s[0], ((float *)a->p[13]) + oa, 16, ((float *)a->p[13]) + ob, 16, C + bz * 256LL, 16);
     }
 }
 

@@ -8,6 +8,7 @@
 /* gtc:prelude ir/scalar.h (elided) */
 
 /* gtc:prelude templates/kernels_cpu_prelude.h (elided) */
+/* gtc:prelude templates/kernels_cpu_gemm.h (elided) */
 
 typedef void (*RtCpuKernel)(const void *args);
 struct gtc_args {
@@ -22,7 +23,7 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
     float *const C = ((float *)a->p[12]);
     {
         const long long oa = 0, ob = 0, bz = 0;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 512, 256, 480, 1.0f, ((float *)a->p[0]) + oa, 480, ((float *)a->p[2]) + ob, 256, 0.0f, C + bz * 131072LL, 256);
+        gtc_cpu_sgemm(0, 0, 512, 256, 480, ((float *)a->p[0]) + oa, 480, ((float *)a->p[2]) + ob, 256, C + bz * 131072LL, 256);
     }
     #pragma omp parallel for schedule(static)
     for (int c0 = 0; c0 < 512; c0++) {
@@ -125,7 +126,7 @@ GTC_CPU_STEP static void gtc_c3(const void *args) {
     float *const C = ((float *)(a->p[12] + 1579008));
     {
         const long long oa = 0, ob = 0, bz = 0;
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, 256, 2, 512, 1.0f, ((float *)(a->p[12] + 524288)) + oa, 256, ((float *)(a->p[12] + 1050624)) + ob, 2, 0.0f, C + bz * 512LL, 2);
+        gtc_cpu_sgemm(1, 0, 256, 2, 512, ((float *)(a->p[12] + 524288)) + oa, 256, ((float *)(a->p[12] + 1050624)) + ob, 2, C + bz * 512LL, 2);
     }
     for (int c0 = 0; c0 < 256; c0++) {
         for (int c1 = 0; c1 < 2; c1++) {
@@ -175,7 +176,7 @@ GTC_CPU_STEP static void gtc_c5(const void *args) {
     float *const C = ((float *)(a->p[12] + 1579008));
     {
         const long long oa = 0, ob = 0, bz = 0;
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, 480, 256, 512, 1.0f, ((float *)a->p[0]) + oa, 480, ((float *)(a->p[12] + 1054720)) + ob, 256, 0.0f, C + bz * 122880LL, 256);
+        gtc_cpu_sgemm(1, 0, 480, 256, 512, ((float *)a->p[0]) + oa, 480, ((float *)(a->p[12] + 1054720)) + ob, 256, C + bz * 122880LL, 256);
     }
     #pragma omp parallel for schedule(static)
     for (int c0 = 0; c0 < 480; c0++) {
