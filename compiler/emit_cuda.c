@@ -478,13 +478,17 @@ static void emit_cuda_row(Ex *x) {
 /* A cuBLASLt step's kernel: the epilogue over the product the executor's cuBLASLt call left in
  * Step.lower.gemm_out (or the scratch), a thread per element as in an elementwise step; every
  * output but the product already in place. With lib_bias, cuBLASLt has added the bias: the
- * kernel starts from that sum. The CPU's cblas epilogue (emit_cpu.c) is the same loop over nested
+ * kernel starts from that sum; with lib_update, from the update's difference in its buffer. The CPU's cblas epilogue (emit_cpu.c) is the same loop over nested
  * coordinates, the bias added there. */
 static void emit_cuda_blas_epilogue(Ex *x, const EmitGemm *gm) {
     const Node *mm = N(x->g, gm->mm);
     const StepLower *l = &x->st->lower;
     if (!l->epilogue) return; /* the executor launches no kernel for this step */
-    char *dst = ex_gemm_product(x, gm->mm);
+    /* what C holds, and where: the update's difference in its own buffer, or the product (with the
+     * bias added) in gemm_out */
+    const NodeId c = l->lib_update >= 0 ? l->lib_update : l->lib_bias >= 0 ? l->lib_bias : gm->mm;
+    const NodeId where = l->lib_update >= 0 ? c : l->gemm_out;
+    char *dst = l->lib_update >= 0 ? ex_addr(x, c) : ex_gemm_product(x, gm->mm);
     if (!dst) return;
     const TensorType *t = &mm->type;
     NodeId *outs = calloc((size_t)x->st->nouts + 1, sizeof *outs);
@@ -494,9 +498,8 @@ static void emit_cuda_blas_epilogue(Ex *x, const EmitGemm *gm) {
     int n = 0, m = ex_mark(x);
     open_grid_loop(x, "i", t);
     split_used(x, "i", t->rank, t->dims, t->sym, coords);
-    const NodeId c = l->lib_bias >= 0 ? l->lib_bias : gm->mm; /* what C holds */
     for (int k = 0; k < x->st->nouts; k++)
-        if (!(x->st->outs[k] == c && l->gemm_out == c)) cs[n] = coords, outs[n++] = x->st->outs[k];
+        if (!(x->st->outs[k] == c && where == c)) cs[n] = coords, outs[n++] = x->st->outs[k];
     ex_line(x, "const %s acc = %s[i];", emit_ctype(t->dtype), dst);
     ex_bind(x, c, "acc");
     store_all(x, outs, n, cs);

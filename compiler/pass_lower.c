@@ -10,6 +10,7 @@
  *   ROW              one block per row; short rows: a warp, or a thread, per row
  *   GEMM             tiled with sliced K, skinny, or small K (templates/kernels_prelude.cuh), or
  *                    cuBLASLt with a grid-stride epilogue kernel, by the cost model gemm_blas() */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,6 +290,54 @@ static int lower_launch(const Graph *g, const Target *tg, const Step *st, StepLo
  * in memory, from an earlier step or the caller; one matrix (batch 1). The sum is the same float32
  * addition the kernel would do, and the kernel then starts from it: one pass over the product
  * less (the 4k-wide step's forward epilogues read, and wrote, 64 MB each for it). -1: none. */
+/* The one node of step st that reads `v` (-1: none or several); *out: whether v is a step output. */
+static NodeId only_reader(const Graph *g, const Step *st, NodeId v, bool *out) {
+    NodeId r = -1;
+    *out = false;
+    for (int k = 0; k < st->nouts; k++) *out |= st->outs[k] == v;
+    for (int i = 0; i < st->nnodes; i++) {
+        const Node *nd = N(g, st->nodes[i]);
+        for (int j = 0; j < nd->ninputs; j++)
+            if (nd->in[j].id == v) {
+                if (r >= 0 && r != st->nodes[i]) return -1;
+                r = st->nodes[i];
+            }
+    }
+    return r;
+}
+
+/* A plain SGD update of a weight gradient through cuBLASLt: w - lr * product (lr a constant or a
+ * float scalar input; w float32 with the product's shape, in memory), the product and lr * product
+ * read by nothing else, the difference with a buffer of its own (usually w's, donated). cuBLASLt
+ * computes it as D = alpha A B + beta C with alpha = -lr, beta = 1, C = w and D the difference's
+ * buffer, so the product never goes through the scratch: the 4k-wide step's three weight-gradient
+ * steps wrote 64 MB of product and read it back with w, then wrote w. Its rounding is cuBLASLt's
+ * (alpha * acc + C) where the kernel rounds lr * acc first: within the GPU suites' bounds, like the
+ * product's own accumulation order. -1: none. */
+static NodeId lib_update(const Graph *g, const Step *st, Diag *d) {
+    const Node *mm = N(g, st->root);
+    EmitGemm gm;
+    bool out;
+    if (mm->type.dtype != DT_FLOAT32 || mm->type.rank != 2 || emit_gemm_info(g, st, &gm, d) || gm.batch != 1) return -1;
+    const NodeId mul = only_reader(g, st, st->root, &out);
+    if (mul < 0 || out || N(g, mul)->op != OP_MUL || N(g, mul)->ninputs != 2) return -1;
+    const Node *m = N(g, mul);
+    const Operand lr = m->in[0].id == st->root ? m->in[1] : m->in[0];
+    if (lr.id == st->root || (lr.id < 0 && !isfinite(lr.value)) ||
+        (lr.id >= 0 && (g->plan->buf[lr.id].kind != BUF_SCALAR || N(g, lr.id)->type.dtype != DT_FLOAT32)))
+        return -1;
+    const NodeId sub = only_reader(g, st, mul, &out);
+    if (sub < 0 || out || N(g, sub)->op != OP_SUB || N(g, sub)->ninputs != 2 || N(g, sub)->in[1].id != mul) return -1;
+    const NodeId w = N(g, sub)->in[0].id;
+    int slot;
+    int64_t off;
+    if (w < 0 || ir_type_symbolic(&N(g, w)->type) || !ir_type_equal(&N(g, w)->type, &mm->type) ||
+        !ir_type_equal(&N(g, sub)->type, &mm->type) || g->plan->step_of[w] == (int)(st - g->plan->steps) ||
+        plan_buf_slot(g, &g->plan->buf[w], &slot, &off) || plan_buf_slot(g, &g->plan->buf[sub], &slot, &off))
+        return -1;
+    return sub;
+}
+
 static NodeId lib_bias(const Graph *g, const Step *st, Diag *d) {
     const Node *mm = N(g, st->root);
     EmitGemm gm;
@@ -497,10 +546,19 @@ int pass_lower(Graph *g, const Target *t, Diag *d) {
             if (b > scratch) scratch = b;
         }
         l->lib_bias = l->form == LOWER_GEMM_BLAS ? lib_bias(g, st, d) : -1;
+        l->lib_update = l->form == LOWER_GEMM_BLAS && l->lib_bias < 0 ? lib_update(g, st, d) : -1;
         if (l->form == LOWER_GEMM_BLAS) {
-            const NodeId c = l->lib_bias >= 0 ? l->lib_bias : st->root; /* what cuBLASLt leaves in C */
+            /* what cuBLASLt leaves, and where */
+            const NodeId c = l->lib_update >= 0 ? l->lib_update : l->lib_bias >= 0 ? l->lib_bias : st->root;
+            const NodeId where = l->lib_update >= 0 ? l->lib_update : l->gemm_out;
             for (int k = 0; k < st->nouts && !l->epilogue; k++)
-                l->epilogue = !(st->outs[k] == c && l->gemm_out == c);
+                l->epilogue = !(st->outs[k] == c && where == c);
+            if (l->lib_update >= 0) {
+                size_t len = strlen(l->why_gemm);
+                const Node *s = N(g, l->lib_update);
+                snprintf(l->why_gemm + len, sizeof l->why_gemm - len, "; %s = %s - lr * product in cuBLASLt",
+                         s->name, N(g, s->in[0].id)->name);
+            }
             if (l->lib_bias >= 0) {
                 size_t len = strlen(l->why_gemm);
                 const Node *a = N(g, l->lib_bias);

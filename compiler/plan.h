@@ -92,6 +92,9 @@ typedef struct {
     NodeId lib_bias;            /* LOWER_GEMM_BLAS: the add of a bias row that cuBLASLt's epilogue
                                  * applies as it writes the product (-1: none; CUDA only: the CPU's
                                  * cblas step adds it in its loop) */
+    NodeId lib_update;          /* LOWER_GEMM_BLAS: the sub w - lr * product that cuBLASLt computes
+                                 * as alpha = -lr, beta = 1 with C = w, into the sub's own buffer
+                                 * (-1: none; CUDA only, as lib_bias) */
     char why_gemm[160];         /* STEP_GEMM: why this form (the cost model's words, for gtc plan) */
     uint64_t after;             /* the steps this one waits for, edges implied by others left out
                                  * (bit i: step i; 0 for every step of a plan over 64 steps) */

@@ -78,6 +78,19 @@ static int blas_fill(const Graph *g, const Step *st, RtPlanGemm *b, Diag *d) {
     b->sc = gm.m * gm.n;
     const NodeId ops[2] = {gm.a, gm.b};
     b->value[0] = gm.a, b->value[1] = gm.b;
+    const NodeId sub = st->lower.lib_update;
+    if (sub >= 0) { /* w - lr * product: w and the difference in memory (pass_lower checked) */
+        const Node *s = &g->nodes[sub], *mul = &g->nodes[s->in[1].id];
+        const Operand lr = mul->in[0].id == gm.mm ? mul->in[1] : mul->in[0];
+        b->update = 1;
+        b->lr_slot = lr.id >= 0 ? g->ninputs + g->noutputs + 1 + emit_scalar_slot(g, p->buf[lr.id].index) : -1;
+        b->lr_value = lr.id >= 0 ? 0 : lr.value;
+        if (plan_buf_slot(g, &p->buf[s->in[0].id], &b->c_slot, &b->c_off) ||
+            plan_buf_slot(g, &p->buf[sub], &b->d_slot, &b->d_off)) {
+            diag_node(d, s, "internal: a cuBLASLt step's update has no single place");
+            return -1;
+        }
+    }
     const NodeId add = st->lower.lib_bias;
     if (add >= 0) { /* the add's other operand: the bias row (pass_lower checked its place) */
         const Node *a = &g->nodes[add];

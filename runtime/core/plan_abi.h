@@ -46,8 +46,8 @@
                        * 10: RT_STEP_ALLREDUCE and RtPlanStep.dist (data-parallel plans: gtc compile
                        *     --data-parallel; a new step kind an older executor would run as an
                        *     empty kernel, silently skipping the all-reduce);
-                       * 11: RtPlanGemm.value (products that read one value stage it once) and
-                       *     .bias (cuBLASLt's bias epilogue) */
+                       * 11: RtPlanGemm.value (products that read one value stage it once),
+                       *     .bias (cuBLASLt's bias epilogue) and .update (alpha, beta) */
 #define RT_PLAN_MAX_ARGS_BYTES 4096 /* CUDA's kernel parameter space */
 #define RT_PLAN_STEP_MAX 9007199254740992.0 /* 2^53: the largest AdamW step t (a float64 input) the
                                              * executor takes; it refuses t < 1 and fractions */
@@ -118,6 +118,14 @@ typedef struct {
                           * (cuBLASLt's BIAS epilogue; the step's kernel continues from the sum) */
     int bias_slot;
     int64_t bias_off;
+    int update;          /* 1: D = C - lr * op(A) @ op(B) (cuBLASLt's alpha = -lr, beta = 1), C at
+                          * p[c_slot] + c_off, D at p[d_slot] + d_off (may be C), both [m][n] with
+                          * ldc; lr the 8-byte argument slot lr_slot (a float scalar input, read as
+                          * a double) or, when lr_slot is -1, lr_value */
+    int c_slot, d_slot;
+    int64_t c_off, d_off;
+    int lr_slot;
+    double lr_value;
     int value[2];        /* A's and B's values (graph node ids): a later product that reads a value
                           * an earlier one has staged (bfloat16, or transposed) in the same form
                           * reads that copy instead of staging it again */

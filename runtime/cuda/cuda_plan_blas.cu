@@ -391,14 +391,17 @@ static char *slot_ptr(const void *args, int slot, int64_t off) {
 extern "C" int rt_cuda_blas_capture(RtCudaBlas *b, const void *args, cudaGraph_t *out) {
     const RtPlanGemm *gm = &b->gm;
     const double one = 1, zero = 0;
-    const float onef = 1, zerof = 0;
     const bool f64 = gm->dtype == DT_FLOAT64;
     const void *A = slot_ptr(args, gm->slot[0], gm->off[0]), *B = slot_ptr(args, gm->slot[1], gm->off[1]);
-    void *C = slot_ptr(args, gm->slot[2], gm->off[2]);
+    /* C: the product's buffer; with an update, D = C - lr A B from w's buffer into the difference's */
+    void *C = gm->update ? slot_ptr(args, gm->d_slot, gm->d_off) : slot_ptr(args, gm->slot[2], gm->off[2]);
+    const void *Cin = gm->update ? slot_ptr(args, gm->c_slot, gm->c_off) : C;
+    const float alphaf = gm->update ? -(float)(gm->lr_slot >= 0 ? ((const double *)args)[gm->lr_slot] : gm->lr_value) : 1.0f;
+    const float betaf = gm->update ? 1.0f : 0.0f;
     *out = nullptr;
     /* a view that starts inside an allocation may be aligned to its element only (the staging
      * buffers, the arena and fresh outputs are 256-byte aligned) */
-    const uintptr_t used = (b->stage[0] ? 0 : (uintptr_t)A) | (b->stage[1] ? 0 : (uintptr_t)B) | (uintptr_t)C;
+    const uintptr_t used = (b->stage[0] ? 0 : (uintptr_t)A) | (b->stage[1] ? 0 : (uintptr_t)B) | (uintptr_t)C | (uintptr_t)Cin;
     const int k = used % 16 ? 1 : 0;
     cublasStatus_t s = choose(b, k);
     if (s != CUBLAS_STATUS_SUCCESS) return cublas_fail("cuBLASLt's algorithm for operands aligned to their element", s);
@@ -429,8 +432,8 @@ extern "C" int rt_cuda_blas_capture(RtCudaBlas *b, const void *args, cudaGraph_t
         s = cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias);
     }
     if (s == CUBLAS_STATUS_SUCCESS)
-        s = cublasLtMatmul(g_lt, b->op, f64 ? (const void *)&one : &onef, B, b->la, A, b->lb,
-                           f64 ? (const void *)&zero : &zerof, C, b->lc, C, b->lc, &b->algo[k], b->ws, BLAS_WORKSPACE,
+        s = cublasLtMatmul(g_lt, b->op, f64 ? (const void *)&one : &alphaf, B, b->la, A, b->lb,
+                           f64 ? (const void *)&zero : &betaf, Cin, b->lc, C, b->lc, &b->algo[k], b->ws, BLAS_WORKSPACE,
                            b->cap);
     if (s == CUBLAS_STATUS_SUCCESS && gm->bias && !b->lib_bias) {
         const int64_t blocks = (gm->m * gm->n + 255) / 256;

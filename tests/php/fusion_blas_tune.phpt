@@ -94,6 +94,26 @@ foreach (['fp32' => 1e-5, 'bf16' => 1e-2] as $p => $bound) {
     }
     echo "cuBLASLt's epilogue: $plan\n";
 }
+// w - lr * (x^T @ dy) by cuBLASLt's alpha and beta (no kernel after the product), into a fresh
+// output and, donated, into w itself, run twice (the second from the first's w)
+foreach (['fresh' => [], 'donated' => ['w' => 'w']] as $mode => $donate) {
+    $r = [];
+    foreach (['cpu', 'cuda'] as $dev) {
+        ini_set('gtc.device', $dev);
+        $in = ['x' => CudaArray::rand([96, 72], 31)->subtract(0.5), 'dy' => CudaArray::rand([96, 40], 32)->subtract(0.5),
+               'w' => CudaArray::rand([72, 40], 33)];
+        $g = Fusion::compile(fn($x, $dy, $w) => ['w' => $w->subtract($x->transpose([1, 0])->matmul($dy)->multiply(0.05))],
+            $in, name: 'update', donate: $donate);
+        $r[$dev][0] = $g->run(...$in)['w']->add(0.0);
+        $r[$dev][1] = $g->run(...($donate ? $in : ['x' => $in['x'], 'dy' => $in['dy'], 'w' => $r[$dev][0]]))['w'];
+        $plan = $g->getPlan()[0];
+    }
+    foreach ([0, 1] as $run) {
+        $e = rel($r['cpu'][$run], $r['cuda'][$run]);
+        echo str_pad("update, $mode, run $run:", 34), $e <= 1e-5 ? 'ok' : "MISMATCH $e", "\n";
+    }
+    echo "cuBLASLt's epilogue: ", $plan['gemm_epilogue'] ?? '?', "\n";
+}
 ?>
 --EXPECT--
 tuned, fp32, A @ B + b:           ok, cuBLASLt
@@ -128,3 +148,9 @@ bias, bf16, own:                  ok
 bias, bf16, view:                 ok
 bias, bf16, own again:            ok
 cuBLASLt's epilogue: bias
+update, fresh, run 0:             ok
+update, fresh, run 1:             ok
+cuBLASLt's epilogue: update
+update, donated, run 0:           ok
+update, donated, run 1:           ok
+cuBLASLt's epilogue: update

@@ -267,6 +267,51 @@ TEST(ex_eval_test__index_tests__evaluate_as_c_and_refuse_the_rest) {
 
 /* ---- launch configurations, arena, indices ----------------------------------------------------------- */
 
+/* cuBLASLt's alpha and beta take a plain SGD update w - lr * product (lr a constant or a float
+ * scalar input, w the product's shape and in memory); not lr * product - w, not a clipped
+ * gradient, not a broadcast w, not a product read by another op. */
+TEST(pass_lower__cublaslt_update__plain_sgd_only) {
+    setenv("GTC_GEMM", "cublaslt", 1);
+    static const struct {
+        const char *nodes;
+        int update, kernel;
+    } cases[] = {
+        {"{'name':'s','op':'mul','inputs':['mm','lr']},{'name':'o','op':'sub','inputs':['w','s']}", 1, 0},
+        {"{'name':'s','op':'mul','inputs':[0.5,'mm']},{'name':'o','op':'sub','inputs':['w','s']}", 1, 0},
+        {"{'name':'s','op':'mul','inputs':['mm','lr']},{'name':'o','op':'sub','inputs':['s','w']}", 0, 1},
+        {"{'name':'c','op':'clamp','inputs':['mm',-1,1]},{'name':'s','op':'mul','inputs':['c','lr']},"
+         "{'name':'o','op':'sub','inputs':['w','s']}", 0, 1},
+        {"{'name':'s','op':'mul','inputs':['mm','lr']},{'name':'o','op':'sub','inputs':['row','s']}", 0, 1},
+        {"{'name':'s','op':'mul','inputs':['mm','lr']},{'name':'t','op':'sub','inputs':['w','s']},"
+         "{'name':'o','op':'add','inputs':['t','mm']}", 0, 1},
+        {"{'name':'s','op':'mul','inputs':['mm','wv']},{'name':'o','op':'sub','inputs':['w','s']}", 0, 1},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        char sq[1400];
+        snprintf(sq, sizeof sq,
+                 "{'format':'gtc-graph','version':1,'name':'up','inputs':[{'name':'x','dtype':'float32','shape':[40,24]},"
+                 "{'name':'dy','dtype':'float32','shape':[40,48]},{'name':'w','dtype':'float32','shape':[24,48]},"
+                 "{'name':'row','dtype':'float32','shape':[48]},{'name':'wv','dtype':'float32','shape':[24,48]},"
+                 "{'name':'lr','dtype':'float32','shape':[]}],'nodes':[{'name':'xt','op':'transpose','inputs':['x'],"
+                 "'perm':[1,0]},{'name':'mm','op':'matmul','inputs':['xt','dy']},%s],'outputs':{'o':'o'}}",
+                 cases[c].nodes);
+        Graph *g = planned(sq);
+        const Plan *p = g->plan;
+        int gemm = -1;
+        for (int s = 0; s < p->nsteps; s++)
+            if (p->steps[s].kind == STEP_GEMM) gemm = s;
+        assert_true(gemm >= 0);
+        const StepLower *l = &p->steps[gemm].lower;
+        assert_int_equal(l->form, LOWER_GEMM_BLAS);
+        if ((l->lib_update >= 0) != cases[c].update) fail_msg("case %zu: lib_update %d", c, (int)l->lib_update);
+        if (cases[c].update) assert_string_equal(g->nodes[l->lib_update].name, "o");
+        assert_int_equal(l->epilogue, cases[c].kernel);
+        assert_int_equal(strstr(l->why_gemm, "lr * product in cuBLASLt") != NULL, cases[c].update);
+        graph_free(g);
+    }
+    unsetenv("GTC_GEMM");
+}
+
 /* cuBLASLt's BIAS epilogue takes an add of a float32 row [N] or [1, N] with a buffer of its own to
  * a product it is the only reader of: the forward layer (its kernel continues with relu; a layer
  * whose only output is the sum has no kernel), not a column [M, 1], not a reshaped view, not a
@@ -437,6 +482,7 @@ int main(void) {
         cmocka_unit_test(emit_literal__values__convert_as_scalar_h),
         cmocka_unit_test(ex_eval_test__index_tests__evaluate_as_c_and_refuse_the_rest),
         cmocka_unit_test(pass_lower__cublaslt_bias_epilogue__rows_in_memory_only),
+        cmocka_unit_test(pass_lower__cublaslt_update__plain_sgd_only),
         cmocka_unit_test(pass_lower__each_step_kind__gets_its_configuration),
         cmocka_unit_test(plan_arena_total__gemm_into_donated_output__appends_scratch),
         cmocka_unit_test(emit_all__over_2_pow_31_elements__uses_64_bit_indices),

@@ -558,12 +558,15 @@ TEST(pass_lower__precision_and_gemm_env__cublaslt_steps) {
         snprintf(want, sizeof want, "%s; add h1 (bias b1) in cuBLASLt's epilogue", why[k]);
         assert_string_equal(z1->why_gemm, want);
         assert_int_equal(z1->lib_bias, id("h1")); /* the kernel continues with relu from h1 */
-        const StepLower *dw1 = &p->steps[p->nsteps - 1].lower; /* x^T @ d_h1 into w1 in place: scratch */
+        /* x^T @ d_h1 into w1 in place: the CPU's product in the scratch; on CUDA cuBLASLt's alpha
+         * and beta write w1 - lr * product into w1, no kernel after it */
+        const StepLower *dw1 = &p->steps[p->nsteps - 1].lower;
         assert_int_equal(p->steps[p->nsteps - 1].kind, STEP_GEMM);
         assert_int_equal(dw1->form, LOWER_GEMM_BLAS);
         assert_int_equal(dw1->gemm_out, -1);
-        assert_true(dw1->epilogue);
-        assert_int_equal(dw1->lib_bias, -1); /* its epilogue is the update, no bias */
+        assert_false(dw1->epilogue);
+        assert_int_equal(dw1->lib_bias, -1);
+        assert_int_equal(dw1->lib_update, id("w1_next"));
         assert_int_equal(p->steps[writer(p, "d")].lower.form, LOWER_GEMM_TILED); /* 1024x16x1024: 2^24 */
         assert_int_equal(p->target.precision, precs[k]);
         graph_free(g);

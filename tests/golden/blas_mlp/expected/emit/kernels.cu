@@ -121,17 +121,6 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k5(struct gtc_args a) {
 /* step 6: gemm: transpose bw_z1, matmul d_w1, mul w1_step, sub w1_next; grid 1056 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k6(struct gtc_args a) {
     gtc_wait_prior_steps();
-    for (int i = (int)blockIdx.x * blockDim.x + threadIdx.x; i < 1048576; i += (int)gridDim.x * blockDim.x) {
-        const int c0 = i % 1024;
-        const int c1 = i / 1024;
-        (void)c1; (void)c0;
-        const float acc = ((float *)(a.p[10] + 12713984))[i];
-        const float v2 = ((float *)a.p[2])[(c0 + c1 * 1024)];
-        const float v3 = gtc_to_f32(a.s[0]);
-        const float v4 = (float)(acc * v3);
-        const float v5 = (float)(v2 - v4);
-        ((float *)a.p[7])[(c0 + c1 * 1024)] = v5;
-    }
 }
 
 #ifndef __CUDACC_RTC__
