@@ -267,6 +267,17 @@ TEST(ex_eval_test__index_tests__evaluate_as_c_and_refuse_the_rest) {
 
 /* ---- launch configurations, arena, indices ----------------------------------------------------------- */
 
+/* The lowering of g's one GEMM step, a cuBLASLt one. */
+static const StepLower *blas_step(const Graph *g) {
+    const Plan *p = g->plan;
+    int gemm = -1;
+    for (int s = 0; s < p->nsteps; s++)
+        if (p->steps[s].kind == STEP_GEMM) gemm = s;
+    assert_true(gemm >= 0);
+    assert_int_equal(p->steps[gemm].lower.form, LOWER_GEMM_BLAS);
+    return &p->steps[gemm].lower;
+}
+
 /* cuBLASLt's alpha and beta take a plain SGD update w - lr * product (lr a constant or a float
  * scalar input, w the product's shape and in memory); not lr * product - w, not a clipped
  * gradient, not a broadcast w, not a product read by another op. */
@@ -296,13 +307,7 @@ TEST(pass_lower__cublaslt_update__plain_sgd_only) {
                  "'perm':[1,0]},{'name':'mm','op':'matmul','inputs':['xt','dy']},%s],'outputs':{'o':'o'}}",
                  cases[c].nodes);
         Graph *g = planned(sq);
-        const Plan *p = g->plan;
-        int gemm = -1;
-        for (int s = 0; s < p->nsteps; s++)
-            if (p->steps[s].kind == STEP_GEMM) gemm = s;
-        assert_true(gemm >= 0);
-        const StepLower *l = &p->steps[gemm].lower;
-        assert_int_equal(l->form, LOWER_GEMM_BLAS);
+        const StepLower *l = blas_step(g);
         if ((l->lib_update >= 0) != cases[c].update) fail_msg("case %zu: lib_update %d", c, (int)l->lib_update);
         if (cases[c].update) assert_string_equal(g->nodes[l->lib_update].name, "o");
         assert_int_equal(l->epilogue, cases[c].kernel);
@@ -344,13 +349,7 @@ TEST(pass_lower__cublaslt_bias_epilogue__rows_in_memory_only) {
                  "{'name':'col','dtype':'float32','shape':[40,1]}],'nodes':[%s],'outputs':{%s}}",
                  cases[c].nodes, cases[c].outs);
         Graph *g = planned(sq);
-        const Plan *p = g->plan;
-        int gemm = -1;
-        for (int s = 0; s < p->nsteps; s++)
-            if (p->steps[s].kind == STEP_GEMM) gemm = s;
-        assert_true(gemm >= 0);
-        const StepLower *l = &p->steps[gemm].lower;
-        assert_int_equal(l->form, LOWER_GEMM_BLAS);
+        const StepLower *l = blas_step(g);
         NodeId h = -1;
         for (int i = 0; i < g->nnodes; i++)
             if (!strcmp(g->nodes[i].name, "h")) h = i;
