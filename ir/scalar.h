@@ -287,9 +287,23 @@ GTC_FN uint64_t gtc_uabs64(uint64_t a) { return a; }
 #define gtc_floor(x) _Generic((x), float: floorf(x), double: floor(x), default: (x))
 #define gtc_ceil(x) _Generic((x), float: ceilf(x), double: ceil(x), default: (x))
 #define gtc_round(x) _Generic((x), float: rintf(x), double: rint(x), default: (x))
-#define gtc_max(a, b) (((a) > (b) || (a) != (a)) ? (a) : (b))
-#define gtc_min(a, b) (((a) < (b) || (a) != (a)) ? (a) : (b))
-#define gtc_relu(a) ((a) < 0 ? 0 : (a))
+/* max, min and relu of a float: the same values as the integer forms below (a NaN operand
+ * propagates, a == b gives b, relu(-0) is -0), written so that gcc computes them without a branch
+ * (maxss/minss or a compare and blend, then the NaN fix-up as a conditional move): in a loop the
+ * vectoriser leaves alone (a pooling window's strided taps), a branch on the sign of random data
+ * is mispredicted half the time (docs/cpu.md). The same formulas in another order (the NaN test
+ * first, or `||`) gcc turns into branches. */
+GTC_FN float gtc_maxf(float a, float b) { float m = a > b ? a : b; return a != a ? a : m; }
+GTC_FN double gtc_maxd(double a, double b) { double m = a > b ? a : b; return a != a ? a : m; }
+GTC_FN float gtc_minf(float a, float b) { float m = a < b ? a : b; return a != a ? a : m; }
+GTC_FN double gtc_mind(double a, double b) { double m = a < b ? a : b; return a != a ? a : m; }
+GTC_FN float gtc_reluf(float a) { float z = 0; return z > a ? z : a; }
+GTC_FN double gtc_relud(double a) { double z = 0; return z > a ? z : a; }
+#define gtc_max(a, b) _Generic((a) + (b), float: gtc_maxf((a), (b)), double: gtc_maxd((a), (b)), \
+                               default: (((a) > (b)) ? (a) : (b)))
+#define gtc_min(a, b) _Generic((a) + (b), float: gtc_minf((a), (b)), double: gtc_mind((a), (b)), \
+                               default: (((a) < (b)) ? (a) : (b)))
+#define gtc_relu(a) _Generic((a), float: gtc_reluf(a), double: gtc_relud(a), default: ((a) < 0 ? 0 : (a)))
 #define gtc_sign(a) ((a) != (a) ? (a) : ((a) > 0) - ((a) < 0))
 #define gtc_clamp(x, lo, hi) gtc_min(gtc_max((x), (lo)), (hi))
 /* The 2-byte floats are structs in C, and every branch of a _Generic must compile for every
