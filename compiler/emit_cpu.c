@@ -300,31 +300,38 @@ static bool reduce_outs_ok(Ex *x, const TensorType *O) {
 }
 
 #define COL_BLOCK 64
+#define MID_BLOCK 8
 
-/* A reduction over every axis but the last (a bias gradient: column sums of [rows, n]), as
- * blocks of COL_BLOCK outputs whose accumulators advance together row by row: the input is read
- * along its rows (not down its columns, a cache line per element) and the inner loop over the
- * block vectorises. Each output still folds its elements in the same order as reduce_loop, so the
- * values are the same bits. */
-static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, const TensorType *O) {
+/* A reduction over every axis but one, k (a bias gradient: the column sums of [rows, n], k the
+ * last axis; a convolution's over [N, C, H, W], k = 1), as blocks of COL_BLOCK outputs whose
+ * accumulators advance together, the block's loop innermost: when k is the last axis the input
+ * is read along its rows (not down its columns, a cache line per element) and the inner loop
+ * vectorises; when it is not, the block's sums are independent chains the CPU overlaps, where
+ * one output at a time waits for each add of its double accumulator. Each output still folds
+ * its elements in the same order as reduce_loop (the reduced axes in index order), so the values
+ * are the same bits. */
+static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, const TensorType *O, int k) {
     int r = S->rank;
-    int64_t n = S->dims[r - 1];
+    int64_t n = S->dims[k];
+    /* a middle axis: blocks of MID_BLOCK chains, enough to hide an add's latency, and more
+     * blocks for the threads (the block size changes no value) */
+    int bs = k == r - 1 ? COL_BLOCK : MID_BLOCK;
     const char *L = x->idx64 ? "LL" : "";
-    if (par_work(ir_numel(S)) && n > COL_BLOCK) ex_line(x, "#pragma omp parallel for schedule(static)");
+    if (par_work(ir_numel(S)) && n > bs) ex_line(x, "#pragma omp parallel for schedule(static)");
     char *cb = ex_name(x, "cb"), *acc = ex_name(x, "accb"), *nb = ex_name(x, "nb");
-    ex_line(x, "for (%s %s = 0; %s < %lld%s; %s += %d) {", x->idx, cb, cb, (long long)n, L, cb, COL_BLOCK);
+    ex_line(x, "for (%s %s = 0; %s < %lld%s; %s += %d) {", x->idx, cb, cb, (long long)n, L, cb, bs);
     x->indent++;
-    ex_line(x, "%s %s[%d];", ri->acc, acc, COL_BLOCK);
-    ex_line(x, "const int %s = %lld%s - %s < %d ? (int)(%lld%s - %s) : %d;", nb, (long long)n, L, cb, COL_BLOCK, (long long)n, L,
-            cb, COL_BLOCK);
+    ex_line(x, "%s %s[%d];", ri->acc, acc, bs);
+    ex_line(x, "const int %s = %lld%s - %s < %d ? (int)(%lld%s - %s) : %d;", nb, (long long)n, L, cb, bs, (long long)n, L, cb, bs);
     ex_line(x, "for (int l = 0; l < %s; l++) %s[l] = %s;", nb, acc, ri->init);
     char *xc[IR_MAX_RANK] = {0};
-    int loops = open_loops(x, S, 0, r - 1, xc, false);
+    int loops = open_loops(x, S, 0, k, xc, false);
     ex_line(x, "for (int l = 0; l < %s; l++) {", nb);
     x->indent++;
     char *ck = ex_name(x, "ck");
     ex_line(x, "const %s %s = %s + l;", x->idx, ck, cb);
-    xc[r - 1] = strdup(ck);
+    xc[k] = strdup(ck);
+    int inner = open_loops(x, S, k + 1, r - 1 - k, xc + k + 1, false);
     int m = ex_mark(x);
     char *v = ex_value(x, ri->x, xc);
     char *cv = emit_conv(v, S->dtype, ri->ct), *a = xfmt("%s[l]", acc);
@@ -332,6 +339,7 @@ static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, 
     ex_line(x, "%s", stmt);
     free(stmt), free(cv), free(v);
     ex_release(x, m);
+    close_loops(x, inner);
     x->indent--;
     ex_line(x, "}");
     close_loops(x, loops);
@@ -341,7 +349,8 @@ static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, 
     x->indent++;
     ex_line(x, "const %s %s = %s + l;", x->idx, ck, cb);
     char *oc[IR_MAX_RANK] = {0};
-    for (int i = 0; i < O->rank; i++) oc[i] = strdup(i == O->rank - 1 ? ck : "0");
+    int ko = O->rank == r ? k : O->rank - 1; /* the kept axis in the output (kept dims or not) */
+    for (int i = 0; i < O->rank; i++) oc[i] = strdup(i == ko ? ck : "0");
     char *fin = emit_red_final(ri, a, NULL), *rv = ex_name(x, "v");
     ex_line(x, "const %s %s = %s;", emit_ctype(ri->out), rv, fin);
     m = ex_mark(x);
@@ -371,9 +380,12 @@ static void emit_cpu_reduce(Ex *x) {
     emit_red_count(x->g, &ri, x->args);
     const TensorType *S = &N(x->g, ri.x)->type, *O = &N(x->g, ri.node)->type;
     if (!reduce_outs_ok(x, O)) return;
-    if (!ri.arg && S->rank >= 2 && S->rank <= 31 && ri.mask == (1u << (S->rank - 1)) - 1 && S->dims[S->rank - 1] > 1 &&
-        ir_numel(S) > S->dims[S->rank - 1])
-        return emit_cpu_reduce_cols(x, &ri, S, O);
+    int kept = -1; /* the one axis not reduced, if one (not the first: a row's sum is one run) */
+    for (int i = 0; S->rank >= 2 && S->rank <= 31 && i < S->rank; i++)
+        if (!(ri.mask & (1u << i))) kept = kept == -1 ? i : -2;
+    if (!ri.arg && kept > 0 && ri.mask == ((1u << S->rank) - 1) - (1u << kept) && S->dims[kept] > 1 &&
+        (kept == S->rank - 1 || !S->sym[kept]) && ir_numel(S) > S->dims[kept])
+        return emit_cpu_reduce_cols(x, &ri, S, O, kept);
     char *oc[IR_MAX_RANK] = {0}, *xc[IR_MAX_RANK] = {0};
     int loops = open_loops(x, O, 0, O->rank, oc, par_work(ir_numel(S)) && ir_numel(O) > 1);
     for (int i = 0, o = 0; i < S->rank; i++) {

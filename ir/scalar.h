@@ -196,6 +196,7 @@ template <typename T> GTC_FN T gtc_min(T a, T b) { return (a < b || a != a) ? a 
 template <typename T> GTC_FN T gtc_relu(T a) { return a < (T)0 ? (T)0 : a; }
 template <typename T> GTC_FN T gtc_sign(T a) { return a != a ? a : (T)((a > (T)0) - (a < (T)0)); }
 template <typename T> GTC_FN T gtc_clamp(T x, T lo, T hi) { return gtc_min(gtc_max(x, lo), hi); }
+#define gtc_where(c, x, y) ((c) ? (x) : (y))
 template <typename T> GTC_FN gtc_bool gtc_to_bool(T x) { return x != (T)0; }
 template <typename T> GTC_FN gtc_bool gtc_to_b8(T x) { return x != (T)0; }
 /* to an integer: from a float saturating (gtc_f2*), from an integer keeping the low bits (two's
@@ -287,11 +288,42 @@ GTC_FN uint64_t gtc_uabs64(uint64_t a) { return a; }
 #define gtc_floor(x) _Generic((x), float: floorf(x), double: floor(x), default: (x))
 #define gtc_ceil(x) _Generic((x), float: ceilf(x), double: ceil(x), default: (x))
 #define gtc_round(x) _Generic((x), float: rintf(x), double: rint(x), default: (x))
-#define gtc_max(a, b) (((a) > (b) || (a) != (a)) ? (a) : (b))
-#define gtc_min(a, b) (((a) < (b) || (a) != (a)) ? (a) : (b))
-#define gtc_relu(a) ((a) < 0 ? 0 : (a))
+/* max, min and relu of a float: the same values as the integer forms below (a NaN operand
+ * propagates, a == b gives b, relu(-0) is -0), written so that gcc computes them without a branch
+ * (maxss/minss or a compare and blend, then the NaN fix-up as a conditional move): in a loop the
+ * vectoriser leaves alone (a pooling window's strided taps), a branch on the sign of random data
+ * is mispredicted half the time (docs/cpu.md). The same formulas in another order (the NaN test
+ * first, or `||`) gcc turns into branches. */
+GTC_FN float gtc_maxf(float a, float b) { float m = a > b ? a : b; return a != a ? a : m; }
+GTC_FN double gtc_maxd(double a, double b) { double m = a > b ? a : b; return a != a ? a : m; }
+GTC_FN float gtc_minf(float a, float b) { float m = a < b ? a : b; return a != a ? a : m; }
+GTC_FN double gtc_mind(double a, double b) { double m = a < b ? a : b; return a != a ? a : m; }
+GTC_FN float gtc_reluf(float a) { float z = 0; return z > a ? z : a; }
+GTC_FN double gtc_relud(double a) { double z = 0; return z > a ? z : a; }
+#define gtc_max(a, b) _Generic((a) + (b), float: gtc_maxf((a), (b)), double: gtc_maxd((a), (b)), \
+                               default: (((a) > (b)) ? (a) : (b)))
+#define gtc_min(a, b) _Generic((a) + (b), float: gtc_minf((a), (b)), double: gtc_mind((a), (b)), \
+                               default: (((a) < (b)) ? (a) : (b)))
+#define gtc_relu(a) _Generic((a), float: gtc_reluf(a), double: gtc_relud(a), default: ((a) < 0 ? 0 : (a)))
 #define gtc_sign(a) ((a) != (a) ? (a) : ((a) > 0) - ((a) < 0))
 #define gtc_clamp(x, lo, hi) gtc_min(gtc_max((x), (lo)), (hi))
+/* where(c, x, y) of floats: x's or y's bits through a mask, so that gcc cannot turn it into a
+ * branch on c (a pool gradient's "is this tap the max" is random); vectorised loops keep their
+ * blend-like and/andnot/or. Integers and the 2-byte floats (structs) select as C does. */
+GTC_FN float gtc_wheref(gtc_bool c, float x, float y) {
+    gtc_f32_bits bx = {x}, by = {y};
+    uint32_t m = 0u - (uint32_t)(c != 0);
+    bx.u = (bx.u & m) | (by.u & ~m);
+    return bx.f;
+}
+GTC_FN double gtc_whered(gtc_bool c, double x, double y) {
+    gtc_f64_bits bx = {x}, by = {y};
+    uint64_t m = 0ull - (uint64_t)(c != 0);
+    bx.u = (bx.u & m) | (by.u & ~m);
+    return bx.d;
+}
+#define gtc_where(c, x, y) _Generic((x), float: gtc_wheref((c), GTC_NUM(x), GTC_NUM(y)), \
+                                    double: gtc_whered((c), GTC_NUM(x), GTC_NUM(y)), default: ((c) ? (x) : (y)))
 /* The 2-byte floats are structs in C, and every branch of a _Generic must compile for every
  * operand type, so the conversions reach x through these three: GTC_NUM(x) is x when it is a
  * number (0 otherwise), GTC_ASB / GTC_ASF x when it is that struct. */

@@ -43,6 +43,15 @@ TEST(emit_cpu__views_with_steps__matches_eager) { check("tests/emit/views_steps.
  * (a col2im's form), a pad read through a reshape that merges the innermost axis with another
  * (the longest outer axis made innermost); copies and exact ops only: the same bits */
 TEST(emit_cpu__loop_versions__match_eager_exactly) { check("tests/emit/loop_versions.json", 1, 0.0); }
+/* max, min, relu and where (scalar.h's branch-free forms) over NaNs (sqrt of negatives) and
+ * signed zeros (made visible as 1/x = -inf or +inf), in a vectorised step and in the strided
+ * loops of two max pools (one over NaNs): the same bits as eager */
+TEST(emit_cpu__selects_nan_and_signed_zero__match_eager_exactly) { check("tests/emit/selects.json", 1, 0.0); }
+/* reductions over every axis but one that is not the last (a convolution's bias gradient over
+ * [N, C, H, W]), written as blocks of accumulators (emit_cpu.c emit_cpu_reduce_cols): sums with
+ * a fused prologue, kept dims or not, a mean, a max, float64, more outputs than one block, a
+ * parallel one; each output folds in index order as eager does: the same bits */
+TEST(emit_cpu__reductions_keeping_a_middle_axis__match_eager_exactly) { check("tests/emit/reduce_kept_axis.json", 1, 0.0); }
 TEST(emit_cpu__golden_views__matches_eager) { check("tests/golden/views/graph.json", 1, F32); }
 /* reshapes that merge, split, straddle ([4,15] from [10,6]) and add or drop size-1 axes, over
  * transposes, each the top of its step's output or read inside one (emit_expr.c reshape_coords,
@@ -115,6 +124,8 @@ int main(void) {
         cmocka_unit_test(emit_cpu__shared_expensive__matches_eager),
         cmocka_unit_test(emit_cpu__views_with_steps__matches_eager),
         cmocka_unit_test(emit_cpu__loop_versions__match_eager_exactly),
+        cmocka_unit_test(emit_cpu__selects_nan_and_signed_zero__match_eager_exactly),
+        cmocka_unit_test(emit_cpu__reductions_keeping_a_middle_axis__match_eager_exactly),
         cmocka_unit_test(emit_cpu__golden_views__matches_eager),
         cmocka_unit_test(emit_cpu__reshape_runs__match_eager),
         cmocka_unit_test(emit_cpu__broadcast_promote__matches_eager),

@@ -71,7 +71,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k3(struct gtc_args a) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[10])[(j + i * 1024)];
             const gtc_bool v1 = (gtc_bool)(v0 > ((float)0));
-            const float v2 = (float)(v1 ? acc : ((float)0));
+            const float v2 = (float)(gtc_where(v1, acc, ((float)0)));
             ((float *)(a.p[10] + 8519680))[(j + i * 1024)] = v2;
         });
 }

@@ -142,7 +142,7 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k3(struct gtc_args a) {
             const float gtc_acc0 = gtc_row_dot<float, 4>(gtc_ra[wr], B2, 1LL, 4LL, gtc_j0, 4);
             if (lane + 0 < 16) {
                 const gtc_bool v31 = (gtc_bool)(v5 > ((float)0));
-                const float v32 = (float)(v31 ? gtc_acc0 : ((float)0));
+                const float v32 = (float)(gtc_where(v31, gtc_acc0, ((float)0)));
                 ((float *)(a.p[14] + 7168))[(gtc_j0 + c0 * 16)] = v32;
             }
         }

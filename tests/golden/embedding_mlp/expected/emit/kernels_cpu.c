@@ -138,7 +138,7 @@ GTC_CPU_STEP static void gtc_c3(const void *args) {
                 acc = ra[k] * ((float *)a->p[5])[k * 1LL + (long long)c32 * 4LL] + acc;
             const float v33 = ((float *)(a->p[14] + 2048))[(c32 + c0 * 16)];
             const gtc_bool v34 = (gtc_bool)(v33 > ((float)0));
-            const float v35 = (float)(v34 ? acc : ((float)0));
+            const float v35 = (float)(gtc_where(v34, acc, ((float)0)));
             ((float *)(a->p[14] + 7168))[(c32 + c0 * 16)] = v35;
         }
     }

@@ -78,14 +78,14 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k0(struct gtc_args a) {
         {
             const float gtc_acc0 = gtc_row_dot<float, 3>(gtc_ra[wr], B2, 1LL, 3LL, gtc_j0, 3);
             const gtc_bool v30 = (gtc_bool)(v4 > ((float)0));
-            const float v31 = (float)(v30 ? gtc_acc0 : ((float)0));
+            const float v31 = (float)(gtc_where(v30, gtc_acc0, ((float)0)));
             ((float *)a.p[6])[(gtc_j0 + c0 * 48)] = v31;
         }
         {
             const float gtc_acc1 = gtc_row_dot<float, 3>(gtc_ra[wr], B2, 1LL, 3LL, gtc_j1, 3);
             if (lane + 32 < 48) {
                 const gtc_bool v32 = (gtc_bool)(v5 > ((float)0));
-                const float v33 = (float)(v32 ? gtc_acc1 : ((float)0));
+                const float v33 = (float)(gtc_where(v32, gtc_acc1, ((float)0)));
                 ((float *)a.p[6])[(gtc_j1 + c0 * 48)] = v33;
             }
         }

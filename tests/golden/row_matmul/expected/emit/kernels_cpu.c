@@ -73,7 +73,7 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
                 acc = ra[k] * ((float *)a->p[3])[k * 1LL + (long long)c30 * 3LL] + acc;
             const float v31 = ((float *)a->p[1])[(c30 + c0 * 48)];
             const gtc_bool v32 = (gtc_bool)(v31 > ((float)0));
-            const float v33 = (float)(v32 ? acc : ((float)0));
+            const float v33 = (float)(gtc_where(v32, acc, ((float)0)));
             ((float *)a->p[6])[(c30 + c0 * 48)] = v33;
         }
     }

@@ -219,7 +219,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k13(struct gtc_args a) {
         const gtc_bool v6 = (gtc_bool)(v3 > v5);
         const int16_t v7 = gtc_to_i16(v2);
         const int16_t v8 = ((int16_t *)a.p[2])[(c0 + c1 * 5)];
-        const int16_t v9 = (int16_t)(v6 ? v7 : v8);
+        const int16_t v9 = (int16_t)(gtc_where(v6, v7, v8));
         ((int16_t *)a.p[22])[(c0 + c1 * 5)] = v9;
     }
 }

@@ -219,7 +219,7 @@ GTC_CPU_STEP static void gtc_c13(const void *args) {
             const gtc_bool v6 = (gtc_bool)(v3 > v5);
             const int16_t v7 = gtc_to_i16(v2);
             const int16_t v8 = ((int16_t *)a->p[2])[(c1 + c0 * 5)];
-            const int16_t v9 = (int16_t)(v6 ? v7 : v8);
+            const int16_t v9 = (int16_t)(gtc_where(v6, v7, v8));
             ((int16_t *)a->p[22])[(c1 + c0 * 5)] = v9;
         }
     }

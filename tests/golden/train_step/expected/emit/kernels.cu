@@ -107,49 +107,49 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k1(struct gtc_args a) {
         {
             const float gtc_acc0 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j0, 2);
             const gtc_bool v36 = (gtc_bool)(v4 > ((float)0));
-            const float v37 = (float)(v36 ? gtc_acc0 : ((float)0));
+            const float v37 = (float)(gtc_where(v36, gtc_acc0, ((float)0)));
             ((float *)(a.p[12] + 1054720))[(gtc_j0 + c0 * 256)] = v37;
         }
         {
             const float gtc_acc1 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j1, 2);
             const gtc_bool v38 = (gtc_bool)(v5 > ((float)0));
-            const float v39 = (float)(v38 ? gtc_acc1 : ((float)0));
+            const float v39 = (float)(gtc_where(v38, gtc_acc1, ((float)0)));
             ((float *)(a.p[12] + 1054720))[(gtc_j1 + c0 * 256)] = v39;
         }
         {
             const float gtc_acc2 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j2, 2);
             const gtc_bool v40 = (gtc_bool)(v6 > ((float)0));
-            const float v41 = (float)(v40 ? gtc_acc2 : ((float)0));
+            const float v41 = (float)(gtc_where(v40, gtc_acc2, ((float)0)));
             ((float *)(a.p[12] + 1054720))[(gtc_j2 + c0 * 256)] = v41;
         }
         {
             const float gtc_acc3 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j3, 2);
             const gtc_bool v42 = (gtc_bool)(v7 > ((float)0));
-            const float v43 = (float)(v42 ? gtc_acc3 : ((float)0));
+            const float v43 = (float)(gtc_where(v42, gtc_acc3, ((float)0)));
             ((float *)(a.p[12] + 1054720))[(gtc_j3 + c0 * 256)] = v43;
         }
         {
             const float gtc_acc4 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j4, 2);
             const gtc_bool v44 = (gtc_bool)(v8 > ((float)0));
-            const float v45 = (float)(v44 ? gtc_acc4 : ((float)0));
+            const float v45 = (float)(gtc_where(v44, gtc_acc4, ((float)0)));
             ((float *)(a.p[12] + 1054720))[(gtc_j4 + c0 * 256)] = v45;
         }
         {
             const float gtc_acc5 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j5, 2);
             const gtc_bool v46 = (gtc_bool)(v9 > ((float)0));
-            const float v47 = (float)(v46 ? gtc_acc5 : ((float)0));
+            const float v47 = (float)(gtc_where(v46, gtc_acc5, ((float)0)));
             ((float *)(a.p[12] + 1054720))[(gtc_j5 + c0 * 256)] = v47;
         }
         {
             const float gtc_acc6 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j6, 2);
             const gtc_bool v48 = (gtc_bool)(v10 > ((float)0));
-            const float v49 = (float)(v48 ? gtc_acc6 : ((float)0));
+            const float v49 = (float)(gtc_where(v48, gtc_acc6, ((float)0)));
             ((float *)(a.p[12] + 1054720))[(gtc_j6 + c0 * 256)] = v49;
         }
         {
             const float gtc_acc7 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j7, 2);
             const gtc_bool v50 = (gtc_bool)(v11 > ((float)0));
-            const float v51 = (float)(v50 ? gtc_acc7 : ((float)0));
+            const float v51 = (float)(gtc_where(v50, gtc_acc7, ((float)0)));
             ((float *)(a.p[12] + 1054720))[(gtc_j7 + c0 * 256)] = v51;
         }
         __syncwarp(); /* the warp's rows in shared memory are rewritten next */

@@ -99,7 +99,7 @@ GTC_CPU_STEP static void gtc_c1(const void *args) {
                 acc = ra[k] * ((float *)a->p[4])[k * 1LL + (long long)c30 * 2LL] + acc;
             const float v31 = ((float *)a->p[12])[(c30 + c0 * 256)];
             const gtc_bool v32 = (gtc_bool)(v31 > ((float)0));
-            const float v33 = (float)(v32 ? acc : ((float)0));
+            const float v33 = (float)(gtc_where(v32, acc, ((float)0)));
             ((float *)(a->p[12] + 1054720))[(c30 + c0 * 256)] = v33;
         }
     }
