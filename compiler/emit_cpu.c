@@ -303,13 +303,14 @@ static bool reduce_outs_ok(Ex *x, const TensorType *O) {
 #define MID_BLOCK 8
 
 /* A reduction over every axis but one, k (a bias gradient: the column sums of [rows, n], k the
- * last axis; a convolution's over [N, C, H, W], k = 1), as blocks of COL_BLOCK outputs whose
- * accumulators advance together, the block's loop innermost: when k is the last axis the input
- * is read along its rows (not down its columns, a cache line per element) and the inner loop
- * vectorises; when it is not, the block's sums are independent chains the CPU overlaps, where
- * one output at a time waits for each add of its double accumulator. Each output still folds
- * its elements in the same order as reduce_loop (the reduced axes in index order), so the values
- * are the same bits. */
+ * last axis; a convolution's over [N, C, H, W], k = 1), as blocks of outputs whose accumulators
+ * advance together, the block's loop inside the reduced axes before k and outside those after
+ * it. When k is the last axis (blocks of COL_BLOCK) the input is read along its rows (not down
+ * its columns, a cache line per element) and the innermost loop, the block's, vectorises; when
+ * it is not (blocks of MID_BLOCK), each output reads its run of the axes after k at once, and
+ * the block's sums are independent chains that the CPU overlaps, where one output at a time
+ * waited for each add of its double accumulator. Each output still folds its elements in the
+ * same order as reduce_loop (the reduced axes in index order), so the values are the same bits. */
 static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, const TensorType *O, int k) {
     int r = S->rank;
     int64_t n = S->dims[k];

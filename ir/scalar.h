@@ -288,8 +288,9 @@ GTC_FN uint64_t gtc_uabs64(uint64_t a) { return a; }
 #define gtc_floor(x) _Generic((x), float: floorf(x), double: floor(x), default: (x))
 #define gtc_ceil(x) _Generic((x), float: ceilf(x), double: ceil(x), default: (x))
 #define gtc_round(x) _Generic((x), float: rintf(x), double: rint(x), default: (x))
-/* max, min and relu of a float: the same values as the integer forms below (a NaN operand
- * propagates, a == b gives b, relu(-0) is -0), written so that gcc computes them without a branch
+/* max, min and relu of a float: the values of the plain formulas, `(a > b || a != a) ? a : b`
+ * and `a < 0 ? 0 : a` (a NaN operand propagates, a == b gives b, relu(-0) is -0; the integer
+ * forms below are those), written so that gcc computes them without a branch
  * (maxss/minss or a compare and blend, then the NaN fix-up as a conditional move): in a loop the
  * vectoriser leaves alone (a pooling window's strided taps), a branch on the sign of random data
  * is mispredicted half the time (docs/cpu.md). The same formulas in another order (the NaN test
