@@ -158,10 +158,10 @@ static cublasStatus_t layout(cublasLtMatrixLayout_t *l, cudaDataType_t t, int64_
 
 // The algorithm for a description and its layouts: cuBLASLt's heuristic proposes up to
 // BLAS_CANDIDATES, and each is timed once on buffers of the step's sizes (as PyTorch's
-// TunableOp and cuDNN's benchmark mode do), the fastest kept for the process (blas_cache: every
+// TunableOp and cuDNN's benchmark mode do), the fastest kept for the process (g_tuned: every
 // step of the same product shares it, so a plan's products round alike). The heuristic's first
 // pick is not always the fastest: on the H200 it gave the 4096^3 TF32 product a 128x128 tile at
-// 530 us where a 128x256 one runs it in about 330 (bench/README.md, "GEMM selection").
+// 530 us where a 128x256 one runs it in about 330 (bench/README.md, the Scale section).
 // GTC_BLAS_TUNE=0 keeps the heuristic's first pick.
 #define BLAS_CANDIDATES 8
 
