@@ -161,13 +161,31 @@ int cpu_matmul(RtTensor *out, const RtTensor *a, const RtTensor *b) {
     size_t esz[3] = {es, es, es};
     CpuIter it;
     cpu_iter_init(&it, nb, out->shape, 3, base, st, esz);
-    /* A batch of row-major a's against one shared b is one GEMM with batch*m rows. */
-    if (it.ndim == 0 && it.inner > 1 && it.istride[2] == 0 && A.direct && A.tr == CblasNoTrans &&
-        (m == 1 || it.istride[1] == m * A.sr) && it.istride[1] >= k && it.inner * m <= INT_MAX) {
-        int64_t lda = m == 1 ? it.istride[1] : A.ld;
-        gemm(dt, CblasNoTrans, B.tr, it.inner * m, n, k, it.ptr[1], lda,
-             B.direct ? it.ptr[2] : (pack(dt, pb, it.ptr[2], k, n, B.sr, B.sc), pb), B.ld,
-             it.ptr[0]);
+    /* A batch of a's against one shared b is one GEMM with batch*m rows: in place when the a's
+     * are stacked rows, else from a stacked copy. Always one GEMM, so the bits do not depend on
+     * a's layout: OpenBLAS's Haswell kernels round a row differently in a taller product (a batch
+     * of every other matrix against its contiguous copy, tests/php/matmul_layout_bitwise.phpt). */
+    bool shared_b = batch > 1 && batch * m <= INT_MAX;
+    for (int i = 0; i < nb; i++) shared_b = shared_b && B.bst[i] == 0;
+    char *stack = NULL;
+    if (shared_b && !(it.ndim == 0 && A.direct && A.tr == CblasNoTrans && (m == 1 || it.istride[1] == m * A.sr) &&
+                      it.istride[1] >= k)) {
+        if (!(stack = malloc((size_t)(batch * m * k) * es))) {
+            free(pa), free(pb);
+            return rt_error(RT_EOOM, "matmul: out of host memory");
+        }
+        int64_t j = 0;
+        do {
+            for (int64_t i = 0; i < it.inner; i++, j++)
+                pack(dt, stack + j * m * k * (int64_t)es, it.ptr[1] + i * it.istride[1] * (int64_t)es, m, k, A.sr, A.sc);
+        } while (cpu_iter_next(&it));
+    }
+    if (shared_b) {
+        const bool stacked = stack != NULL;
+        int64_t lda = stacked ? k : m == 1 ? it.istride[1] : A.ld;
+        gemm(dt, CblasNoTrans, B.tr, batch * m, n, k, stacked ? stack : it.ptr[1], lda,
+             B.direct ? base[2] : (pack(dt, pb, base[2], k, n, B.sr, B.sc), pb), B.ld, base[0]);
+        free(stack);
     } else {
         do {
             for (int64_t i = 0; i < it.inner; i++) {
