@@ -39,7 +39,7 @@ struct RtCudaBlas {
     bool flip;                         // A is staged transposed ([k][m] -> [m][k])
     bool borrowed[2];                  // stage[k] is an earlier step's copy (rt_cuda_blas_share)
     bool lib_bias;                     // gm.bias through cuBLASLt's BIAS epilogue (else gtc_blas_bias)
-    float *bias_buf;                   // n floats: the bias when its own pointer is not 16-byte aligned
+    float *bias_buf;                   // n floats: the bias row, copied before each call (gtc_blas_copy)
 };
 
 static __device__ __forceinline__ float stage_cvt(float x, float *) { return x; }
@@ -102,9 +102,11 @@ __global__ void gtc_blas_bias(float *__restrict__ c, const float *__restrict__ b
         c[i / n * ldc + i % n] += bias[i % n];
 }
 
-// y[0, n) = x[0, n): a bias row that is not 16-byte aligned, into the step's own buffer before the
-// call. A kernel node and not a memcpy node: a captured cudaMemcpyAsync made the plan's graph
-// fail to rebuild (cudaErrorInvalidValue, H200) when the bias moved from an aligned pointer to a view.
+// y[0, n) = x[0, n): the bias row into the step's own 16-byte aligned buffer before every call,
+// whatever the bias pointer's alignment (a view of the caller's may start anywhere), so the
+// captured graph keeps one shape: a re-capture that added a copy node only for an unaligned view
+// could not be swapped into the executable graph, and rebuilding the plan's graph with it failed
+// (cudaErrorInvalidValue on the H200, with a memcpy node and with this kernel alike).
 __global__ void gtc_blas_copy(const float *__restrict__ x, float *__restrict__ y, int64_t n) {
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) y[i] = x[i];
 }
@@ -423,13 +425,9 @@ extern "C" int rt_cuda_blas_capture(RtCudaBlas *b, const void *args, cudaGraph_t
     A = ops[0], B = ops[1];
     const float *bias = gm->bias ? (const float *)slot_ptr(args, gm->bias_slot, gm->bias_off) : nullptr;
     s = CUBLAS_STATUS_SUCCESS;
-    if (b->lib_bias) { /* the pointer as it is now (the call is captured with it); an unaligned one copied */
-        if ((uintptr_t)bias % 16) {
-            const int64_t blocks = (gm->n + 255) / 256;
-            gtc_blas_copy<<<(unsigned)(blocks < 1024 ? blocks : 1024), 256, 0, b->cap>>>(bias, b->bias_buf, gm->n);
-            bias = b->bias_buf;
-        }
-        s = cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias);
+    if (b->lib_bias) { /* copied into bias_buf, the pointer the call was set up with */
+        const int64_t blocks = (gm->n + 255) / 256;
+        gtc_blas_copy<<<(unsigned)(blocks < 1024 ? blocks : 1024), 256, 0, b->cap>>>(bias, b->bias_buf, gm->n);
     }
     if (s == CUBLAS_STATUS_SUCCESS)
         s = cublasLtMatmul(g_lt, b->op, f64 ? (const void *)&one : &alphaf, B, b->la, A, b->lb,
