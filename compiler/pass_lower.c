@@ -285,11 +285,6 @@ static int lower_launch(const Graph *g, const Target *tg, const Step *st, StepLo
 
 /* ---- the library GEMMs' product and scratch ------------------------------------------------------- */
 
-/* The add of a bias row to a cuBLASLt product that cuBLASLt's BIAS epilogue can apply as it writes
- * C: the product's only reader in the step, not an output itself; the bias float32 [N] or [1, N],
- * in memory, from an earlier step or the caller; one matrix (batch 1). The sum is the same float32
- * addition the kernel would do, and the kernel then starts from it: one pass over the product
- * less (the 4k-wide step's forward epilogues read, and wrote, 64 MB each for it). -1: none. */
 /* The one node of step st that reads `v` (-1: none or several); *out: whether v is a step output. */
 static NodeId only_reader(const Graph *g, const Step *st, NodeId v, bool *out) {
     NodeId r = -1;
@@ -306,6 +301,13 @@ static NodeId only_reader(const Graph *g, const Step *st, NodeId v, bool *out) {
     return r;
 }
 
+/* Whether step st's product is one float32 matrix (batch 1), as cuBLASLt's epilogues here take it;
+ * fills gm. */
+static bool one_f32_matrix(const Graph *g, const Step *st, EmitGemm *gm, Diag *d) {
+    const Node *mm = N(g, st->root);
+    return mm->type.dtype == DT_FLOAT32 && mm->type.rank == 2 && !emit_gemm_info(g, st, gm, d) && gm->batch == 1;
+}
+
 /* A plain SGD update of a weight gradient through cuBLASLt: w - lr * product (lr a constant or a
  * float scalar input; w float32 with the product's shape, in memory), the product and lr * product
  * read by nothing else, the difference with a buffer of its own (usually w's, donated). cuBLASLt
@@ -318,7 +320,7 @@ static NodeId lib_update(const Graph *g, const Step *st, Diag *d) {
     const Node *mm = N(g, st->root);
     EmitGemm gm;
     bool out;
-    if (mm->type.dtype != DT_FLOAT32 || mm->type.rank != 2 || emit_gemm_info(g, st, &gm, d) || gm.batch != 1) return -1;
+    if (!one_f32_matrix(g, st, &gm, d)) return -1;
     const NodeId mul = only_reader(g, st, st->root, &out);
     if (mul < 0 || out || N(g, mul)->op != OP_MUL || N(g, mul)->ninputs != 2) return -1;
     const Node *m = N(g, mul);
@@ -338,22 +340,17 @@ static NodeId lib_update(const Graph *g, const Step *st, Diag *d) {
     return sub;
 }
 
+/* The add of a bias row to a cuBLASLt product that cuBLASLt's BIAS epilogue can apply as it writes
+ * C: the product's only reader in the step, not an output itself; the bias float32 [N] or [1, N],
+ * in memory, from an earlier step or the caller; one matrix (batch 1). The sum is the same float32
+ * addition the kernel would do, and the kernel then starts from it: one pass over the product
+ * less (the 4k-wide step's forward epilogues read, and wrote, 64 MB each for it). -1: none. */
 static NodeId lib_bias(const Graph *g, const Step *st, Diag *d) {
-    const Node *mm = N(g, st->root);
     EmitGemm gm;
-    if (mm->type.dtype != DT_FLOAT32 || mm->type.rank != 2 || emit_gemm_info(g, st, &gm, d) || gm.batch != 1) return -1;
-    NodeId add = -1;
-    for (int k = 0; k < st->nouts; k++)
-        if (st->outs[k] == st->root) return -1;
-    for (int i = 0; i < st->nnodes; i++) {
-        const Node *nd = N(g, st->nodes[i]);
-        for (int j = 0; j < nd->ninputs; j++)
-            if (nd->in[j].id == st->root) {
-                if (add >= 0 || nd->op != OP_ADD) return -1;
-                add = st->nodes[i];
-            }
-    }
-    if (add < 0) return -1;
+    bool out;
+    if (!one_f32_matrix(g, st, &gm, d)) return -1;
+    const NodeId add = only_reader(g, st, st->root, &out);
+    if (add < 0 || out || N(g, add)->op != OP_ADD) return -1;
     const Node *a = N(g, add);
     if (a->ninputs != 2 || a->type.rank != 2 || a->type.dims[0] != gm.m || a->type.dims[1] != gm.n) return -1;
     const NodeId b = a->in[0].id == st->root ? a->in[1].id : a->in[0].id;

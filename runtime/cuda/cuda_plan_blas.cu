@@ -39,7 +39,7 @@ struct RtCudaBlas {
     bool flip;                         // A is staged transposed ([k][m] -> [m][k])
     bool borrowed[2];                  // stage[k] is an earlier step's copy (rt_cuda_blas_share)
     bool lib_bias;                     // gm.bias through cuBLASLt's BIAS epilogue (else gtc_blas_bias)
-    float *bias_buf;                   // n floats: the bias row, copied before each call (gtc_blas_copy)
+    float *bias_buf;                   // n floats: the bias row, copied before each call
 };
 
 static __device__ __forceinline__ float stage_cvt(float x, float *) { return x; }
@@ -100,15 +100,6 @@ template <class O> __global__ void gtc_blas_stage_t(const float *__restrict__ x,
 __global__ void gtc_blas_bias(float *__restrict__ c, const float *__restrict__ bias, int64_t m, int64_t n, int64_t ldc) {
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m * n; i += (int64_t)gridDim.x * blockDim.x)
         c[i / n * ldc + i % n] += bias[i % n];
-}
-
-// y[0, n) = x[0, n): the bias row into the step's own 16-byte aligned buffer before every call,
-// whatever the bias pointer's alignment (a view of the caller's may start anywhere), so the
-// captured graph keeps one shape: a re-capture that added a copy node only for an unaligned view
-// could not be swapped into the executable graph, and rebuilding the plan's graph with it failed
-// (cudaErrorInvalidValue on the H200, with a memcpy node and with this kernel alike).
-__global__ void gtc_blas_copy(const float *__restrict__ x, float *__restrict__ y, int64_t n) {
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) y[i] = x[i];
 }
 
 template <class O> static void stage_launch(const float *x, void *y, int64_t n, bool tr, int64_t rows, int64_t cols,
@@ -425,9 +416,14 @@ extern "C" int rt_cuda_blas_capture(RtCudaBlas *b, const void *args, cudaGraph_t
     A = ops[0], B = ops[1];
     const float *bias = gm->bias ? (const float *)slot_ptr(args, gm->bias_slot, gm->bias_off) : nullptr;
     s = CUBLAS_STATUS_SUCCESS;
-    if (b->lib_bias) { /* copied into bias_buf, the pointer the call was set up with */
+    /* The bias row copied (gtc_blas_stage<float>) into bias_buf, the pointer the call was set up
+     * with, before every call whatever the caller's pointer: a view may start anywhere, and the
+     * captured graph keeps one shape (a re-capture that added a copy only for an unaligned view
+     * could not be swapped into the executable graph, and rebuilding it failed with
+     * cudaErrorInvalidValue on the H200). */
+    if (b->lib_bias) { /* the element-wise form always: one kernel function whatever the alignment */
         const int64_t blocks = (gm->n + 255) / 256;
-        gtc_blas_copy<<<(unsigned)(blocks < 1024 ? blocks : 1024), 256, 0, b->cap>>>(bias, b->bias_buf, gm->n);
+        gtc_blas_stage<float><<<(unsigned)(blocks < 1024 ? blocks : 1024), 256, 0, b->cap>>>(bias, b->bias_buf, gm->n);
     }
     if (s == CUBLAS_STATUS_SUCCESS)
         s = cublasLtMatmul(g_lt, b->op, f64 ? (const void *)&one : &alphaf, B, b->la, A, b->lb,
