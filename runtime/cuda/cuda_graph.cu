@@ -247,49 +247,6 @@ extern "C" RtCudaGraph *rt_cuda_graph_new(const RtPlan *plan, const void *const 
     return g;
 }
 
-/* Replaces step i's cuBLASLt child node in the template graph by one holding `child`, with the
- * same ordinary edges in and out. */
-static cudaError_t replace_child(RtCudaGraph *g, int i, cudaGraph_t child) {
-    size_t nin = 0, nout = 0;
-    cudaError_t e = cudaGraphNodeGetDependencies(g->child[i], NULL, NULL, &nin);
-    if (e == cudaSuccess) e = cudaGraphNodeGetDependentNodes(g->child[i], NULL, NULL, &nout);
-    cudaGraphNode_t *in = (cudaGraphNode_t *)calloc(nin + 1, sizeof *in), *out = (cudaGraphNode_t *)calloc(nout + 1, sizeof *out);
-    if (!in || !out) e = cudaErrorMemoryAllocation;
-    if (e == cudaSuccess) e = cudaGraphNodeGetDependencies(g->child[i], in, NULL, &nin);
-    if (e == cudaSuccess) e = cudaGraphNodeGetDependentNodes(g->child[i], out, NULL, &nout);
-    cudaGraphNode_t node = NULL;
-    if (e == cudaSuccess) e = cudaGraphAddChildGraphNode(&node, g->graph, nin ? in : NULL, nin, child);
-    for (size_t k = 0; e == cudaSuccess && k < nout; k++) e = cudaGraphAddDependencies(g->graph, &node, &out[k], NULL, 1);
-    if (e == cudaSuccess) e = cudaGraphDestroyNode(g->child[i]);
-    if (e == cudaSuccess) {
-        if (g->nodes[i] == g->child[i]) g->nodes[i] = node;
-        g->child[i] = node;
-    }
-    free(in), free(out);
-    return e;
-}
-
-/* A re-captured cuBLASLt call whose graph has another shape than the one instantiated (cuBLASLt
- * chose another algorithm: an operand now aligned to its element only) cannot be swapped in: the
- * template graph takes every step as it is now (kernel parameters, fresh captures) and is
- * instantiated again. Rare: the first run of new, unaligned views. */
-static int rebuild(RtCudaGraph *g) {
-    for (int i = 0; i < g->nnodes; i++) {
-        if (g->kernel[i])
-            CU_TRY("rebuilding the plan's CUDA graph", cudaGraphKernelNodeSetParams(g->kernel[i], &g->params[i]));
-        if (!g->blas[i]) continue;
-        cudaGraph_t child = NULL;
-        if (rt_cuda_blas_capture(g->blas[i], g->args, &child)) return -1;
-        cudaError_t e = replace_child(g, i, child);
-        cudaGraphDestroy(child);
-        CU_TRY("rebuilding the plan's CUDA graph", e);
-    }
-    cudaGraphExecDestroy(g->exec);
-    g->exec = NULL;
-    CU_TRY("rebuilding the plan's CUDA graph", cudaGraphInstantiate(&g->exec, g->graph, 0));
-    return 0;
-}
-
 /* A node keeps its own copy of the argument block; it needs the new one only if its step uses a
  * slot that changed. */
 extern "C" int rt_cuda_graph_launch(RtCudaGraph *g, const void *args, size_t nbytes) {
@@ -310,10 +267,12 @@ extern "C" int rt_cuda_graph_launch(RtCudaGraph *g, const void *args, size_t nby
                 if (rt_cuda_blas_capture(g->blas[i], g->args, &child)) return -1;
                 cudaError_t e = cudaGraphExecChildGraphNodeSetParams(g->exec, g->child[i], child);
                 cudaGraphDestroy(child);
-                if (e != cudaSuccess) { /* another shape of graph: instantiate again */
+                if (e != cudaSuccess) { /* another shape of graph: the caller builds it anew (patching
+                                          * the template graph's child node and instantiating it
+                                          * again failed with cudaErrorInvalidValue on the H200) */
                     cudaGetLastError();
-                    if (rebuild(g)) return -1;
-                    break;
+                    g->nbytes = 0; /* this graph's nodes no longer match any argument block */
+                    return RT_GRAPH_RESHAPED;
                 }
             }
             if (g->kernel[i])

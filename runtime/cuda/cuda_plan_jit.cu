@@ -279,8 +279,15 @@ static int plan_run(void **state, const RtPlan *p, void *k, const void *args, si
         rt_cuda_graph_free((RtCudaGraph *)*state);
         *state = NULL;
     }
-    if (!*state) *state = rt_cuda_graph_new(p, rt_plan_kernels_table((RtPlanKernels *)k), args, nbytes);
-    return *state ? rt_cuda_graph_launch((RtCudaGraph *)*state, args, nbytes) : -1;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (!*state) *state = rt_cuda_graph_new(p, rt_plan_kernels_table((RtPlanKernels *)k), args, nbytes);
+        const int r = *state ? rt_cuda_graph_launch((RtCudaGraph *)*state, args, nbytes) : -1;
+        if (r != RT_GRAPH_RESHAPED) return r;
+        rt_cuda_graph_free((RtCudaGraph *)*state); /* built from these pointers, it launches as is */
+        *state = NULL;
+    }
+    rt_error(RT_ERUNTIME, "plan %s: its CUDA graph changed shape right after it was built", p->graph);
+    return -1;
 }
 static void plan_state_free(void *state) { rt_cuda_graph_free((RtCudaGraph *)state); }
 static const char *plan_source(const RtPlan *p) { return p->cuda_source; }
