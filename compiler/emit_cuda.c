@@ -28,6 +28,12 @@ static RedMode row_mode(const Step *st) {
     return st->lower.form == LOWER_ROW_THREAD ? RED_THREAD : st->lower.form == LOWER_ROW_WARP ? RED_WARP : RED_BLOCK;
 }
 
+/* The step's block size as a literal (the executor launches it with Step.lower.block): a loop
+ * striding a block over a row then has a trip count the compiler knows, and it unrolls it with
+ * the loads issued ahead of the serial accumulation (with `blockDim.x`, a 4096-wide row's passes
+ * waited out one load latency per element; the 4k-wide step's softmax rows took 117 us). */
+static char *block_threads(const Ex *x) { return xfmt("%u", x->st->lower.block[0]); }
+
 /* Coordinates from a flat index (ex_split marks them used: an expression may ignore some); a
  * symbolic axis (sym may be NULL) is as long as the run's size. */
 static void split_used(Ex *x, const char *lin, int rank, const int64_t *dims, const unsigned char *sym, char **coords) {
@@ -107,7 +113,8 @@ static void emit_cuda_copy(Ex *x) {
  * lanes below the count fold their one element. */
 static void block_reduction(Ex *x, const EmitRed *ri, char **xc, RedMode md, const char *guard, char *const *lanec) {
     static const char *const tids[] = {"threadIdx.x", "lane", "0", "(threadIdx.x >> 3)"};
-    static const char *const nths[] = {"blockDim.x", "32", "1", "32"};
+    char *nthb = block_threads(x);
+    const char *const nths[] = {nthb, "32", "1", "32"};
     const char *tid = tids[md], *nth = nths[md];
     const TensorType *S = &N(x->g, ri->x)->type;
     char *acc = ex_name(x, "acc"), *acci = xfmt("%si", acc), *t = ex_name(x, "t");
@@ -158,7 +165,7 @@ static void block_reduction(Ex *x, const EmitRed *ri, char **xc, RedMode md, con
     char *fin = emit_red_final(ri, acc, acci), *r = ex_name(x, "v");
     ex_line(x, "const %s %s = %s;", emit_ctype(ri->out), r, fin);
     ex_bind(x, ri->node, r);
-    free(fin), free(r), free(acc), free(acci), free(t);
+    free(fin), free(r), free(acc), free(acci), free(t), free(nthb);
 }
 
 static void emit_cuda_reduce(Ex *x) {
@@ -438,9 +445,12 @@ static void emit_cuda_row(Ex *x) {
         if (lanes) {
             ex_line(x, "if (lane < %s) {", len);
             if (rw.has_epi) ex_line(x, "    const %s e = le;", x->idx);
-        } else
+        } else {
+            char *nthb = block_threads(x);
             ex_line(x, "for (%s e = %s; e < %s; e += %s) {", x->idx, md == RED_THREAD ? "0" : warp ? "lane" : "threadIdx.x", len,
-                    md == RED_THREAD ? "1" : warp ? "32" : "blockDim.x");
+                    md == RED_THREAD ? "1" : warp ? "32" : nthb);
+            free(nthb);
+        }
         free(len);
         x->indent++;
         int m2 = ex_mark(x);
@@ -478,7 +488,8 @@ static void emit_cuda_row(Ex *x) {
 /* A cuBLASLt step's kernel: the epilogue over the product the executor's cuBLASLt call left in
  * Step.lower.gemm_out (or the scratch), a thread per element as in an elementwise step; every
  * output but the product already in place. With lib_bias, cuBLASLt has added the bias: the
- * kernel starts from that sum; with lib_update, from the update's difference in its buffer. The CPU's cblas epilogue (emit_cpu.c) is the same loop over nested
+ * kernel starts from that sum (from its relu with lib_relu); with lib_update, from the update's
+ * difference in its buffer. The CPU's cblas epilogue (emit_cpu.c) is the same loop over nested
  * coordinates, the bias added there. */
 static void emit_cuda_blas_epilogue(Ex *x, const EmitGemm *gm) {
     const Node *mm = N(x->g, gm->mm);
@@ -486,7 +497,7 @@ static void emit_cuda_blas_epilogue(Ex *x, const EmitGemm *gm) {
     if (!l->epilogue) return; /* the executor launches no kernel for this step */
     /* what C holds, and where: the update's difference in its own buffer, or the product (with the
      * bias added) in gemm_out */
-    const NodeId c = l->lib_update >= 0 ? l->lib_update : l->lib_bias >= 0 ? l->lib_bias : gm->mm;
+    const NodeId c = lower_blas_result(l, gm->mm);
     const NodeId where = l->lib_update >= 0 ? c : l->gemm_out;
     char *dst = l->lib_update >= 0 ? ex_addr(x, c) : ex_gemm_product(x, gm->mm);
     if (!dst) return;

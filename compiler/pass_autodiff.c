@@ -157,8 +157,11 @@ static void rule(Builder *b, NodeId y, NodeId gy, const bool *active, NodeId con
     case OP_SIGMOID: /* g * y * (1 - y) */
         c[0] = ad_bin(b, w, OP_MUL, ad_v(ad_bin(b, w, OP_MUL, G, Y)), ad_v(ad_bin(b, w, OP_SUB, ad_c(1), Y)));
         break;
-    case OP_RELU: /* as PyTorch: g where the input is > 0 */
-        c[0] = ad_tri(b, w, OP_WHERE, ad_v(ad_bin(b, w, OP_GT, A, ad_c(0))), G, ad_c(0));
+    case OP_RELU:
+        /* As PyTorch: g where the input is > 0, tested on the output (y > 0 exactly where a > 0,
+         * NaN and -0 included: relu keeps both), so a step that computes relu(x W + b) keeps y
+         * only, and cuBLASLt's RELU_BIAS epilogue can write it without the sum beside it. */
+        c[0] = ad_tri(b, w, OP_WHERE, ad_v(ad_bin(b, w, OP_GT, Y, ad_c(0))), G, ad_c(0));
         break;
     case OP_FLOOR: case OP_CEIL: case OP_ROUND: case OP_SIGN: break; /* zero almost everywhere */
     case OP_WHERE:

@@ -223,9 +223,10 @@ static bool read_in_step(const Fuse *f, NodeId c, int s) {
     return false;
 }
 
-/* Drops cheap side branches that only other steps read (h1 > 0 beside a1 = relu(h1)): they read
- * one member that the step computes anyway for others, so writing that member instead costs the
- * same and their readers recompute them. The end of a chain (logits = z2 + b2) stays. */
+/* Drops cheap side branches that only other steps read (h1 > 0 beside a1 = relu(h1), or a1 > 0
+ * beside a1 that the next layer reads): they read one member that the step computes anyway for
+ * others (inside the step, or as an output), so writing that member instead costs the same and
+ * their readers recompute them. The end of a chain (logits = z2 + b2) stays. */
 static void prune(Fuse *f, int s) {
     Group *gp = &f->gr[s];
     for (int i = gp->nmem - 1; i >= 0; i--) {
@@ -239,8 +240,8 @@ static void prune(Fuse *f, int s) {
         for (int k = 0; k < nd->ninputs; k++)
             if (nd->in[k].id >= 0 && f->home[nd->in[k].id] == s && nd->in[k].id != src) nmem++, src = nd->in[k].id;
         if (nmem != 1) continue;
-        bool branch = false; /* src goes on inside the step: m is a side branch, not its end */
-        CONSUMERS(f, src, c) branch = branch || (c != m && f->home[c] == s);
+        bool branch = false; /* src goes on without m (in the step or after it): m is a side branch */
+        CONSUMERS(f, src, c) branch = branch || c != m;
         if (!branch) continue;
         f->home[m] = -1;
         f->pruned[m] = true;

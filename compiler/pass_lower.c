@@ -363,6 +363,19 @@ static NodeId lib_bias(const Graph *g, const Step *st, Diag *d) {
     return plan_buf_slot(g, &g->plan->buf[b], &slot, &off) ? -1 : add;
 }
 
+/* The relu of a cuBLASLt step's biased product that the RELU_BIAS epilogue applies too: the add's
+ * only reader, the add not an output, and the relu's buffer the one the product goes to (gemm_out),
+ * so the step keeps nothing but relu(A B + bias): in the 4k-wide step, each hidden layer's
+ * forward kernel read the 64 MB sum and wrote its relu. cuBLASLt's relu is max(x, 0): a NaN sum
+ * gives 0 there (ours keeps NaN) and -0 gives +0; the GPU suites compare within bounds. -1: none. */
+static NodeId lib_relu(const Graph *g, const Step *st, NodeId add, NodeId gemm_out) {
+    bool out;
+    const NodeId r = add < 0 ? -1 : only_reader(g, st, add, &out);
+    if (r < 0 || out || r != gemm_out || N(g, r)->op != OP_RELU || !ir_type_equal(&N(g, r)->type, &N(g, add)->type))
+        return -1;
+    return r;
+}
+
 /* Where a library GEMM (cblas; cuBLASLt) writes its product: the matmul's own buffer, else an output of the step of the
  * same size and dtype that nothing else aliases (the epilogue reads each element before it
  * overwrites it), else (-1) the arena's scratch region. */
@@ -543,10 +556,11 @@ int pass_lower(Graph *g, const Target *t, Diag *d) {
             if (b > scratch) scratch = b;
         }
         l->lib_bias = l->form == LOWER_GEMM_BLAS ? lib_bias(g, st, d) : -1;
+        l->lib_relu = l->form == LOWER_GEMM_BLAS ? lib_relu(g, st, l->lib_bias, l->gemm_out) : -1;
         l->lib_update = l->form == LOWER_GEMM_BLAS && l->lib_bias < 0 ? lib_update(g, st, d) : -1;
         if (l->form == LOWER_GEMM_BLAS) {
             /* what cuBLASLt leaves, and where */
-            const NodeId c = l->lib_update >= 0 ? l->lib_update : l->lib_bias >= 0 ? l->lib_bias : st->root;
+            const NodeId c = lower_blas_result(l, st->root);
             const NodeId where = l->lib_update >= 0 ? l->lib_update : l->gemm_out;
             for (int k = 0; k < st->nouts && !l->epilogue; k++)
                 l->epilogue = !(st->outs[k] == c && where == c);
@@ -559,8 +573,9 @@ int pass_lower(Graph *g, const Target *t, Diag *d) {
             if (l->lib_bias >= 0) {
                 size_t len = strlen(l->why_gemm);
                 const Node *a = N(g, l->lib_bias);
-                snprintf(l->why_gemm + len, sizeof l->why_gemm - len, "; add %s (bias %s) in cuBLASLt's epilogue", a->name,
-                         N(g, a->in[0].id == st->root ? a->in[1].id : a->in[0].id)->name);
+                snprintf(l->why_gemm + len, sizeof l->why_gemm - len, "; add %s (bias %s)%s%s in cuBLASLt's epilogue",
+                         a->name, N(g, a->in[0].id == st->root ? a->in[1].id : a->in[0].id)->name,
+                         l->lib_relu >= 0 ? " and relu " : "", l->lib_relu >= 0 ? N(g, l->lib_relu)->name : "");
             }
         }
     }

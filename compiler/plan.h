@@ -92,6 +92,9 @@ typedef struct {
     NodeId lib_bias;            /* LOWER_GEMM_BLAS: the add of a bias row that cuBLASLt's epilogue
                                  * applies as it writes the product (-1: none; CUDA only: the CPU's
                                  * cblas step adds it in its loop) */
+    NodeId lib_relu;            /* LOWER_GEMM_BLAS with lib_bias: the relu of the biased product
+                                 * that cuBLASLt's RELU_BIAS epilogue applies too, written into the
+                                 * relu's own buffer (-1: none; CUDA only, as lib_bias) */
     NodeId lib_update;          /* LOWER_GEMM_BLAS: the sub w - lr * product that cuBLASLt computes
                                  * as alpha = -lr, beta = 1 with C = w, into the sub's own buffer
                                  * (-1: none; CUDA only, as lib_bias) */
@@ -100,6 +103,12 @@ typedef struct {
                                  * (bit i: step i; 0 for every step of a plan over 64 steps) */
     uint64_t uses;              /* RtPlanStep.uses: the argument-block slots its kernel uses */
 } StepLower;
+
+/* What a cuBLASLt step's call leaves for its kernel: the update's difference, the relu of the
+ * biased product, the biased product, or the bare product mm. */
+static inline NodeId lower_blas_result(const StepLower *l, NodeId mm) {
+    return l->lib_update >= 0 ? l->lib_update : l->lib_relu >= 0 ? l->lib_relu : l->lib_bias >= 0 ? l->lib_bias : mm;
+}
 
 typedef struct {
     StepKind kind;

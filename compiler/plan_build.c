@@ -96,6 +96,7 @@ static int blas_fill(const Graph *g, const Step *st, RtPlanGemm *b, Diag *d) {
         const Node *a = &g->nodes[add];
         const NodeId bias = a->in[0].id == gm.mm ? a->in[1].id : a->in[0].id;
         b->bias = 1;
+        b->relu = st->lower.lib_relu >= 0;
         if (plan_buf_slot(g, &p->buf[bias], &b->bias_slot, &b->bias_off)) {
             diag_node(d, a, "internal: a cuBLASLt step's bias has no single place");
             return -1;

@@ -36,7 +36,7 @@
  * (compiler/emit_cpu.c): starting a parallel region costs microseconds. */
 #define RT_CPU_PAR_MIN 32768
 
-#define RT_PLAN_ABI 11 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
+#define RT_PLAN_ABI 12 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
                        * 5: .after holds only the edges no others imply (was: every conflict);
                        * 6: RtPlan.checks and .check_off (the index-error word);
                        * 7: RtPlanIO.state (optimizer state a model owns);
@@ -47,7 +47,8 @@
                        *     --data-parallel; a new step kind an older executor would run as an
                        *     empty kernel, silently skipping the all-reduce);
                        * 11: RtPlanGemm.value (products that read one value stage it once),
-                       *     .bias (cuBLASLt's bias epilogue) and .update (alpha, beta) */
+                       *     .bias (cuBLASLt's bias epilogue) and .update (alpha, beta);
+                       * 12: RtPlanGemm.relu (cuBLASLt's RELU_BIAS epilogue) */
 #define RT_PLAN_MAX_ARGS_BYTES 4096 /* CUDA's kernel parameter space */
 #define RT_PLAN_STEP_MAX 9007199254740992.0 /* 2^53: the largest AdamW step t (a float64 input) the
                                              * executor takes; it refuses t < 1 and fractions */
@@ -129,6 +130,7 @@ typedef struct {
     int value[2];        /* A's and B's values (graph node ids): a later product that reads a value
                           * an earlier one has staged (bfloat16, or transposed) in the same form
                           * reads that copy instead of staging it again */
+    int relu;            /* with bias: C = max(op(A) @ op(B) + bias, 0) (cuBLASLt's RELU_BIAS) */
 } RtPlanGemm;
 
 typedef struct {

@@ -38,7 +38,7 @@ struct RtCudaBlas {
     int64_t extent[2];                 // their element counts
     bool flip;                         // A is staged transposed ([k][m] -> [m][k])
     bool borrowed[2];                  // stage[k] is an earlier step's copy (rt_cuda_blas_share)
-    bool lib_bias;                     // gm.bias through cuBLASLt's BIAS epilogue (else gtc_blas_bias)
+    bool lib_bias;                     // gm.bias (and gm.relu) through cuBLASLt's epilogue (else gtc_blas_bias)
     float *bias_buf;                   // n floats: the bias row, copied before each call
 };
 
@@ -95,11 +95,15 @@ template <class O> __global__ void gtc_blas_stage_t(const float *__restrict__ x,
     }
 }
 
-// C[r][c] += bias[c]: the bias row where cuBLASLt offers no algorithm with its BIAS epilogue for
-// the product (the same float32 addition).
-__global__ void gtc_blas_bias(float *__restrict__ c, const float *__restrict__ bias, int64_t m, int64_t n, int64_t ldc) {
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m * n; i += (int64_t)gridDim.x * blockDim.x)
-        c[i / n * ldc + i % n] += bias[i % n];
+// C[r][c] += bias[c] (then relu, as cuBLASLt's max(x, 0)): the bias row where cuBLASLt offers no
+// algorithm with its BIAS (RELU_BIAS) epilogue for the product (the same float32 addition).
+__global__ void gtc_blas_bias(float *__restrict__ c, const float *__restrict__ bias, int64_t m, int64_t n, int64_t ldc,
+                              int relu) {
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m * n; i += (int64_t)gridDim.x * blockDim.x) {
+        float *p = c + i / n * ldc + i % n;
+        const float v = *p + bias[i % n];
+        *p = relu ? fmaxf(v, 0.0f) : v;
+    }
 }
 
 template <class O> static void stage_launch(const float *x, void *y, int64_t n, bool tr, int64_t rows, int64_t cols,
@@ -159,7 +163,7 @@ static cublasStatus_t layout(cublasLtMatrixLayout_t *l, cudaDataType_t t, int64_
 #define BLAS_CANDIDATES 8
 
 typedef struct BlasKey {
-    int precision, dtype, ta, tb, flip, bf16, align, bias;
+    int precision, dtype, ta, tb, flip, bf16, align, bias, relu;
     int64_t m, n, k, batch, lda, ldb, ldc, sa, sb, sc;
 } BlasKey;
 
@@ -177,6 +181,7 @@ static BlasKey blas_key(const RtCudaBlas *b, uint32_t align) {
     memset(&key, 0, sizeof key); /* compared with memcmp: no stray padding */
     key.precision = g->precision, key.dtype = (int)g->dtype, key.ta = g->ta, key.tb = g->tb, key.flip = b->flip;
     key.bf16 = b->stage[1] != nullptr && g->precision == RT_PREC_BF16, key.align = (int)align, key.bias = b->lib_bias;
+    key.relu = b->lib_bias && g->relu;
     key.m = g->m, key.n = g->n, key.k = g->k, key.batch = g->batch, key.lda = g->lda, key.ldb = g->ldb;
     key.ldc = g->ldc, key.sa = g->sa, key.sb = g->sb, key.sc = g->sc;
     return key;
@@ -331,8 +336,8 @@ extern "C" RtCudaBlas *rt_cuda_blas_new(const RtPlanGemm *gm, const char *graph,
             return nullptr;
         }
         what = "cublasLtMatmulAlgoGetHeuristic";
-        if (gm->bias) { /* cuBLASLt's BIAS epilogue where it has an algorithm for it */
-            const cublasLtEpilogue_t epi = CUBLASLT_EPILOGUE_BIAS;
+        if (gm->bias) { /* cuBLASLt's BIAS (RELU_BIAS) epilogue where it has an algorithm for it */
+            const cublasLtEpilogue_t epi = gm->relu ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_BIAS;
             b->lib_bias = true; /* part of the tuned choice's key */
             b->lib_bias = cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi) ==
                               CUBLAS_STATUS_SUCCESS &&
@@ -431,7 +436,8 @@ extern "C" int rt_cuda_blas_capture(RtCudaBlas *b, const void *args, cudaGraph_t
                            b->cap);
     if (s == CUBLAS_STATUS_SUCCESS && gm->bias && !b->lib_bias) {
         const int64_t blocks = (gm->m * gm->n + 255) / 256;
-        gtc_blas_bias<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256, 0, b->cap>>>((float *)C, bias, gm->m, gm->n, gm->ldc);
+        const unsigned grid = (unsigned)(blocks < 4096 ? blocks : 4096);
+        gtc_blas_bias<<<grid, 256, 0, b->cap>>>((float *)C, bias, gm->m, gm->n, gm->ldc, gm->relu);
     }
     cudaGraph_t g = nullptr;
     cudaError_t e = cudaStreamEndCapture(b->cap, &g);

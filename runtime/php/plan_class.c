@@ -383,8 +383,10 @@ void php_gtc_plan_method_getPlan(INTERNAL_FUNCTION_PARAMETERS) {
             add_assoc_string(&step, "gemm", !st->blas.on ? "kernel"
                                             : st->blas.precision == RT_PREC_TF32 ? "cuBLASLt tf32"
                                             : st->blas.precision == RT_PREC_BF16 ? "cuBLASLt bf16" : "cuBLASLt fp32");
-        if (st->kind == RT_STEP_GEMM && st->blas.on) /* what cuBLASLt's epilogue applies */
-            add_assoc_string(&step, "gemm_epilogue", st->blas.bias ? "bias" : st->blas.update ? "update" : "none");
+        if (st->kind == RT_STEP_GEMM && st->blas.on) { /* what cuBLASLt's epilogue applies */
+            const char *epi = st->blas.bias ? (st->blas.relu ? "bias+relu" : "bias") : st->blas.update ? "update" : "none";
+            add_assoc_string(&step, "gemm_epilogue", epi);
+        }
         add_next_index_zval(return_value, &step);
     }
 }

@@ -74,8 +74,10 @@ foreach (['fp32' => 1e-5, 'tf32' => 5e-3, 'bf16' => 2e-2] as $p => $b) {
 }
 // the bias added by cuBLASLt's epilogue (the plan says so), from its own pointer or, for a view
 // starting 4 bytes into its allocation, from an aligned copy; the graph updated between runs
-$fn = fn($x, $w, $b) => $x->matmul($w)->add($b)->relu();
-foreach (['fp32' => 1e-5, 'bf16' => 1e-2] as $p => $bound) {
+// (with a relu after it: cuBLASLt's RELU_BIAS epilogue, no kernel after the product)
+$fns = ['bias' => fn($x, $w, $b) => $x->matmul($w)->add($b)->subtract(0.25),
+        'bias+relu' => fn($x, $w, $b) => $x->matmul($w)->add($b)->relu()];
+foreach ($fns as $name => $fn) foreach (['fp32' => 1e-5, 'bf16' => 1e-2] as $p => $bound) {
     $r = [];
     foreach (['cpu', 'cuda'] as $dev) {
         ini_set('gtc.device', $dev);
@@ -90,7 +92,7 @@ foreach (['fp32' => 1e-5, 'bf16' => 1e-2] as $p => $bound) {
     }
     foreach ($r['cpu'] as $k => $v) {
         $e = rel($v, $r['cuda'][$k]);
-        echo str_pad("bias, $p, $k:", 34), $e <= $bound ? 'ok' : "MISMATCH $e", "\n";
+        echo str_pad("$name, $p, $k:", 34), $e <= $bound ? 'ok' : "MISMATCH $e", "\n";
     }
     echo "cuBLASLt's epilogue: $plan\n";
 }
@@ -148,6 +150,14 @@ bias, bf16, own:                  ok
 bias, bf16, view:                 ok
 bias, bf16, own again:            ok
 cuBLASLt's epilogue: bias
+bias+relu, fp32, own:             ok
+bias+relu, fp32, view:            ok
+bias+relu, fp32, own again:       ok
+cuBLASLt's epilogue: bias+relu
+bias+relu, bf16, own:             ok
+bias+relu, bf16, view:            ok
+bias+relu, bf16, own again:       ok
+cuBLASLt's epilogue: bias+relu
 update, fresh, run 0:             ok
 update, fresh, run 1:             ok
 cuBLASLt's epilogue: update

@@ -546,18 +546,20 @@ TEST(pass_lower__precision_and_gemm_env__cublaslt_steps) {
     for (int k = 0; k < 3; k++) {
         t.precision = precs[k];
         Plan *p = plan_file_for("tests/golden/blas_mlp/graph.json", &t);
-        const StepLower *z1 = &p->steps[writer(p, "h1")].lower;
+        const StepLower *z1 = &p->steps[writer(p, "a1")].lower;
         assert_int_equal(z1->form, LOWER_GEMM_BLAS);
-        assert_int_equal(z1->gemm_out, id("h1"));
-        assert_true(z1->epilogue);
+        assert_int_equal(z1->gemm_out, id("a1")); /* relu(x w1 + b1) straight from cuBLASLt */
+        assert_false(z1->epilogue);
         assert_false(z1->own_sm);
         static const char *const why[] = {"cuBLASLt: 1073741824 multiply-adds, at or over the fp32 threshold of 536870912",
                                           "cuBLASLt (tf32 tensor cores): 1073741824 multiply-adds, at or over the tf32 threshold of 134217728",
                                           "cuBLASLt (bf16 tensor cores): 1073741824 multiply-adds, at or over the bf16 threshold of 134217728"};
         char want[256];
-        snprintf(want, sizeof want, "%s; add h1 (bias b1) in cuBLASLt's epilogue", why[k]);
+        snprintf(want, sizeof want, "%s; add h1 (bias b1) and relu a1 in cuBLASLt's epilogue", why[k]);
         assert_string_equal(z1->why_gemm, want);
-        assert_int_equal(z1->lib_bias, id("h1")); /* the kernel continues with relu from h1 */
+        assert_int_equal(z1->lib_bias, id("h1"));
+        assert_int_equal(z1->lib_relu, id("a1"));
+        assert_int_equal(writer(p, "h1"), -1); /* the backward's mask reads a1: h1 is never written */
         /* x^T @ d_h1 into w1 in place: the CPU's product in the scratch; on CUDA cuBLASLt's alpha
          * and beta write w1 - lr * product into w1, no kernel after it */
         const StepLower *dw1 = &p->steps[p->nsteps - 1].lower;
@@ -566,39 +568,40 @@ TEST(pass_lower__precision_and_gemm_env__cublaslt_steps) {
         assert_int_equal(dw1->gemm_out, -1);
         assert_false(dw1->epilogue);
         assert_int_equal(dw1->lib_bias, -1);
+        assert_int_equal(dw1->lib_relu, -1);
         assert_int_equal(dw1->lib_update, id("w1_next"));
         assert_int_equal(p->steps[writer(p, "d")].lower.form, LOWER_GEMM_TILED); /* 1024x16x1024: 2^24 */
         assert_int_equal(p->target.precision, precs[k]);
         graph_free(g);
         g = NULL;
         p = plan_file_for("examples/train_step.json", &t); /* 512x256x480 products stay ours */
-        assert_int_equal(p->steps[writer(p, "h1")].lower.form, LOWER_GEMM_TILED);
-        assert_non_null(strstr(p->steps[writer(p, "h1")].lower.why_gemm, "our kernel: 62914560 multiply-adds, under the"));
+        assert_int_equal(p->steps[writer(p, "a1")].lower.form, LOWER_GEMM_TILED);
+        assert_non_null(strstr(p->steps[writer(p, "a1")].lower.why_gemm, "our kernel: 62914560 multiply-adds, under the"));
         /* tf32 and bf16: our kernel's 32x32 tile on TF32 tensor cores; fp32 stays exact */
-        assert_int_equal(p->steps[writer(p, "h1")].lower.tf32, precs[k] != PREC_FP32);
-        assert_int_equal(strstr(p->steps[writer(p, "h1")].lower.why_gemm, "; TF32 tensor cores") != NULL,
+        assert_int_equal(p->steps[writer(p, "a1")].lower.tf32, precs[k] != PREC_FP32);
+        assert_int_equal(strstr(p->steps[writer(p, "a1")].lower.why_gemm, "; TF32 tensor cores") != NULL,
                          precs[k] != PREC_FP32);
         assert_non_null(strstr(p->steps[3].lower.why_gemm, "N or K of at most 8"));
         graph_free(g);
         g = NULL;
         p = plan_file_for("examples/digits_step.json", &t); /* 16x16 tiles: no m16n8 split, exact */
-        assert_int_equal(p->steps[writer(p, "h1")].lower.form, LOWER_GEMM_TILED);
-        assert_false(p->steps[writer(p, "h1")].lower.tf32);
+        assert_int_equal(p->steps[writer(p, "a1")].lower.form, LOWER_GEMM_TILED);
+        assert_false(p->steps[writer(p, "a1")].lower.tf32);
         graph_free(g);
         g = NULL;
     }
     t.precision = PREC_TF32;
     setenv("GTC_GEMM", "cublaslt", 1);
     Plan *p = plan_file_for("examples/train_step.json", &t);
-    assert_int_equal(p->steps[writer(p, "h1")].lower.form, LOWER_GEMM_BLAS);
-    assert_string_equal(p->steps[writer(p, "h1")].lower.why_gemm, "cuBLASLt: GTC_GEMM=cublaslt; add h1 (bias b1) in cuBLASLt's epilogue");
+    assert_int_equal(p->steps[writer(p, "a1")].lower.form, LOWER_GEMM_BLAS);
+    assert_string_equal(p->steps[writer(p, "a1")].lower.why_gemm, "cuBLASLt: GTC_GEMM=cublaslt; add h1 (bias b1) in cuBLASLt's epilogue");
     assert_int_equal(p->steps[3].lower.form, LOWER_GEMM_SKINNY_T); /* cuBLASLt never takes N <= 8 */
     graph_free(g);
     g = NULL;
     setenv("GTC_GEMM", "kernel", 1);
     p = plan_file_for("tests/golden/blas_mlp/graph.json", &t);
-    assert_int_equal(p->steps[writer(p, "h1")].lower.form, LOWER_GEMM_TILED);
-    assert_string_equal(p->steps[writer(p, "h1")].lower.why_gemm, "our kernel: GTC_GEMM=kernel; TF32 tensor cores");
+    assert_int_equal(p->steps[writer(p, "a1")].lower.form, LOWER_GEMM_TILED);
+    assert_string_equal(p->steps[writer(p, "a1")].lower.why_gemm, "our kernel: GTC_GEMM=kernel; TF32 tensor cores");
     unsetenv("GTC_GEMM");
 }
 

@@ -149,7 +149,7 @@ TEST(emit_cuda_source__symbolic_axis_inside__split_by_the_run_size) {
     assert_non_null(cu);
     assert_non_null(strstr(cu, " % ((int)a.s[0]);"));             /* x^T's batch axis, inner */
     assert_non_null(strstr(cu, " / (((int)a.s[0]));"));           /* its other axis, outer */
-    assert_non_null(strstr(cu, "for (int e = threadIdx.x; e < (3 * ((int)a.s[0])); e += blockDim.x)"));
+    assert_non_null(strstr(cu, "for (int e = threadIdx.x; e < (3 * ((int)a.s[0])); e += 256)"));
     assert_non_null(strstr(cu, "/ ((double)3 * a.s[0])"));        /* both means divide by 3 x batch */
     free(cu);
     graph_free(g);

@@ -13,20 +13,12 @@ struct gtc_args {
 /* step 0: gemm: matmul z1, add h1, relu a1; grid 1056 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
     gtc_wait_prior_steps();
-    for (int i = (int)blockIdx.x * blockDim.x + threadIdx.x; i < 1048576; i += (int)gridDim.x * blockDim.x) {
-        const int c0 = i % 1024;
-        const int c1 = i / 1024;
-        (void)c1; (void)c0;
-        const float acc = ((float *)a.p[10])[i];
-        const float v2 = (float)(gtc_relu(acc));
-        ((float *)(a.p[10] + 4194304))[(c0 + c1 * 1024)] = v2;
-    }
 }
 
 /* step 1: gemm: matmul z2, sub d, full d_sq, mul d_d_2, add d_d; grid 64 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k1(struct gtc_args a) {
     gtc_wait_prior_steps();
-    const float *A = ((float *)(a.p[10] + 4194304));
+    const float *A = ((float *)a.p[10]);
     const float *B = ((float *)a.p[4]);
     gtc_gemm<float, 16, 16, 4, 16, 64, true, false>(A, 1024LL, 1LL, B, 16LL, 1LL, 1024, 16, 1024,
         [&](int i, int j, float acc) {
@@ -35,8 +27,8 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k1(struct gtc_args a) {
             const float v1 = (float)(acc - v0);
             const float v2 = (float)(((float)6.103515625e-05) * v1);
             const float v3 = (float)(v2 + v2);
-            ((float *)(a.p[10] + 8388608))[(j + i * 16)] = v1;
-            ((float *)(a.p[10] + 8454144))[(j + i * 16)] = v3;
+            ((float *)(a.p[10] + 4194304))[(j + i * 16)] = v1;
+            ((float *)(a.p[10] + 4259840))[(j + i * 16)] = v3;
         });
 }
 
@@ -45,11 +37,11 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k2(struct gtc_args a) {
     gtc_wait_prior_steps();
     for (int o = blockIdx.x; o < 1; o += gridDim.x) {
         double acc0 = 0;
-        for (int t1 = threadIdx.x; t1 < 16384; t1 += blockDim.x) {
+        for (int t1 = threadIdx.x; t1 < 16384; t1 += 256) {
             const int c2 = t1 % 16;
             const int c3 = t1 / 16;
             (void)c3; (void)c2;
-            const float v4 = ((float *)(a.p[10] + 8388608))[(c2 + c3 * 16)];
+            const float v4 = ((float *)(a.p[10] + 4194304))[(c2 + c3 * 16)];
             const float v5 = (float)(v4 * v4);
             acc0 += (double)v5;
         }
@@ -64,7 +56,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k2(struct gtc_args a) {
 /* step 3: gemm: transpose bw_z2_2, matmul d_a1, gt bw_a1, where d_h1; grid 16 x 16 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k3(struct gtc_args a) {
     gtc_wait_prior_steps();
-    const float *A = ((float *)(a.p[10] + 8454144));
+    const float *A = ((float *)(a.p[10] + 4259840));
     const float *B = ((float *)a.p[4]);
     gtc_gemm<float, 64, 64, 4, 1, 16, true, true>(A, 16LL, 1LL, B, 1LL, 16LL, 1024, 1024, 16,
         [&](int i, int j, float acc) {
@@ -72,15 +64,15 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k3(struct gtc_args a) {
             const float v0 = ((float *)a.p[10])[(j + i * 1024)];
             const gtc_bool v1 = (gtc_bool)(v0 > ((float)0));
             const float v2 = (float)(gtc_where(v1, acc, ((float)0)));
-            ((float *)(a.p[10] + 8519680))[(j + i * 1024)] = v2;
+            ((float *)(a.p[10] + 4325376))[(j + i * 1024)] = v2;
         });
 }
 
 /* step 4: gemm: transpose bw_z2, matmul d_w2, mul w2_step, sub w2_next; grid 64 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k4(struct gtc_args a) {
     gtc_wait_prior_steps();
-    const float *A = ((float *)(a.p[10] + 4194304));
-    const float *B = ((float *)(a.p[10] + 8454144));
+    const float *A = ((float *)a.p[10]);
+    const float *B = ((float *)(a.p[10] + 4259840));
     gtc_gemm<float, 16, 16, 4, 16, 64, false, false>(A, 1LL, 1024LL, B, 16LL, 1LL, 1024, 16, 1024,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
@@ -103,7 +95,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k5(struct gtc_args a) {
         for (int t2 = (threadIdx.x >> 3); o < 1024 && t2 < 1024; t2 += 32) {
             const int c3 = t2;
             (void)c3;
-            const float v4 = ((float *)(a.p[10] + 8519680))[(c0 + c3 * 1024)];
+            const float v4 = ((float *)(a.p[10] + 4325376))[(c0 + c3 * 1024)];
             acc1 += (double)v4;
         }
         acc1 = gtc_col_reduce(acc1, GtcSum());

@@ -24,7 +24,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
         long long j5 = (long long)v4;
         if (j5 < 0) j5 += 50LL;
         if (j5 < 0 || j5 >= 50LL) {
-            unsigned long long *gtc_e = (unsigned long long *)(a.p[14] + 10240);
+            unsigned long long *gtc_e = (unsigned long long *)(a.p[14] + 8192);
             if (atomicCAS(gtc_e, 0ULL, 1ULL) == 0ULL) gtc_e[1] = (unsigned long long)(long long)v4;
             j5 = 0;
         }
@@ -44,8 +44,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k1(struct gtc_args a) {
             const float v0 = ((float *)a.p[4])[j];
             const float v1 = (float)(acc + v0);
             const float v2 = (float)(gtc_relu(v1));
-            ((float *)(a.p[14] + 2048))[(j + i * 16)] = v1;
-            ((float *)(a.p[14] + 4096))[(j + i * 16)] = v2;
+            ((float *)(a.p[14] + 2048))[(j + i * 16)] = v2;
         });
 }
 
@@ -56,7 +55,7 @@ extern "C" __global__ void __launch_bounds__(32) gtc_k2(struct gtc_args a) {
         const int c0 = o;
         (void)c0;
         double acc1 = 0;
-        for (int t2 = threadIdx.x; t2 < 4; t2 += blockDim.x) {
+        for (int t2 = threadIdx.x; t2 < 4; t2 += 32) {
             const int c3 = t2;
             (void)c3;
             const float v4 = ((float *)a.p[1])[(c3 + c0 * 4)];
@@ -67,7 +66,7 @@ extern "C" __global__ void __launch_bounds__(32) gtc_k2(struct gtc_args a) {
         acc1 = gtc_block_reduce(acc1, GtcSum(), (double)0);
         const float v7 = ((float)acc1);
         if (threadIdx.x == 0) {
-            ((float *)(a.p[14] + 6144))[c0] = v7;
+            ((float *)(a.p[14] + 4096))[c0] = v7;
         }
     }
 }
@@ -75,7 +74,7 @@ extern "C" __global__ void __launch_bounds__(32) gtc_k2(struct gtc_args a) {
 /* step 3: row: matmul z2, add logits, max m, sub sh, exp ex, sum se, log lse, sub logp, mul ylogp, sum ll, full d_ylogp, mul d_logp, div d_se, mul bw_ex, add d_sh, transpose bw_z2_2, matmul d_a1, gt bw_a1, where d_h1; grid 8 x 1 x 1, block 128 */
 extern "C" __global__ void __launch_bounds__(128) gtc_k3(struct gtc_args a) {
     gtc_wait_prior_steps();
-    const float *const A1 = ((float *)(a.p[14] + 4096));
+    const float *const A1 = ((float *)(a.p[14] + 2048));
     const float *const B1 = ((float *)a.p[5]);
     const float *const B2 = ((float *)a.p[5]);
     __shared__ float gtc_rp[4][4];
@@ -91,7 +90,7 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k3(struct gtc_args a) {
         (void)c1;
         const float v2 = ((float *)a.p[6])[c1];
         const float v3 = ((float *)a.p[1])[(c1 + c0 * 4)];
-        const float v4 = ((float *)(a.p[14] + 6144))[c0];
+        const float v4 = ((float *)(a.p[14] + 4096))[c0];
         const int gtc_j0 = lane + 0 < 16 ? lane + 0 : 15;
         const float v5 = ((float *)(a.p[14] + 2048))[(gtc_j0 + c0 * 16)];
         gtc_row_skinny<float, 4>(A1, 16LL, 1LL, B1, 4LL, 1LL, c0, 4, 16, gtc_rp[wr]);
@@ -124,7 +123,7 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k3(struct gtc_args a) {
         const float v23 = ((float)acc17);
         const float v24 = (float)(v4 / v15);
         if (lane == 0) {
-            ((float *)(a.p[14] + 6400))[c0] = v23;
+            ((float *)(a.p[14] + 4352))[c0] = v23;
         }
         if (lane < 4) {
             const int e = le;
@@ -135,7 +134,7 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k3(struct gtc_args a) {
             const float v29 = (float)(v24 * v28);
             const float v30 = (float)(v25 + v29);
             gtc_ra[wr][e] = v30;
-            ((float *)(a.p[14] + 6656))[(c1 + c0 * 4)] = v30;
+            ((float *)(a.p[14] + 4608))[(c1 + c0 * 4)] = v30;
         }
         __syncwarp();
         {
@@ -143,7 +142,7 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k3(struct gtc_args a) {
             if (lane + 0 < 16) {
                 const gtc_bool v31 = (gtc_bool)(v5 > ((float)0));
                 const float v32 = (float)(gtc_where(v31, gtc_acc0, ((float)0)));
-                ((float *)(a.p[14] + 7168))[(gtc_j0 + c0 * 16)] = v32;
+                ((float *)(a.p[14] + 5120))[(gtc_j0 + c0 * 16)] = v32;
             }
         }
         __syncwarp(); /* the warp's rows in shared memory are rewritten next */
@@ -155,10 +154,10 @@ extern "C" __global__ void __launch_bounds__(32) gtc_k4(struct gtc_args a) {
     gtc_wait_prior_steps();
     for (int o = blockIdx.x; o < 1; o += gridDim.x) {
         double acc0 = 0;
-        for (int t1 = threadIdx.x; t1 < 32; t1 += blockDim.x) {
+        for (int t1 = threadIdx.x; t1 < 32; t1 += 32) {
             const int c2 = t1;
             (void)c2;
-            const float v3 = ((float *)(a.p[14] + 6400))[c2];
+            const float v3 = ((float *)(a.p[14] + 4352))[c2];
             acc0 += (double)v3;
         }
         acc0 = gtc_block_reduce(acc0, GtcSum(), (double)0);
@@ -177,10 +176,10 @@ extern "C" __global__ void __launch_bounds__(32) gtc_k5(struct gtc_args a) {
         const int c0 = o;
         (void)c0;
         double acc1 = 0;
-        for (int t2 = threadIdx.x; t2 < 32; t2 += blockDim.x) {
+        for (int t2 = threadIdx.x; t2 < 32; t2 += 32) {
             const int c3 = t2;
             (void)c3;
-            const float v4 = ((float *)(a.p[14] + 6656))[(c0 + c3 * 4)];
+            const float v4 = ((float *)(a.p[14] + 4608))[(c0 + c3 * 4)];
             acc1 += (double)v4;
         }
         acc1 = gtc_block_reduce(acc1, GtcSum(), (double)0);
@@ -198,8 +197,8 @@ extern "C" __global__ void __launch_bounds__(32) gtc_k5(struct gtc_args a) {
 /* step 6: gemm: transpose bw_z2, matmul d_w2, mul w2_step, sub w2_next; grid 2 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k6(struct gtc_args a) {
     gtc_wait_prior_steps();
-    const float *A = ((float *)(a.p[14] + 4096));
-    const float *B = ((float *)(a.p[14] + 6656));
+    const float *A = ((float *)(a.p[14] + 2048));
+    const float *B = ((float *)(a.p[14] + 4608));
     gtc_gemm_skinny_t<float, 4>(A, 1LL, 16LL, B, 4LL, 1LL, 16, 4, 32,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
@@ -222,7 +221,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k7(struct gtc_args a) {
         for (int t2 = (threadIdx.x >> 3); o < 16 && t2 < 32; t2 += 32) {
             const int c3 = t2;
             (void)c3;
-            const float v4 = ((float *)(a.p[14] + 7168))[(c0 + c3 * 16)];
+            const float v4 = ((float *)(a.p[14] + 5120))[(c0 + c3 * 16)];
             acc1 += (double)v4;
         }
         acc1 = gtc_col_reduce(acc1, GtcSum());
@@ -240,7 +239,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k7(struct gtc_args a) {
 /* step 8: gemm: transpose bw_z1_2, matmul d_x; grid 2 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k8(struct gtc_args a) {
     gtc_wait_prior_steps();
-    const float *A = ((float *)(a.p[14] + 7168));
+    const float *A = ((float *)(a.p[14] + 5120));
     const float *B = ((float *)a.p[3]);
     gtc_gemm<float, 16, 16, 4, 16, 64, true, true>(A, 16LL, 1LL, B, 1LL, 16LL, 32, 16, 16,
         [&](int i, int j, float acc) {
@@ -253,7 +252,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k8(struct gtc_args a) {
 extern "C" __global__ void __launch_bounds__(256) gtc_k9(struct gtc_args a) {
     gtc_wait_prior_steps();
     const float *A = ((float *)a.p[14]);
-    const float *B = ((float *)(a.p[14] + 7168));
+    const float *B = ((float *)(a.p[14] + 5120));
     gtc_gemm<float, 16, 16, 4, 16, 64, false, false>(A, 1LL, 16LL, B, 16LL, 1LL, 16, 16, 32,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
@@ -281,7 +280,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k10(struct gtc_args a) {
             long long j7 = (long long)v6;
             if (j7 < 0) j7 += 50LL;
             if (j7 < 0 || j7 >= 50LL) {
-                unsigned long long *gtc_e = (unsigned long long *)(a.p[14] + 10240);
+                unsigned long long *gtc_e = (unsigned long long *)(a.p[14] + 8192);
                 if (atomicCAS(gtc_e, 0ULL, 2ULL) == 0ULL) gtc_e[1] = (unsigned long long)(long long)v6;
                 continue;
             }

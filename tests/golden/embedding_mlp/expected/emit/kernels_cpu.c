@@ -27,7 +27,7 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
                 long long j4 = (long long)v3;
                 if (j4 < 0) j4 += 50LL;
                 if (j4 < 0 || j4 >= 50LL) {
-                    long long *gtc_e = (long long *)(a->p[14] + 10240);
+                    long long *gtc_e = (long long *)(a->p[14] + 8192);
                     if (!gtc_e[0]) gtc_e[0] = 1, gtc_e[1] = (long long)v3;
                     j4 = 0;
                 }
@@ -53,8 +53,7 @@ GTC_CPU_STEP static void gtc_c1(const void *args) {
             const float v2 = ((float *)a->p[4])[c1];
             const float v3 = (float)(acc + v2);
             const float v4 = (float)(gtc_relu(v3));
-            ((float *)(a->p[14] + 2048))[(c1 + c0 * 16)] = v3;
-            ((float *)(a->p[14] + 4096))[(c1 + c0 * 16)] = v4;
+            ((float *)(a->p[14] + 2048))[(c1 + c0 * 16)] = v4;
         }
     }
 }
@@ -72,7 +71,7 @@ GTC_CPU_STEP static void gtc_c2(const void *args) {
             acc1 += (double)v5;
         }
         const float v6 = ((float)acc1);
-        ((float *)(a->p[14] + 6144))[c0] = v6;
+        ((float *)(a->p[14] + 4096))[c0] = v6;
     }
 }
 
@@ -85,7 +84,7 @@ GTC_CPU_STEP static void gtc_c3(const void *args) {
         for (long long j = 0; j < 4LL; j++) {
             float acc = 0;
             for (long long k = 0; k < 16LL; k++)
-                acc = ((float *)(a->p[14] + 4096))[(long long)c0 * 16LL + k * 1LL] * ((float *)a->p[5])[k * 4LL + (long long)j * 1LL] + acc;
+                acc = ((float *)(a->p[14] + 2048))[(long long)c0 * 16LL + k * 1LL] * ((float *)a->p[5])[k * 4LL + (long long)j * 1LL] + acc;
             rp[j] = acc;
         }
         float ra[4];
@@ -121,16 +120,16 @@ GTC_CPU_STEP static void gtc_c3(const void *args) {
             acc16 += (double)v23;
         }
         const float v24 = ((float)acc16);
-        const float v25 = ((float *)(a->p[14] + 6144))[c0];
+        const float v25 = ((float *)(a->p[14] + 4096))[c0];
         const float v26 = (float)(v25 / v14);
-        ((float *)(a->p[14] + 6400))[c0] = v24;
+        ((float *)(a->p[14] + 4352))[c0] = v24;
         for (int c27 = 0; c27 < 4; c27++) {
             const float v28 = ((float *)a->p[1])[(c27 + c0 * 4)];
             const float v29 = (float)(((float)-0.03125) * v28);
             const float v30 = (float)(v26 * rm6[c27]);
             const float v31 = (float)(v29 + v30);
             ra[c27] = v31;
-            ((float *)(a->p[14] + 6656))[(c27 + c0 * 4)] = v31;
+            ((float *)(a->p[14] + 4608))[(c27 + c0 * 4)] = v31;
         }
         for (int c32 = 0; c32 < 16; c32++) {
             float acc = 0;
@@ -139,7 +138,7 @@ GTC_CPU_STEP static void gtc_c3(const void *args) {
             const float v33 = ((float *)(a->p[14] + 2048))[(c32 + c0 * 16)];
             const gtc_bool v34 = (gtc_bool)(v33 > ((float)0));
             const float v35 = (float)(gtc_where(v34, acc, ((float)0)));
-            ((float *)(a->p[14] + 7168))[(c32 + c0 * 16)] = v35;
+            ((float *)(a->p[14] + 5120))[(c32 + c0 * 16)] = v35;
         }
     }
 }
@@ -150,7 +149,7 @@ GTC_CPU_STEP static void gtc_c4(const void *args) {
     (void)a;
     double acc0 = 0;
     for (int c1 = 0; c1 < 32; c1++) {
-        const float v2 = ((float *)(a->p[14] + 6400))[c1];
+        const float v2 = ((float *)(a->p[14] + 4352))[c1];
         acc0 += (double)v2;
     }
     const float v3 = ((float)(acc0 / (double)32));
@@ -169,7 +168,7 @@ GTC_CPU_STEP static void gtc_c5(const void *args) {
         for (int c3 = 0; c3 < 32; c3++) {
             for (int l = 0; l < nb2; l++) {
                 const int ck4 = cb0 + l;
-                const float v5 = ((float *)(a->p[14] + 6656))[(ck4 + c3 * 4)];
+                const float v5 = ((float *)(a->p[14] + 4608))[(ck4 + c3 * 4)];
                 accb1[l] += (double)v5;
             }
         }
@@ -189,10 +188,10 @@ GTC_CPU_STEP static void gtc_c5(const void *args) {
 GTC_CPU_STEP static void gtc_c6(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    float *const C = ((float *)(a->p[14] + 9216));
+    float *const C = ((float *)(a->p[14] + 7168));
     {
         const long long oa = 0, ob = 0, bz = 0;
-        gtc_cpu_sgemm(1, 0, 16, 4, 32, ((float *)(a->p[14] + 4096)) + oa, 16, ((float *)(a->p[14] + 6656)) + ob, 4, C + bz * 64LL, 4);
+        gtc_cpu_sgemm(1, 0, 16, 4, 32, ((float *)(a->p[14] + 2048)) + oa, 16, ((float *)(a->p[14] + 4608)) + ob, 4, C + bz * 64LL, 4);
     }
     for (int c0 = 0; c0 < 16; c0++) {
         for (int c1 = 0; c1 < 4; c1++) {
@@ -217,7 +216,7 @@ GTC_CPU_STEP static void gtc_c7(const void *args) {
         for (int c3 = 0; c3 < 32; c3++) {
             for (int l = 0; l < nb2; l++) {
                 const int ck4 = cb0 + l;
-                const float v5 = ((float *)(a->p[14] + 7168))[(ck4 + c3 * 16)];
+                const float v5 = ((float *)(a->p[14] + 5120))[(ck4 + c3 * 16)];
                 accb1[l] += (double)v5;
             }
         }
@@ -240,7 +239,7 @@ GTC_CPU_STEP static void gtc_c8(const void *args) {
     float *const C = ((float *)(a->p[14] + 2048));
     {
         const long long oa = 0, ob = 0, bz = 0;
-        gtc_cpu_sgemm(0, 1, 32, 16, 16, ((float *)(a->p[14] + 7168)) + oa, 16, ((float *)a->p[3]) + ob, 16, C + bz * 512LL, 16);
+        gtc_cpu_sgemm(0, 1, 32, 16, 16, ((float *)(a->p[14] + 5120)) + oa, 16, ((float *)a->p[3]) + ob, 16, C + bz * 512LL, 16);
     }
 }
 
@@ -248,10 +247,10 @@ GTC_CPU_STEP static void gtc_c8(const void *args) {
 GTC_CPU_STEP static void gtc_c9(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    float *const C = ((float *)(a->p[14] + 9216));
+    float *const C = ((float *)(a->p[14] + 7168));
     {
         const long long oa = 0, ob = 0, bz = 0;
-        gtc_cpu_sgemm(1, 0, 16, 16, 32, ((float *)a->p[14]) + oa, 16, ((float *)(a->p[14] + 7168)) + ob, 16, C + bz * 256LL, 16);
+        gtc_cpu_sgemm(1, 0, 16, 16, 32, ((float *)a->p[14]) + oa, 16, ((float *)(a->p[14] + 5120)) + ob, 16, C + bz * 256LL, 16);
     }
     for (int c0 = 0; c0 < 16; c0++) {
         for (int c1 = 0; c1 < 16; c1++) {
@@ -280,7 +279,7 @@ GTC_CPU_STEP static void gtc_c10(const void *args) {
                 long long j7 = (long long)v6;
                 if (j7 < 0) j7 += 50LL;
                 if (j7 < 0 || j7 >= 50LL) {
-                    long long *gtc_e = (long long *)(a->p[14] + 10240);
+                    long long *gtc_e = (long long *)(a->p[14] + 8192);
                     if (!gtc_e[0]) gtc_e[0] = 2, gtc_e[1] = (long long)v6;
                     continue;
                 }

@@ -32,7 +32,7 @@ extern "C" __global__ void __launch_bounds__(64) gtc_fwd_k1(struct gtc_args a) {
     gtc_wait_prior_steps();
     for (int o = blockIdx.x; o < 1; o += gridDim.x) {
         double acc0 = 0;
-        for (int t1 = threadIdx.x; t1 < 64; t1 += blockDim.x) {
+        for (int t1 = threadIdx.x; t1 < 64; t1 += 64) {
             const int c2 = t1;
             (void)c2;
             const float v3 = ((float *)a.p[5])[c2];

@@ -66,7 +66,7 @@ static const char gtc_cuda_source[] =
     "    gtc_wait_prior_steps();\n"
     "    for (int o = blockIdx.x; o < 1; o += gridDim.x) {\n"
     "        double acc0 = 0;\n"
-    "        for (int t1 = threadIdx.x; t1 < 64; t1 += blockDim.x) {\n"
+    "        for (int t1 = threadIdx.x; t1 < 64; t1 += 64) {\n"
     "            const int c2 = t1;\n"
     "            (void)c2;\n"
     "            const float v3 = ((float *)a.p[5])[c2];\n"

@@ -17,7 +17,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
         const int c0 = o;
         (void)c0;
         double acc1 = 0;
-        for (int t2 = threadIdx.x; t2 < 512; t2 += blockDim.x) {
+        for (int t2 = threadIdx.x; t2 < 512; t2 += 256) {
             const int c3 = t2;
             (void)c3;
             const float v4 = ((float *)a.p[0])[(c0 + c3 * 2)];

@@ -369,7 +369,7 @@ extern "C" __global__ void __launch_bounds__(32) gtc_k22(struct gtc_args a) {
         const int c0 = o;
         (void)c0;
         int32_t acc1 = INT32_MIN;
-        for (int t2 = threadIdx.x; t2 < 3; t2 += blockDim.x) {
+        for (int t2 = threadIdx.x; t2 < 3; t2 += 32) {
             const int c3 = t2;
             (void)c3;
             const int32_t v4 = ((int32_t *)a.p[15])[(c0 + c3 * 5)];
@@ -390,7 +390,7 @@ extern "C" __global__ void __launch_bounds__(32) gtc_k23(struct gtc_args a) {
         const int c0 = o;
         (void)c0;
         uint64_t acc1 = UINT64_MAX;
-        for (int t2 = threadIdx.x; t2 < 5; t2 += blockDim.x) {
+        for (int t2 = threadIdx.x; t2 < 5; t2 += 32) {
             const int c3 = t2;
             (void)c3;
             const uint64_t v4 = ((uint64_t *)a.p[6])[(c3 + c0 * 5)];

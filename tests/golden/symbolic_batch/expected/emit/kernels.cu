@@ -91,7 +91,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k2(struct gtc_args a) {
     gtc_wait_prior_steps();
     for (int o = blockIdx.x; o < 1; o += gridDim.x) {
         double acc0 = 0;
-        for (int t1 = threadIdx.x; t1 < ((int)a.s[0]); t1 += blockDim.x) {
+        for (int t1 = threadIdx.x; t1 < ((int)a.s[0]); t1 += 256) {
             const int c2 = t1;
             (void)c2;
             const float v3 = ((float *)(a.p[13] + 262144))[c2];
@@ -167,7 +167,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k6(struct gtc_args a) {
     gtc_wait_prior_steps();
     for (int o = blockIdx.x; o < 1; o += gridDim.x) {
         double acc0 = 0;
-        for (int t1 = threadIdx.x; t1 < (3 * ((int)a.s[0])); t1 += blockDim.x) {
+        for (int t1 = threadIdx.x; t1 < (3 * ((int)a.s[0])); t1 += 256) {
             const int c2 = t1 % 3;
             const int c3 = t1 / 3;
             (void)c3; (void)c2;

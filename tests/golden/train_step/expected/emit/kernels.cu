@@ -161,7 +161,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k2(struct gtc_args a) {
     gtc_wait_prior_steps();
     for (int o = blockIdx.x; o < 1; o += gridDim.x) {
         double acc0 = 0;
-        for (int t1 = threadIdx.x; t1 < 512; t1 += blockDim.x) {
+        for (int t1 = threadIdx.x; t1 < 512; t1 += 256) {
             const int c2 = t1;
             (void)c2;
             const float v3 = ((float *)(a.p[12] + 1048576))[c2];
@@ -200,7 +200,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k4(struct gtc_args a) {
         const int c0 = o;
         (void)c0;
         double acc1 = 0;
-        for (int t2 = threadIdx.x; t2 < 512; t2 += blockDim.x) {
+        for (int t2 = threadIdx.x; t2 < 512; t2 += 256) {
             const int c3 = t2;
             (void)c3;
             const float v4 = ((float *)(a.p[12] + 1050624))[(c0 + c3 * 2)];
