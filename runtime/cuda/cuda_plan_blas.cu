@@ -288,8 +288,12 @@ extern "C" RtCudaBlas *rt_cuda_blas_new(const RtPlanGemm *gm, const char *graph,
     }
     b->gm = *gm;
     const bool f64 = gm->dtype == DT_FLOAT64, bf16 = !f64 && gm->precision == RT_PREC_BF16;
-    /* tensor cores on A^T B: A staged transposed, then read as an untransposed [m][k] */
-    b->flip = !f64 && gm->precision != RT_PREC_FP32 && gm->ta && !gm->tb && gm->batch == 1 && gm->m < 65535LL * 32 &&
+    /* TF32 tensor cores on A^T B: A staged transposed, then read as an untransposed [m][k]
+     * (cuBLASLt's TF32 A^T B kernels are slow: the 4k-wide step took 3,836 us without, 3,485
+     * with). Not in bf16: its transposed kernels keep pace, and A's plain bfloat16 copy is then
+     * the one its forward product staged (x, a1, a2 in the 4k-wide step: 2,163 -> 2,051-2,097 us
+     * on the H200, bench/README.md). */
+    b->flip = !f64 && gm->precision == RT_PREC_TF32 && gm->ta && !gm->tb && gm->batch == 1 && gm->m < 65535LL * 32 &&
               gm->k < 65535LL * 32;
     RtPlanGemm staged = *gm;
     if (b->flip) staged.ta = 0, staged.lda = gm->k;
