@@ -1,9 +1,10 @@
 /* compiler/emit_cpu.c: kernels_cpu.c, the plan's steps as C functions for the CPU backend: nested
  * loops with constant bounds over each step's iteration space, the fused expressions inline,
- * reductions accumulated as the CPU backend does (float32 sums in double), GEMMs through cblas
+ * reductions accumulated as the CPU backend does (float32 sums in ir/fsum.h's blocked order, other
+ * float32 reductions in double), GEMMs through cblas
  * (templates/kernels_cpu_gemm.h's call, eager matmul's too) followed by a loop applying the
  * epilogue; outer loops OpenMP-parallel above RT_CPU_PAR_MIN elements and each step cloned per
- * vector ISA (GTC_CPU_STEP; docs/cpu.md). Self-contained: scalar.h and the preludes are copied
+ * vector ISA (GTC_CPU_STEP; docs/cpu.md). Self-contained: scalar.h, fsum.h and the preludes are copied
  * in, so the file compiles with the C library, libm, cblas.h and omp.h only. */
 #include <stdlib.h>
 #include <string.h>
@@ -262,9 +263,72 @@ static void emit_cpu_elemwise(Ex *x) {
     free(done);
 }
 
+/* Whether a reduction is a float32 sum or mean: ir/fsum.h's blocked order (the eager ops'),
+ * not the double accumulator of emit_red_step. */
+static bool red_fsum(const EmitRed *ri) { return ri->ct == DT_FLOAT32 && (ri->op == OP_SUM || ri->op == OP_MEAN); }
+
+/* A float32 sum's loop into the gtc_fsum `fs`: over one reduced axis, blocks of GTC_FSUM_BLOCK
+ * values written to its buffer by a loop that vectorises, then summed; over several, each value
+ * put in turn (the same order). */
+static void fsum_loop(Ex *x, const EmitRed *ri, char **xc, const char *fs) {
+    const TensorType *S = &N(x->g, ri->x)->type;
+    int nred = 0, ax = -1;
+    for (int i = 0; i < S->rank; i++)
+        if ((ri->mask & (1u << i)) && (S->dims[i] != 1 || S->sym[i])) nred++, ax = i;
+    ex_line(x, "gtc_fsum %s;", fs);
+    ex_line(x, "gtc_fsum_init(&%s);", fs);
+    int loops = 0;
+    char *put = NULL, *j = NULL;
+    if (nred == 1) {
+        char *kb = ex_name(x, "kb"), *m = ex_name(x, "m"), *n = ex_dim(x, S, ax);
+        j = ex_name(x, "j");
+        ex_line(x, "for (%s %s = 0; %s < %s; %s += GTC_FSUM_BLOCK) {", x->idx, kb, kb, n, kb);
+        x->indent++;
+        ex_line(x, "const int %s = %s - %s < GTC_FSUM_BLOCK ? (int)(%s - %s) : GTC_FSUM_BLOCK;", m, n, kb, n, kb);
+        ex_line(x, "for (int %s = 0; %s < %s; %s++) {", j, j, m, j);
+        x->indent++;
+        xc[ax] = ex_name(x, "c");
+        ex_line(x, "const %s %s = %s + %s;", x->idx, xc[ax], kb, j);
+        for (int i = 0; i < S->rank; i++)
+            if ((ri->mask & (1u << i)) && i != ax) xc[i] = strdup("0");
+        put = xfmt("%s.buf[%s] = %%s;", fs, j);
+        loops = 2;
+        free(kb), free(n);
+        j = m;
+    } else {
+        for (int i = 0; i < S->rank; i++)
+            if (ri->mask & (1u << i)) loops += open_loops(x, S, i, 1, &xc[i], false);
+        put = xfmt("gtc_fsum_put(&%s, %%s);", fs);
+    }
+    int mk = ex_mark(x);
+    char *v = ex_value(x, ri->x, xc);
+    char *cv = emit_conv(v, S->dtype, ri->ct);
+    ex_line(x, put, cv);
+    free(cv), free(v), free(put);
+    ex_release(x, mk);
+    if (j) { /* the block: its values, then its sum */
+        close_loops(x, 1);
+        ex_line(x, "%s.pos = %s;", fs, j);
+        ex_line(x, "gtc_fsum_flush(&%s);", fs);
+        close_loops(x, 1);
+        free(j);
+    } else close_loops(x, loops);
+    for (int i = 0; i < S->rank; i++)
+        if (ri->mask & (1u << i)) free(xc[i]), xc[i] = NULL;
+}
+
 /* The reduction loop itself: xc holds the kept coordinates; reduced ones are opened here. */
 static void reduce_loop(Ex *x, const EmitRed *ri, char **xc) {
     const TensorType *S = &N(x->g, ri->x)->type;
+    if (red_fsum(ri)) {
+        char *fs = ex_name(x, "fs"), *end = xfmt("gtc_fsum_end(&%s)", fs);
+        fsum_loop(x, ri, xc, fs);
+        char *fin = emit_red_final(ri, end, NULL), *r = ex_name(x, "v");
+        ex_line(x, "const %s %s = %s;", emit_ctype(ri->out), r, fin);
+        ex_bind(x, ri->node, r);
+        free(fin), free(r), free(end), free(fs);
+        return;
+    }
     char *acc = ex_name(x, "acc"), *acci = xfmt("%si", acc);
     ex_line(x, "%s %s = %s;", ri->acc, acc, ri->init);
     if (ri->arg) ex_line(x, "long long %s = -1;", acci);
@@ -317,16 +381,33 @@ static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, 
     /* a middle axis: blocks of MID_BLOCK chains, enough to hide an add's latency, and more
      * blocks for the threads (the block size changes no value) */
     int bs = k == r - 1 ? COL_BLOCK : MID_BLOCK;
+    /* a float32 sum: along the last axis, lanes and levels of ir/fsum.h's column form (a
+     * reduced position's row adds into one lane of every column); along a middle one, one
+     * gtc_fsum per output of the block, its values put in order */
+    bool fs = red_fsum(ri), fcols = fs && k == r - 1;
     const char *L = x->idx64 ? "LL" : "";
     if (par_work(ir_numel(S)) && n > bs) ex_line(x, "#pragma omp parallel for schedule(static)");
     char *cb = ex_name(x, "cb"), *acc = ex_name(x, "accb"), *nb = ex_name(x, "nb");
     ex_line(x, "for (%s %s = 0; %s < %lld%s; %s += %d) {", x->idx, cb, cb, (long long)n, L, cb, bs);
     x->indent++;
-    ex_line(x, "%s %s[%d];", ri->acc, acc, bs);
     ex_line(x, "const int %s = %lld%s - %s < %d ? (int)(%lld%s - %s) : %d;", nb, (long long)n, L, cb, bs, (long long)n, L, cb, bs);
-    ex_line(x, "for (int l = 0; l < %s; l++) %s[l] = %s;", nb, acc, ri->init);
+    if (fcols) {
+        ex_line(x, "float %s[GTC_FSUM_LANES][%d], %s_lv[GTC_FSUM_LEVELS][%d], %s_r[%d];", acc, bs, acc, bs, acc, bs);
+        ex_line(x, "unsigned long long %s_k = 0, %s_n = 0;", acc, acc);
+        ex_line(x, "for (int l = 0; l < GTC_FSUM_LANES * %d; l++) (&%s[0][0])[l] = 0;", bs, acc);
+    } else if (fs) {
+        ex_line(x, "gtc_fsum %s[%d];", acc, bs);
+        ex_line(x, "for (int l = 0; l < %s; l++) gtc_fsum_init(&%s[l]);", nb, acc);
+    } else {
+        ex_line(x, "%s %s[%d];", ri->acc, acc, bs);
+        ex_line(x, "for (int l = 0; l < %s; l++) %s[l] = %s;", nb, acc, ri->init);
+    }
+    /* the block's column sums through the fold and the push (after a whole block, and at the end) */
+    char *flush = xfmt("gtc_fsum_fold(&%s[0][0], %d, %s); gtc_fsum_push(&%s_lv[0][0], %d, %s_n++, %s[0], %s);", acc, bs, nb,
+                       acc, bs, acc, acc, nb);
     char *xc[IR_MAX_RANK] = {0};
     int loops = open_loops(x, S, 0, k, xc, false);
+    if (fcols) ex_line(x, "float *const %s_p = %s[%s_k %% GTC_FSUM_LANES];", acc, acc, acc);
     ex_line(x, "for (int l = 0; l < %s; l++) {", nb);
     x->indent++;
     char *ck = ex_name(x, "ck");
@@ -336,15 +417,28 @@ static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, 
     int m = ex_mark(x);
     char *v = ex_value(x, ri->x, xc);
     char *cv = emit_conv(v, S->dtype, ri->ct), *a = xfmt("%s[l]", acc);
-    char *stmt = emit_red_step(ri, a, NULL, cv, "0");
+    char *stmt = fcols ? xfmt("%s_p[l] += %s;", acc, cv)
+                 : fs  ? xfmt("gtc_fsum_put(&%s[l], %s);", acc, cv)
+                       : emit_red_step(ri, a, NULL, cv, "0");
     ex_line(x, "%s", stmt);
     free(stmt), free(cv), free(v);
     ex_release(x, m);
     close_loops(x, inner);
     x->indent--;
     ex_line(x, "}");
+    if (fcols) {
+        ex_line(x, "if (++%s_k %% GTC_FSUM_BLOCK == 0) {", acc);
+        ex_line(x, "    %s", flush);
+        ex_line(x, "    for (int l = 0; l < GTC_FSUM_LANES * %d; l++) (&%s[0][0])[l] = 0;", bs, acc);
+        ex_line(x, "}");
+    }
     close_loops(x, loops);
     ex_free_coords(xc, r);
+    if (fcols) {
+        ex_line(x, "if (%s_k %% GTC_FSUM_BLOCK) { %s }", acc, flush);
+        ex_line(x, "gtc_fsum_result(&%s_lv[0][0], %d, %s_n, %s_r, %s);", acc, bs, acc, acc, nb);
+        free(a), a = xfmt("%s_r[l]", acc);
+    } else if (fs) free(a), a = xfmt("gtc_fsum_end(&%s[l])", acc);
     /* the epilogue, per output of the block */
     ex_line(x, "for (int l = 0; l < %s; l++) {", nb);
     x->indent++;
@@ -368,7 +462,7 @@ static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, 
     x->indent--;
     ex_line(x, "}");
     ex_free_coords(oc, O->rank);
-    free(fin), free(rv), free(a), free(ck), free(cb), free(acc), free(nb);
+    free(fin), free(rv), free(a), free(ck), free(cb), free(acc), free(nb), free(flush);
 }
 
 /* REDUCE: a loop over the output, an inner loop over the reduced axes, then the epilogue. */
@@ -688,6 +782,7 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
                 " * runtime/core/plan_abi.h. */\n#include <math.h>\n#include <stdint.h>\n%s\n",
             g->name, gemm ? "#include <cblas.h>\n" : "");
     emit_text(&b, EMIT_TEXT_SCALAR_H);
+    emit_text(&b, EMIT_TEXT_FSUM_H);
     str_cat(&b, "\n");
     emit_text(&b, EMIT_TEXT_CPU_PRELUDE);
     if (gemm) emit_text(&b, EMIT_TEXT_CPU_GEMM);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 /* gtc:prelude ir/scalar.h (elided) */
+/* gtc:prelude ir/fsum.h (elided) */
 
 /* gtc:prelude templates/kernels_cpu_prelude.h (elided) */
 
@@ -32,14 +33,21 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
             const float v9 = (float)(gtc_exp(v8));
             rm5[c6] = v9;
         }
-        double acc10 = 0;
-        for (int c11 = 0; c11 < 128; c11++) {
-            acc10 += (double)rm5[c11];
+        gtc_fsum fs10;
+        gtc_fsum_init(&fs10);
+        for (int kb11 = 0; kb11 < 128; kb11 += GTC_FSUM_BLOCK) {
+            const int m12 = 128 - kb11 < GTC_FSUM_BLOCK ? (int)(128 - kb11) : GTC_FSUM_BLOCK;
+            for (int j13 = 0; j13 < m12; j13++) {
+                const int c14 = kb11 + j13;
+                fs10.buf[j13] = rm5[c14];
+            }
+            fs10.pos = m12;
+            gtc_fsum_flush(&fs10);
         }
-        const float v12 = ((float)acc10);
-        for (int c13 = 0; c13 < 128; c13++) {
-            const float v14 = (float)(rm5[c13] / v12);
-            ((float *)a->p[1])[(c13 + c0 * 128)] = v14;
+        const float v15 = ((float)gtc_fsum_end(&fs10));
+        for (int c16 = 0; c16 < 128; c16++) {
+            const float v17 = (float)(rm5[c16] / v15);
+            ((float *)a->p[1])[(c16 + c0 * 128)] = v17;
         }
     }
 }
