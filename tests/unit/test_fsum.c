@@ -249,12 +249,13 @@ TEST(fsum__eager_sum_and_mean__every_output_in_the_order) {
     RtTensor sl = *t;
     sl.shape[1] = 350, sl.shape[2] = 75, sl.strides[1] *= 2, sl.strides[2] = 2, sl.offset = 151;
     for (unsigned mask = 0; mask < 8; mask++) check_eager(&sl, mask, "strided");
-    /* a long row (4 blocks' levels) and empty axes */
-    static const int64_t l1[1] = {300001}, e2[2] = {4, 0};
-    RtTensor *lt = tensor(v, 1, l1), *et = rt_empty(B, DT_FLOAT32, 2, e2);
+    /* a long row (several levels), columns wider than one tile of the column path, empty axes */
+    static const int64_t l1[1] = {300001}, w2[2] = {300, 4099}, e2[2] = {4, 0};
+    RtTensor *lt = tensor(v, 1, l1), *wt = tensor(v, 2, w2), *et = rt_empty(B, DT_FLOAT32, 2, e2);
     check_eager(lt, 1, "long row");
+    check_eager(wt, 1, "wide columns");
     check_eager(et, 2, "empty rows");
-    rt_release(t), rt_release(lt), rt_release(et);
+    rt_release(t), rt_release(lt), rt_release(wt), rt_release(et);
     free(v);
 }
 
