@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ir/fsum.h"
 #include "emit.h"
 #include "util.h"
 #include "../runtime/core/plan_abi.h" /* RT_CPU_PAR_MIN */
@@ -267,21 +268,31 @@ static void emit_cpu_elemwise(Ex *x) {
  * not the double accumulator of emit_red_step. */
 static bool red_fsum(const EmitRed *ri) { return ri->ct == DT_FLOAT32 && (ri->op == OP_SUM || ri->op == OP_MEAN); }
 
-/* A float32 sum's loop into the gtc_fsum `fs`: over one reduced axis, blocks of GTC_FSUM_BLOCK
- * values written to its buffer by a loop that vectorises, then summed; over several, each value
- * put in turn (the same order). */
-static void fsum_loop(Ex *x, const EmitRed *ri, char **xc, const char *fs) {
+/* A float32 sum's loop; returns its value's expression. Over one reduced axis of at most
+ * GTC_FSUM_BLOCK (a softmax's row): its values into an array, then gtc_fsum_block (one block's
+ * sum is the sum). Over one longer axis: blocks of values written to the gtc_fsum's buffer by a
+ * loop that vectorises, each then summed. Over several: each value put in turn (the same order). */
+static char *fsum_loop(Ex *x, const EmitRed *ri, char **xc) {
     const TensorType *S = &N(x->g, ri->x)->type;
     int nred = 0, ax = -1;
     for (int i = 0; i < S->rank; i++)
         if ((ri->mask & (1u << i)) && (S->dims[i] != 1 || S->sym[i])) nred++, ax = i;
-    ex_line(x, "gtc_fsum %s;", fs);
-    ex_line(x, "gtc_fsum_init(&%s);", fs);
+    bool one = nred == 1 && !S->sym[ax] && S->dims[ax] <= GTC_FSUM_BLOCK;
+    char *fs = ex_name(x, "fs"), *put = NULL, *m = NULL, *res;
     int loops = 0;
-    char *put = NULL, *j = NULL;
-    if (nred == 1) {
-        char *kb = ex_name(x, "kb"), *m = ex_name(x, "m"), *n = ex_dim(x, S, ax);
-        j = ex_name(x, "j");
+    if (one) {
+        ex_line(x, "float %s[%lld];", fs, (long long)S->dims[ax]);
+        loops = open_loops(x, S, ax, 1, &xc[ax], false);
+        put = xfmt("%s[%s] = %%s;", fs, xc[ax]);
+        res = xfmt("gtc_fsum_block(%s, %lld)", fs, (long long)S->dims[ax]);
+    } else {
+        ex_line(x, "gtc_fsum %s;", fs);
+        ex_line(x, "gtc_fsum_init(&%s);", fs);
+        res = xfmt("gtc_fsum_end(&%s)", fs);
+    }
+    if (!one && nred == 1) {
+        char *kb = ex_name(x, "kb"), *n = ex_dim(x, S, ax), *j = ex_name(x, "j");
+        m = ex_name(x, "m");
         ex_line(x, "for (%s %s = 0; %s < %s; %s += GTC_FSUM_BLOCK) {", x->idx, kb, kb, n, kb);
         x->indent++;
         ex_line(x, "const int %s = %s - %s < GTC_FSUM_BLOCK ? (int)(%s - %s) : GTC_FSUM_BLOCK;", m, n, kb, n, kb);
@@ -289,44 +300,42 @@ static void fsum_loop(Ex *x, const EmitRed *ri, char **xc, const char *fs) {
         x->indent++;
         xc[ax] = ex_name(x, "c");
         ex_line(x, "const %s %s = %s + %s;", x->idx, xc[ax], kb, j);
-        for (int i = 0; i < S->rank; i++)
-            if ((ri->mask & (1u << i)) && i != ax) xc[i] = strdup("0");
         put = xfmt("%s.buf[%s] = %%s;", fs, j);
-        loops = 2;
-        free(kb), free(n);
-        j = m;
-    } else {
+        free(kb), free(n), free(j);
+    } else if (!one) {
         for (int i = 0; i < S->rank; i++)
             if (ri->mask & (1u << i)) loops += open_loops(x, S, i, 1, &xc[i], false);
         put = xfmt("gtc_fsum_put(&%s, %%s);", fs);
     }
+    for (int i = 0; i < S->rank; i++)
+        if ((ri->mask & (1u << i)) && !xc[i]) xc[i] = strdup("0");
     int mk = ex_mark(x);
     char *v = ex_value(x, ri->x, xc);
     char *cv = emit_conv(v, S->dtype, ri->ct);
     ex_line(x, put, cv);
     free(cv), free(v), free(put);
     ex_release(x, mk);
-    if (j) { /* the block: its values, then its sum */
+    if (m) { /* the block: its values, then its sum */
         close_loops(x, 1);
-        ex_line(x, "%s.pos = %s;", fs, j);
+        ex_line(x, "%s.pos = %s;", fs, m);
         ex_line(x, "gtc_fsum_flush(&%s);", fs);
         close_loops(x, 1);
-        free(j);
+        free(m);
     } else close_loops(x, loops);
     for (int i = 0; i < S->rank; i++)
         if (ri->mask & (1u << i)) free(xc[i]), xc[i] = NULL;
+    free(fs);
+    return res;
 }
 
 /* The reduction loop itself: xc holds the kept coordinates; reduced ones are opened here. */
 static void reduce_loop(Ex *x, const EmitRed *ri, char **xc) {
     const TensorType *S = &N(x->g, ri->x)->type;
     if (red_fsum(ri)) {
-        char *fs = ex_name(x, "fs"), *end = xfmt("gtc_fsum_end(&%s)", fs);
-        fsum_loop(x, ri, xc, fs);
-        char *fin = emit_red_final(ri, end, NULL), *r = ex_name(x, "v");
+        char *sum = fsum_loop(x, ri, xc), *fin = emit_red_final(ri, sum, NULL), *r = ex_name(x, "v");
         ex_line(x, "const %s %s = %s;", emit_ctype(ri->out), r, fin);
         ex_bind(x, ri->node, r);
-        free(fin), free(r), free(end), free(fs);
+        free(fin), free(r), free(sum);
         return;
     }
     char *acc = ex_name(x, "acc"), *acci = xfmt("%si", acc);

@@ -6,9 +6,9 @@
  * from +0, in index order); the lanes fold pairwise by halves (lane j += lane j + w, w = 8, 4, 2,
  * 1); the block sums combine pairwise as a binary counter does (block b's sum is added to the
  * pending sum of the same level while b's bit is set, the later block on the right); at the end
- * the pending levels are added from the lowest. Nothing depends on a thread count or on the vector
- * width: the lanes are explicit, so gcc vectorises the block loops at any width with the same
- * result. The worst-case error is about (BLOCK/LANES + log2(LANES) + log2(n/BLOCK)) eps
+ * the pending levels are added from the lowest (n <= GTC_FSUM_BLOCK: the one block's sum).
+ * Nothing depends on a thread count or on the vector width: the lanes are explicit, so gcc
+ * vectorises the block loops at any width with the same result. The worst-case error is about (BLOCK/LANES + log2(LANES) + log2(n/BLOCK)) eps
  * times the sum of |x| (20 + log2(n/256) here), not n eps as in one float32 chain.
  *
  * Forms, all the same order: gtc_fsum_block (one block from memory), the streaming state gtc_fsum
@@ -51,10 +51,17 @@ static inline void gtc_fsum_push(float *lv, int64_t ld, uint64_t b, float *t, in
     for (int64_t c = 0; c < n; c++) lv[k * ld + c] = t[c];
 }
 
-/* The n sums, into r[0..n), after nb blocks were pushed (0 when none). */
+/* The n sums, into r[0..n), after nb blocks were pushed (0 when none): the pending levels added
+ * from the lowest, so that one block's sum is its block's value as it is. */
 static inline void gtc_fsum_result(const float *lv, int64_t ld, uint64_t nb, float *r, int64_t n) {
-    for (int64_t c = 0; c < n; c++) r[c] = 0.0f;
-    for (int k = 0; (nb >> k) != 0; k++)
+    int k = 0;
+    if (!nb) {
+        for (int64_t c = 0; c < n; c++) r[c] = 0.0f;
+        return;
+    }
+    while (!((nb >> k) & 1)) k++;
+    for (int64_t c = 0; c < n; c++) r[c] = lv[k * ld + c];
+    for (k++; (nb >> k) != 0; k++)
         if ((nb >> k) & 1)
             for (int64_t c = 0; c < n; c++) r[c] = lv[k * ld + c] + r[c];
 }

@@ -147,17 +147,24 @@ typedef struct {
 /* A mean divides in double and rounds once, as the generated code's does. */
 static float fsum_final(const Fsum *f, float s) { return f->mean ? (float)((double)s / f->count) : s; }
 
-/* The sum of one output: the reduced axes' runs fed in order. */
+/* The sum of one output: the reduced axes' runs fed in order (one contiguous block: its sum). */
 static void fsum_one(const Fsum *f, const float *x, float *o) {
-    gtc_fsum acc;
-    gtc_fsum_init(&acc);
     char *base[1] = {(char *)x};
     const int64_t *st[1] = {f->rstride};
     size_t es[1] = {sizeof(float)};
     CpuIter it;
-    if (cpu_iter_init(&it, f->nr, f->rshape, 1, base, st, es))
-        do gtc_fsum_add(&acc, (const float *)it.ptr[0], it.inner, it.istride[0]);
-        while (cpu_iter_next(&it));
+    if (!cpu_iter_init(&it, f->nr, f->rshape, 1, base, st, es)) {
+        *o = fsum_final(f, 0.0f);
+        return;
+    }
+    if (it.ndim == 0 && it.istride[0] == 1 && it.inner <= GTC_FSUM_BLOCK) {
+        *o = fsum_final(f, gtc_fsum_block(x, it.inner));
+        return;
+    }
+    gtc_fsum acc;
+    gtc_fsum_init(&acc);
+    do gtc_fsum_add(&acc, (const float *)it.ptr[0], it.inner, it.istride[0]);
+    while (cpu_iter_next(&it));
     *o = fsum_final(f, gtc_fsum_end(&acc));
 }
 

@@ -28,7 +28,7 @@ static float ref_tree(const float *t, uint64_t size) {
 
 /* Blocks of 256; in a block, element i into lane i % 16 from +0; lanes folded by halves (8, 4, 2,
  * 1); the block sums as perfect trees of the powers of two of their count, largest first, added
- * from the last (smallest) tree: r = T1 + (T2 + (... + (Tk + 0))). */
+ * from the last (smallest) tree: r = T1 + (T2 + (... + Tk)); none: +0. */
 static float ref_fsum(const float *x, int64_t n) {
     uint64_t nb = (uint64_t)((n + 255) / 256);
     float *t = malloc((nb + 1) * sizeof *t);
@@ -45,8 +45,8 @@ static float ref_fsum(const float *x, int64_t n) {
     uint64_t at = 0;
     for (int k = 63; k >= 0; k--)
         if ((nb >> k) & 1) trees[nt++] = ref_tree(t + at, 1ull << k), at += 1ull << k;
-    float r = 0.0f;
-    for (int i = nt - 1; i >= 0; i--) r = trees[i] + r;
+    float r = nt ? trees[nt - 1] : 0.0f;
+    for (int i = nt - 2; i >= 0; i--) r = trees[i] + r;
     free(t);
     return r;
 }

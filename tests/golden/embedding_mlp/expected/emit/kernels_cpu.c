@@ -65,22 +65,15 @@ GTC_CPU_STEP static void gtc_c2(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 32; c0++) {
-        gtc_fsum fs1;
-        gtc_fsum_init(&fs1);
-        for (int kb2 = 0; kb2 < 4; kb2 += GTC_FSUM_BLOCK) {
-            const int m3 = 4 - kb2 < GTC_FSUM_BLOCK ? (int)(4 - kb2) : GTC_FSUM_BLOCK;
-            for (int j4 = 0; j4 < m3; j4++) {
-                const int c5 = kb2 + j4;
-                const float v6 = ((float *)a->p[1])[(c5 + c0 * 4)];
-                const float v7 = (float)(((float)-0.03125) * v6);
-                const float v8 = (float)(-v7);
-                fs1.buf[j4] = v8;
-            }
-            fs1.pos = m3;
-            gtc_fsum_flush(&fs1);
+        float fs1[4];
+        for (int c2 = 0; c2 < 4; c2++) {
+            const float v3 = ((float *)a->p[1])[(c2 + c0 * 4)];
+            const float v4 = (float)(((float)-0.03125) * v3);
+            const float v5 = (float)(-v4);
+            fs1[c2] = v5;
         }
-        const float v9 = ((float)gtc_fsum_end(&fs1));
-        ((float *)(a->p[14] + 6144))[c0] = v9;
+        const float v6 = ((float)gtc_fsum_block(fs1, 4));
+        ((float *)(a->p[14] + 6144))[c0] = v6;
     }
 }
 
@@ -112,56 +105,42 @@ GTC_CPU_STEP static void gtc_c3(const void *args) {
             const float v11 = (float)(gtc_exp(v10));
             rm6[c7] = v11;
         }
-        gtc_fsum fs12;
-        gtc_fsum_init(&fs12);
-        for (int kb13 = 0; kb13 < 4; kb13 += GTC_FSUM_BLOCK) {
-            const int m14 = 4 - kb13 < GTC_FSUM_BLOCK ? (int)(4 - kb13) : GTC_FSUM_BLOCK;
-            for (int j15 = 0; j15 < m14; j15++) {
-                const int c16 = kb13 + j15;
-                fs12.buf[j15] = rm6[c16];
-            }
-            fs12.pos = m14;
-            gtc_fsum_flush(&fs12);
+        float fs12[4];
+        for (int c13 = 0; c13 < 4; c13++) {
+            fs12[c13] = rm6[c13];
         }
-        const float v17 = ((float)gtc_fsum_end(&fs12));
-        const float v18 = (float)(gtc_log(v17));
-        gtc_fsum fs19;
-        gtc_fsum_init(&fs19);
-        for (int kb20 = 0; kb20 < 4; kb20 += GTC_FSUM_BLOCK) {
-            const int m21 = 4 - kb20 < GTC_FSUM_BLOCK ? (int)(4 - kb20) : GTC_FSUM_BLOCK;
-            for (int j22 = 0; j22 < m21; j22++) {
-                const int c23 = kb20 + j22;
-                const float v24 = ((float *)a->p[1])[(c23 + c0 * 4)];
-                const float v25 = ((float *)a->p[6])[c23];
-                const float v26 = (float)(rp[c23] + v25);
-                const float v27 = (float)(v26 - v5);
-                const float v28 = (float)(v27 - v18);
-                const float v29 = (float)(v24 * v28);
-                fs19.buf[j22] = v29;
-            }
-            fs19.pos = m21;
-            gtc_fsum_flush(&fs19);
+        const float v14 = ((float)gtc_fsum_block(fs12, 4));
+        const float v15 = (float)(gtc_log(v14));
+        float fs16[4];
+        for (int c17 = 0; c17 < 4; c17++) {
+            const float v18 = ((float *)a->p[1])[(c17 + c0 * 4)];
+            const float v19 = ((float *)a->p[6])[c17];
+            const float v20 = (float)(rp[c17] + v19);
+            const float v21 = (float)(v20 - v5);
+            const float v22 = (float)(v21 - v15);
+            const float v23 = (float)(v18 * v22);
+            fs16[c17] = v23;
         }
-        const float v30 = ((float)gtc_fsum_end(&fs19));
-        const float v31 = ((float *)(a->p[14] + 6144))[c0];
-        const float v32 = (float)(v31 / v17);
-        ((float *)(a->p[14] + 6400))[c0] = v30;
-        for (int c33 = 0; c33 < 4; c33++) {
-            const float v34 = ((float *)a->p[1])[(c33 + c0 * 4)];
-            const float v35 = (float)(((float)-0.03125) * v34);
-            const float v36 = (float)(v32 * rm6[c33]);
-            const float v37 = (float)(v35 + v36);
-            ra[c33] = v37;
-            ((float *)(a->p[14] + 6656))[(c33 + c0 * 4)] = v37;
+        const float v24 = ((float)gtc_fsum_block(fs16, 4));
+        const float v25 = ((float *)(a->p[14] + 6144))[c0];
+        const float v26 = (float)(v25 / v14);
+        ((float *)(a->p[14] + 6400))[c0] = v24;
+        for (int c27 = 0; c27 < 4; c27++) {
+            const float v28 = ((float *)a->p[1])[(c27 + c0 * 4)];
+            const float v29 = (float)(((float)-0.03125) * v28);
+            const float v30 = (float)(v26 * rm6[c27]);
+            const float v31 = (float)(v29 + v30);
+            ra[c27] = v31;
+            ((float *)(a->p[14] + 6656))[(c27 + c0 * 4)] = v31;
         }
-        for (int c38 = 0; c38 < 16; c38++) {
+        for (int c32 = 0; c32 < 16; c32++) {
             float acc = 0;
             for (long long k = 0; k < 4LL; k++)
-                acc = ra[k] * ((float *)a->p[5])[k * 1LL + (long long)c38 * 4LL] + acc;
-            const float v39 = ((float *)(a->p[14] + 2048))[(c38 + c0 * 16)];
-            const gtc_bool v40 = (gtc_bool)(v39 > ((float)0));
-            const float v41 = (float)(gtc_where(v40, acc, ((float)0)));
-            ((float *)(a->p[14] + 7168))[(c38 + c0 * 16)] = v41;
+                acc = ra[k] * ((float *)a->p[5])[k * 1LL + (long long)c32 * 4LL] + acc;
+            const float v33 = ((float *)(a->p[14] + 2048))[(c32 + c0 * 16)];
+            const gtc_bool v34 = (gtc_bool)(v33 > ((float)0));
+            const float v35 = (float)(gtc_where(v34, acc, ((float)0)));
+            ((float *)(a->p[14] + 7168))[(c32 + c0 * 16)] = v35;
         }
     }
 }
@@ -170,21 +149,14 @@ GTC_CPU_STEP static void gtc_c3(const void *args) {
 GTC_CPU_STEP static void gtc_c4(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    gtc_fsum fs0;
-    gtc_fsum_init(&fs0);
-    for (int kb1 = 0; kb1 < 32; kb1 += GTC_FSUM_BLOCK) {
-        const int m2 = 32 - kb1 < GTC_FSUM_BLOCK ? (int)(32 - kb1) : GTC_FSUM_BLOCK;
-        for (int j3 = 0; j3 < m2; j3++) {
-            const int c4 = kb1 + j3;
-            const float v5 = ((float *)(a->p[14] + 6400))[c4];
-            fs0.buf[j3] = v5;
-        }
-        fs0.pos = m2;
-        gtc_fsum_flush(&fs0);
+    float fs0[32];
+    for (int c1 = 0; c1 < 32; c1++) {
+        const float v2 = ((float *)(a->p[14] + 6400))[c1];
+        fs0[c1] = v2;
     }
-    const float v6 = ((float)(gtc_fsum_end(&fs0) / (double)32));
-    const float v7 = (float)(-v6);
-    ((float *)a->p[8])[0] = v7;
+    const float v3 = ((float)(gtc_fsum_block(fs0, 32) / (double)32));
+    const float v4 = (float)(-v3);
+    ((float *)a->p[8])[0] = v4;
 }
 
 /* step 5: reduce: sum d_b2, mul b2_step, sub b2_next */

@@ -41,20 +41,13 @@ GTC_CPU_STEP static void gtc_fwd_c0(const void *args) {
 GTC_CPU_STEP static void gtc_fwd_c1(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    gtc_fsum fs0;
-    gtc_fsum_init(&fs0);
-    for (int kb1 = 0; kb1 < 64; kb1 += GTC_FSUM_BLOCK) {
-        const int m2 = 64 - kb1 < GTC_FSUM_BLOCK ? (int)(64 - kb1) : GTC_FSUM_BLOCK;
-        for (int j3 = 0; j3 < m2; j3++) {
-            const int c4 = kb1 + j3;
-            const float v5 = ((float *)a->p[5])[c4];
-            fs0.buf[j3] = v5;
-        }
-        fs0.pos = m2;
-        gtc_fsum_flush(&fs0);
+    float fs0[64];
+    for (int c1 = 0; c1 < 64; c1++) {
+        const float v2 = ((float *)a->p[5])[c1];
+        fs0[c1] = v2;
     }
-    const float v6 = ((float)(gtc_fsum_end(&fs0) / (double)64));
-    ((float *)a->p[4])[0] = v6;
+    const float v3 = ((float)(gtc_fsum_block(fs0, 64) / (double)64));
+    ((float *)a->p[4])[0] = v3;
 }
 
 const RtCpuKernel gtc_fwd_cpu_kernels[] = {gtc_fwd_c0, gtc_fwd_c1};

@@ -20,87 +20,66 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 64; c0++) {
-        gtc_fsum fs1;
-        gtc_fsum_init(&fs1);
-        for (int kb2 = 0; kb2 < 256; kb2 += GTC_FSUM_BLOCK) {
-            const int m3 = 256 - kb2 < GTC_FSUM_BLOCK ? (int)(256 - kb2) : GTC_FSUM_BLOCK;
-            for (int j4 = 0; j4 < m3; j4++) {
-                const int c5 = kb2 + j4;
-                const float v6 = ((float *)a->p[0])[(c5 + c0 * 256)];
-                fs1.buf[j4] = v6;
-            }
-            fs1.pos = m3;
-            gtc_fsum_flush(&fs1);
+        float fs1[256];
+        for (int c2 = 0; c2 < 256; c2++) {
+            const float v3 = ((float *)a->p[0])[(c2 + c0 * 256)];
+            fs1[c2] = v3;
         }
-        const float v7 = ((float)(gtc_fsum_end(&fs1) / (double)256));
-        gtc_fsum fs8;
-        gtc_fsum_init(&fs8);
-        for (int kb9 = 0; kb9 < 256; kb9 += GTC_FSUM_BLOCK) {
-            const int m10 = 256 - kb9 < GTC_FSUM_BLOCK ? (int)(256 - kb9) : GTC_FSUM_BLOCK;
-            for (int j11 = 0; j11 < m10; j11++) {
-                const int c12 = kb9 + j11;
-                const float v13 = ((float *)a->p[0])[(c12 + c0 * 256)];
-                const float v14 = (float)(v13 - v7);
-                const float v15 = (float)(v14 * v14);
-                fs8.buf[j11] = v15;
-            }
-            fs8.pos = m10;
-            gtc_fsum_flush(&fs8);
+        const float v4 = ((float)(gtc_fsum_block(fs1, 256) / (double)256));
+        float fs5[256];
+        for (int c6 = 0; c6 < 256; c6++) {
+            const float v7 = ((float *)a->p[0])[(c6 + c0 * 256)];
+            const float v8 = (float)(v7 - v4);
+            const float v9 = (float)(v8 * v8);
+            fs5[c6] = v9;
         }
-        const float v16 = ((float)(gtc_fsum_end(&fs8) / (double)256));
-        const float v17 = (float)(v16 + ((float)1e-05));
-        const float v18 = (float)(gtc_rsqrt(v17));
-        float acc19 = (-GTC_INF_F);
-        for (int c20 = 0; c20 < 256; c20++) {
-            const float v21 = ((float *)a->p[0])[(c20 + c0 * 256)];
-            const float v22 = (float)(v21 - v7);
-            const float v23 = (float)(v22 * v18);
-            const float v24 = ((float *)a->p[1])[c20];
-            const float v25 = (float)(v23 * v24);
-            const float v26 = ((float *)a->p[2])[c20];
-            const float v27 = (float)(v25 + v26);
-            const float v28 = (float)(v27 * ((float)0.5));
-            const float v29 = (float)(v27 * ((float)0.7071067811865476));
-            const float v30 = (float)(gtc_erf(v29));
-            const float v31 = (float)(v30 + ((float)1));
-            const float v32 = (float)(v28 * v31);
-            if (v32 > acc19 || (v32 != v32 && acc19 == acc19)) acc19 = v32;
+        const float v10 = ((float)(gtc_fsum_block(fs5, 256) / (double)256));
+        const float v11 = (float)(v10 + ((float)1e-05));
+        const float v12 = (float)(gtc_rsqrt(v11));
+        float acc13 = (-GTC_INF_F);
+        for (int c14 = 0; c14 < 256; c14++) {
+            const float v15 = ((float *)a->p[0])[(c14 + c0 * 256)];
+            const float v16 = (float)(v15 - v4);
+            const float v17 = (float)(v16 * v12);
+            const float v18 = ((float *)a->p[1])[c14];
+            const float v19 = (float)(v17 * v18);
+            const float v20 = ((float *)a->p[2])[c14];
+            const float v21 = (float)(v19 + v20);
+            const float v22 = (float)(v21 * ((float)0.5));
+            const float v23 = (float)(v21 * ((float)0.7071067811865476));
+            const float v24 = (float)(gtc_erf(v23));
+            const float v25 = (float)(v24 + ((float)1));
+            const float v26 = (float)(v22 * v25);
+            if (v26 > acc13 || (v26 != v26 && acc13 == acc13)) acc13 = v26;
         }
-        const float v33 = ((float)acc19);
-        const float v34 = (float)(v33);
-        float rm35[256];
-        for (int c36 = 0; c36 < 256; c36++) {
-            const float v37 = ((float *)a->p[0])[(c36 + c0 * 256)];
-            const float v38 = (float)(v37 - v7);
-            const float v39 = (float)(v38 * v18);
-            const float v40 = ((float *)a->p[1])[c36];
-            const float v41 = (float)(v39 * v40);
-            const float v42 = ((float *)a->p[2])[c36];
-            const float v43 = (float)(v41 + v42);
-            const float v44 = (float)(v43 * ((float)0.5));
-            const float v45 = (float)(v43 * ((float)0.7071067811865476));
-            const float v46 = (float)(gtc_erf(v45));
-            const float v47 = (float)(v46 + ((float)1));
-            const float v48 = (float)(v44 * v47);
-            const float v49 = (float)(v48 - v34);
-            const float v50 = (float)(gtc_exp(v49));
-            rm35[c36] = v50;
+        const float v27 = ((float)acc13);
+        const float v28 = (float)(v27);
+        float rm29[256];
+        for (int c30 = 0; c30 < 256; c30++) {
+            const float v31 = ((float *)a->p[0])[(c30 + c0 * 256)];
+            const float v32 = (float)(v31 - v4);
+            const float v33 = (float)(v32 * v12);
+            const float v34 = ((float *)a->p[1])[c30];
+            const float v35 = (float)(v33 * v34);
+            const float v36 = ((float *)a->p[2])[c30];
+            const float v37 = (float)(v35 + v36);
+            const float v38 = (float)(v37 * ((float)0.5));
+            const float v39 = (float)(v37 * ((float)0.7071067811865476));
+            const float v40 = (float)(gtc_erf(v39));
+            const float v41 = (float)(v40 + ((float)1));
+            const float v42 = (float)(v38 * v41);
+            const float v43 = (float)(v42 - v28);
+            const float v44 = (float)(gtc_exp(v43));
+            rm29[c30] = v44;
         }
-        gtc_fsum fs51;
-        gtc_fsum_init(&fs51);
-        for (int kb52 = 0; kb52 < 256; kb52 += GTC_FSUM_BLOCK) {
-            const int m53 = 256 - kb52 < GTC_FSUM_BLOCK ? (int)(256 - kb52) : GTC_FSUM_BLOCK;
-            for (int j54 = 0; j54 < m53; j54++) {
-                const int c55 = kb52 + j54;
-                fs51.buf[j54] = rm35[c55];
-            }
-            fs51.pos = m53;
-            gtc_fsum_flush(&fs51);
+        float fs45[256];
+        for (int c46 = 0; c46 < 256; c46++) {
+            fs45[c46] = rm29[c46];
         }
-        const float v56 = ((float)gtc_fsum_end(&fs51));
-        for (int c57 = 0; c57 < 256; c57++) {
-            const float v58 = (float)(rm35[c57] / v56);
-            ((float *)a->p[3])[(c57 + c0 * 256)] = v58;
+        const float v47 = ((float)gtc_fsum_block(fs45, 256));
+        for (int c48 = 0; c48 < 256; c48++) {
+            const float v49 = (float)(rm29[c48] / v47);
+            ((float *)a->p[3])[(c48 + c0 * 256)] = v49;
         }
     }
 }

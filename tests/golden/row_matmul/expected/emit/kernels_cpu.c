@@ -43,53 +43,39 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
             const float v11 = (float)(gtc_exp(v10));
             rm6[c7] = v11;
         }
-        gtc_fsum fs12;
-        gtc_fsum_init(&fs12);
-        for (int kb13 = 0; kb13 < 3; kb13 += GTC_FSUM_BLOCK) {
-            const int m14 = 3 - kb13 < GTC_FSUM_BLOCK ? (int)(3 - kb13) : GTC_FSUM_BLOCK;
-            for (int j15 = 0; j15 < m14; j15++) {
-                const int c16 = kb13 + j15;
-                fs12.buf[j15] = rm6[c16];
-            }
-            fs12.pos = m14;
-            gtc_fsum_flush(&fs12);
+        float fs12[3];
+        for (int c13 = 0; c13 < 3; c13++) {
+            fs12[c13] = rm6[c13];
         }
-        const float v17 = ((float)gtc_fsum_end(&fs12));
-        const float v18 = (float)(gtc_log(v17));
-        gtc_fsum fs19;
-        gtc_fsum_init(&fs19);
-        for (int kb20 = 0; kb20 < 3; kb20 += GTC_FSUM_BLOCK) {
-            const int m21 = 3 - kb20 < GTC_FSUM_BLOCK ? (int)(3 - kb20) : GTC_FSUM_BLOCK;
-            for (int j22 = 0; j22 < m21; j22++) {
-                const int c23 = kb20 + j22;
-                const float v24 = ((float *)a->p[2])[(c23 + c0 * 3)];
-                const float v25 = ((float *)a->p[4])[c23];
-                const float v26 = (float)(rp[c23] + v25);
-                const float v27 = (float)(v26 - v5);
-                const float v28 = (float)(v27 - v18);
-                const float v29 = (float)(v24 * v28);
-                fs19.buf[j22] = v29;
-            }
-            fs19.pos = m21;
-            gtc_fsum_flush(&fs19);
+        const float v14 = ((float)gtc_fsum_block(fs12, 3));
+        const float v15 = (float)(gtc_log(v14));
+        float fs16[3];
+        for (int c17 = 0; c17 < 3; c17++) {
+            const float v18 = ((float *)a->p[2])[(c17 + c0 * 3)];
+            const float v19 = ((float *)a->p[4])[c17];
+            const float v20 = (float)(rp[c17] + v19);
+            const float v21 = (float)(v20 - v5);
+            const float v22 = (float)(v21 - v15);
+            const float v23 = (float)(v18 * v22);
+            fs16[c17] = v23;
         }
-        const float v30 = ((float)gtc_fsum_end(&fs19));
-        ((float *)a->p[7])[c0] = v30;
-        for (int c31 = 0; c31 < 3; c31++) {
-            const float v32 = (float)(rm6[c31] / v17);
-            const float v33 = ((float *)a->p[2])[(c31 + c0 * 3)];
-            const float v34 = (float)(v32 - v33);
-            const float v35 = (float)(v34 / ((float)64));
-            ra[c31] = v35;
+        const float v24 = ((float)gtc_fsum_block(fs16, 3));
+        ((float *)a->p[7])[c0] = v24;
+        for (int c25 = 0; c25 < 3; c25++) {
+            const float v26 = (float)(rm6[c25] / v14);
+            const float v27 = ((float *)a->p[2])[(c25 + c0 * 3)];
+            const float v28 = (float)(v26 - v27);
+            const float v29 = (float)(v28 / ((float)64));
+            ra[c25] = v29;
         }
-        for (int c36 = 0; c36 < 48; c36++) {
+        for (int c30 = 0; c30 < 48; c30++) {
             float acc = 0;
             for (long long k = 0; k < 3LL; k++)
-                acc = ra[k] * ((float *)a->p[3])[k * 1LL + (long long)c36 * 3LL] + acc;
-            const float v37 = ((float *)a->p[1])[(c36 + c0 * 48)];
-            const gtc_bool v38 = (gtc_bool)(v37 > ((float)0));
-            const float v39 = (float)(gtc_where(v38, acc, ((float)0)));
-            ((float *)a->p[6])[(c36 + c0 * 48)] = v39;
+                acc = ra[k] * ((float *)a->p[3])[k * 1LL + (long long)c30 * 3LL] + acc;
+            const float v31 = ((float *)a->p[1])[(c30 + c0 * 48)];
+            const gtc_bool v32 = (gtc_bool)(v31 > ((float)0));
+            const float v33 = (float)(gtc_where(v32, acc, ((float)0)));
+            ((float *)a->p[6])[(c30 + c0 * 48)] = v33;
         }
     }
 }
@@ -98,21 +84,14 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
 GTC_CPU_STEP static void gtc_c1(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    gtc_fsum fs0;
-    gtc_fsum_init(&fs0);
-    for (int kb1 = 0; kb1 < 64; kb1 += GTC_FSUM_BLOCK) {
-        const int m2 = 64 - kb1 < GTC_FSUM_BLOCK ? (int)(64 - kb1) : GTC_FSUM_BLOCK;
-        for (int j3 = 0; j3 < m2; j3++) {
-            const int c4 = kb1 + j3;
-            const float v5 = ((float *)a->p[7])[c4];
-            fs0.buf[j3] = v5;
-        }
-        fs0.pos = m2;
-        gtc_fsum_flush(&fs0);
+    float fs0[64];
+    for (int c1 = 0; c1 < 64; c1++) {
+        const float v2 = ((float *)a->p[7])[c1];
+        fs0[c1] = v2;
     }
-    const float v6 = ((float)(gtc_fsum_end(&fs0) / (double)64));
-    const float v7 = (float)(-v6);
-    ((float *)a->p[5])[0] = v7;
+    const float v3 = ((float)(gtc_fsum_block(fs0, 64) / (double)64));
+    const float v4 = (float)(-v3);
+    ((float *)a->p[5])[0] = v4;
 }
 
 const RtCpuKernel gtc_cpu_kernels[] = {gtc_c0, gtc_c1};

@@ -333,27 +333,20 @@ GTC_CPU_STEP static void gtc_c20(const void *args) {
 GTC_CPU_STEP static void gtc_c21(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    gtc_fsum fs0;
-    gtc_fsum_init(&fs0);
-    for (int kb1 = 0; kb1 < 5; kb1 += GTC_FSUM_BLOCK) {
-        const int m2 = 5 - kb1 < GTC_FSUM_BLOCK ? (int)(5 - kb1) : GTC_FSUM_BLOCK;
-        for (int j3 = 0; j3 < m2; j3++) {
-            const int c4 = kb1 + j3;
-            const uint8_t v5 = ((uint8_t *)a->p[1])[c4];
-            fs0.buf[j3] = gtc_to_f32(v5);
-        }
-        fs0.pos = m2;
-        gtc_fsum_flush(&fs0);
+    float fs0[5];
+    for (int c1 = 0; c1 < 5; c1++) {
+        const uint8_t v2 = ((uint8_t *)a->p[1])[c1];
+        fs0[c1] = gtc_to_f32(v2);
     }
-    const float v6 = ((float)(gtc_fsum_end(&fs0) / (double)5));
-    uint64_t acc7 = 1;
-    for (int c8 = 0; c8 < 5; c8++) {
-        const uint8_t v9 = ((uint8_t *)a->p[1])[c8];
-        acc7 *= (uint64_t)gtc_to_i64(v9);
+    const float v3 = ((float)(gtc_fsum_block(fs0, 5) / (double)5));
+    uint64_t acc4 = 1;
+    for (int c5 = 0; c5 < 5; c5++) {
+        const uint8_t v6 = ((uint8_t *)a->p[1])[c5];
+        acc4 *= (uint64_t)gtc_to_i64(v6);
     }
-    const int64_t v10 = ((int64_t)acc7);
-    ((float *)a->p[30])[0] = v6;
-    ((int64_t *)a->p[34])[0] = v10;
+    const int64_t v7 = ((int64_t)acc4);
+    ((float *)a->p[30])[0] = v3;
+    ((int64_t *)a->p[34])[0] = v7;
 }
 
 /* step 22: reduce: max max_u16 */

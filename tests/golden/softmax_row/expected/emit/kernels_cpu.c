@@ -33,21 +33,14 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
             const float v9 = (float)(gtc_exp(v8));
             rm5[c6] = v9;
         }
-        gtc_fsum fs10;
-        gtc_fsum_init(&fs10);
-        for (int kb11 = 0; kb11 < 128; kb11 += GTC_FSUM_BLOCK) {
-            const int m12 = 128 - kb11 < GTC_FSUM_BLOCK ? (int)(128 - kb11) : GTC_FSUM_BLOCK;
-            for (int j13 = 0; j13 < m12; j13++) {
-                const int c14 = kb11 + j13;
-                fs10.buf[j13] = rm5[c14];
-            }
-            fs10.pos = m12;
-            gtc_fsum_flush(&fs10);
+        float fs10[128];
+        for (int c11 = 0; c11 < 128; c11++) {
+            fs10[c11] = rm5[c11];
         }
-        const float v15 = ((float)gtc_fsum_end(&fs10));
-        for (int c16 = 0; c16 < 128; c16++) {
-            const float v17 = (float)(rm5[c16] / v15);
-            ((float *)a->p[1])[(c16 + c0 * 128)] = v17;
+        const float v12 = ((float)gtc_fsum_block(fs10, 128));
+        for (int c13 = 0; c13 < 128; c13++) {
+            const float v14 = (float)(rm5[c13] / v12);
+            ((float *)a->p[1])[(c13 + c0 * 128)] = v14;
         }
     }
 }

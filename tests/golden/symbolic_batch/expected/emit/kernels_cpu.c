@@ -67,44 +67,30 @@ GTC_CPU_STEP static void gtc_c1(const void *args) {
             const float v12 = (float)(gtc_exp(v11));
             rm7[c8] = v12;
         }
-        gtc_fsum fs13;
-        gtc_fsum_init(&fs13);
-        for (int kb14 = 0; kb14 < 3; kb14 += GTC_FSUM_BLOCK) {
-            const int m15 = 3 - kb14 < GTC_FSUM_BLOCK ? (int)(3 - kb14) : GTC_FSUM_BLOCK;
-            for (int j16 = 0; j16 < m15; j16++) {
-                const int c17 = kb14 + j16;
-                fs13.buf[j16] = rm7[c17];
-            }
-            fs13.pos = m15;
-            gtc_fsum_flush(&fs13);
+        float fs13[3];
+        for (int c14 = 0; c14 < 3; c14++) {
+            fs13[c14] = rm7[c14];
         }
-        const float v18 = ((float)gtc_fsum_end(&fs13));
-        const float v19 = (float)(gtc_log(v18));
-        gtc_fsum fs20;
-        gtc_fsum_init(&fs20);
-        for (int kb21 = 0; kb21 < 3; kb21 += GTC_FSUM_BLOCK) {
-            const int m22 = 3 - kb21 < GTC_FSUM_BLOCK ? (int)(3 - kb21) : GTC_FSUM_BLOCK;
-            for (int j23 = 0; j23 < m22; j23++) {
-                const int c24 = kb21 + j23;
-                const float v25 = ((float *)a->p[1])[(c24 + c0 * 3)];
-                const float v26 = ((float *)a->p[5])[c24];
-                const float v27 = (float)(rp[c24] + v26);
-                const float v28 = (float)(v27 - v6);
-                const float v29 = (float)(v28 - v19);
-                const float v30 = (float)(v25 * v29);
-                fs20.buf[j23] = v30;
-            }
-            fs20.pos = m22;
-            gtc_fsum_flush(&fs20);
+        const float v15 = ((float)gtc_fsum_block(fs13, 3));
+        const float v16 = (float)(gtc_log(v15));
+        float fs17[3];
+        for (int c18 = 0; c18 < 3; c18++) {
+            const float v19 = ((float *)a->p[1])[(c18 + c0 * 3)];
+            const float v20 = ((float *)a->p[5])[c18];
+            const float v21 = (float)(rp[c18] + v20);
+            const float v22 = (float)(v21 - v6);
+            const float v23 = (float)(v22 - v16);
+            const float v24 = (float)(v19 * v23);
+            fs17[c18] = v24;
         }
-        const float v31 = ((float)gtc_fsum_end(&fs20));
-        ((float *)(a->p[13] + 262144))[c0] = v31;
-        for (int c32 = 0; c32 < 3; c32++) {
-            const float v33 = ((float *)a->p[5])[c32];
-            const float v34 = (float)(rp[c32] + v33);
-            const float v35 = (float)(rm7[c32] / v18);
-            ((float *)a->p[6])[(c32 + c0 * 3)] = v34;
-            ((float *)a->p[7])[(c32 + c0 * 3)] = v35;
+        const float v25 = ((float)gtc_fsum_block(fs17, 3));
+        ((float *)(a->p[13] + 262144))[c0] = v25;
+        for (int c26 = 0; c26 < 3; c26++) {
+            const float v27 = ((float *)a->p[5])[c26];
+            const float v28 = (float)(rp[c26] + v27);
+            const float v29 = (float)(rm7[c26] / v15);
+            ((float *)a->p[6])[(c26 + c0 * 3)] = v28;
+            ((float *)a->p[7])[(c26 + c0 * 3)] = v29;
         }
     }
 }
@@ -116,13 +102,13 @@ GTC_CPU_STEP static void gtc_c2(const void *args) {
     gtc_fsum fs0;
     gtc_fsum_init(&fs0);
     for (int kb1 = 0; kb1 < ((int)a->s[0]); kb1 += GTC_FSUM_BLOCK) {
-        const int m2 = ((int)a->s[0]) - kb1 < GTC_FSUM_BLOCK ? (int)(((int)a->s[0]) - kb1) : GTC_FSUM_BLOCK;
-        for (int j3 = 0; j3 < m2; j3++) {
-            const int c4 = kb1 + j3;
+        const int m3 = ((int)a->s[0]) - kb1 < GTC_FSUM_BLOCK ? (int)(((int)a->s[0]) - kb1) : GTC_FSUM_BLOCK;
+        for (int j2 = 0; j2 < m3; j2++) {
+            const int c4 = kb1 + j2;
             const float v5 = ((float *)(a->p[13] + 262144))[c4];
-            fs0.buf[j3] = v5;
+            fs0.buf[j2] = v5;
         }
-        fs0.pos = m2;
+        fs0.pos = m3;
         gtc_fsum_flush(&fs0);
     }
     const float v6 = ((float)(gtc_fsum_end(&fs0) / ((double)1 * a->s[0])));

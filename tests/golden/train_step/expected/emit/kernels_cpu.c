@@ -68,54 +68,40 @@ GTC_CPU_STEP static void gtc_c1(const void *args) {
             const float v11 = (float)(gtc_exp(v10));
             rm6[c7] = v11;
         }
-        gtc_fsum fs12;
-        gtc_fsum_init(&fs12);
-        for (int kb13 = 0; kb13 < 2; kb13 += GTC_FSUM_BLOCK) {
-            const int m14 = 2 - kb13 < GTC_FSUM_BLOCK ? (int)(2 - kb13) : GTC_FSUM_BLOCK;
-            for (int j15 = 0; j15 < m14; j15++) {
-                const int c16 = kb13 + j15;
-                fs12.buf[j15] = rm6[c16];
-            }
-            fs12.pos = m14;
-            gtc_fsum_flush(&fs12);
+        float fs12[2];
+        for (int c13 = 0; c13 < 2; c13++) {
+            fs12[c13] = rm6[c13];
         }
-        const float v17 = ((float)gtc_fsum_end(&fs12));
-        const float v18 = (float)(gtc_log(v17));
-        gtc_fsum fs19;
-        gtc_fsum_init(&fs19);
-        for (int kb20 = 0; kb20 < 2; kb20 += GTC_FSUM_BLOCK) {
-            const int m21 = 2 - kb20 < GTC_FSUM_BLOCK ? (int)(2 - kb20) : GTC_FSUM_BLOCK;
-            for (int j22 = 0; j22 < m21; j22++) {
-                const int c23 = kb20 + j22;
-                const float v24 = ((float *)a->p[1])[(c23 + c0 * 2)];
-                const float v25 = ((float *)a->p[5])[c23];
-                const float v26 = (float)(rp[c23] + v25);
-                const float v27 = (float)(v26 - v5);
-                const float v28 = (float)(v27 - v18);
-                const float v29 = (float)(v24 * v28);
-                fs19.buf[j22] = v29;
-            }
-            fs19.pos = m21;
-            gtc_fsum_flush(&fs19);
+        const float v14 = ((float)gtc_fsum_block(fs12, 2));
+        const float v15 = (float)(gtc_log(v14));
+        float fs16[2];
+        for (int c17 = 0; c17 < 2; c17++) {
+            const float v18 = ((float *)a->p[1])[(c17 + c0 * 2)];
+            const float v19 = ((float *)a->p[5])[c17];
+            const float v20 = (float)(rp[c17] + v19);
+            const float v21 = (float)(v20 - v5);
+            const float v22 = (float)(v21 - v15);
+            const float v23 = (float)(v18 * v22);
+            fs16[c17] = v23;
         }
-        const float v30 = ((float)gtc_fsum_end(&fs19));
-        ((float *)(a->p[12] + 1048576))[c0] = v30;
-        for (int c31 = 0; c31 < 2; c31++) {
-            const float v32 = (float)(rm6[c31] / v17);
-            const float v33 = ((float *)a->p[1])[(c31 + c0 * 2)];
-            const float v34 = (float)(v32 - v33);
-            const float v35 = (float)(v34 / ((float)512));
-            ra[c31] = v35;
-            ((float *)(a->p[12] + 1050624))[(c31 + c0 * 2)] = v35;
+        const float v24 = ((float)gtc_fsum_block(fs16, 2));
+        ((float *)(a->p[12] + 1048576))[c0] = v24;
+        for (int c25 = 0; c25 < 2; c25++) {
+            const float v26 = (float)(rm6[c25] / v14);
+            const float v27 = ((float *)a->p[1])[(c25 + c0 * 2)];
+            const float v28 = (float)(v26 - v27);
+            const float v29 = (float)(v28 / ((float)512));
+            ra[c25] = v29;
+            ((float *)(a->p[12] + 1050624))[(c25 + c0 * 2)] = v29;
         }
-        for (int c36 = 0; c36 < 256; c36++) {
+        for (int c30 = 0; c30 < 256; c30++) {
             float acc = 0;
             for (long long k = 0; k < 2LL; k++)
-                acc = ra[k] * ((float *)a->p[4])[k * 1LL + (long long)c36 * 2LL] + acc;
-            const float v37 = ((float *)a->p[12])[(c36 + c0 * 256)];
-            const gtc_bool v38 = (gtc_bool)(v37 > ((float)0));
-            const float v39 = (float)(gtc_where(v38, acc, ((float)0)));
-            ((float *)(a->p[12] + 1054720))[(c36 + c0 * 256)] = v39;
+                acc = ra[k] * ((float *)a->p[4])[k * 1LL + (long long)c30 * 2LL] + acc;
+            const float v31 = ((float *)a->p[12])[(c30 + c0 * 256)];
+            const gtc_bool v32 = (gtc_bool)(v31 > ((float)0));
+            const float v33 = (float)(gtc_where(v32, acc, ((float)0)));
+            ((float *)(a->p[12] + 1054720))[(c30 + c0 * 256)] = v33;
         }
     }
 }
@@ -127,13 +113,13 @@ GTC_CPU_STEP static void gtc_c2(const void *args) {
     gtc_fsum fs0;
     gtc_fsum_init(&fs0);
     for (int kb1 = 0; kb1 < 512; kb1 += GTC_FSUM_BLOCK) {
-        const int m2 = 512 - kb1 < GTC_FSUM_BLOCK ? (int)(512 - kb1) : GTC_FSUM_BLOCK;
-        for (int j3 = 0; j3 < m2; j3++) {
-            const int c4 = kb1 + j3;
+        const int m3 = 512 - kb1 < GTC_FSUM_BLOCK ? (int)(512 - kb1) : GTC_FSUM_BLOCK;
+        for (int j2 = 0; j2 < m3; j2++) {
+            const int c4 = kb1 + j2;
             const float v5 = ((float *)(a->p[12] + 1048576))[c4];
-            fs0.buf[j3] = v5;
+            fs0.buf[j2] = v5;
         }
-        fs0.pos = m2;
+        fs0.pos = m3;
         gtc_fsum_flush(&fs0);
     }
     const float v6 = ((float)(gtc_fsum_end(&fs0) / (double)512));
