@@ -11,14 +11,16 @@ use Cuda\CudaArray;
 use Cuda\Fusion;
 putenv('GTC_CACHE_DIR=' . sys_get_temp_dir() . '/gtc-fsum-' . getmypid());
 
-// rows of 1..70001 (one block, a short last block, several levels), columns over 600 rows
+// rows of 1..70001 (one block, a short last block, several levels), columns over 600 rows, a
+// middle axis kept with runs of 5 (across block edges), 700 (several blocks per run) and 1500
+// (values put one at a time)
 $eager2 = fn($x) => [
     'r' => ($x * 0.5)->sum(1), 'c' => ($x + 1.0)->sum(0), 'a' => $x->sum(), 'm' => $x->mean(1), 'mc' => $x->mean(0),
     'sm' => $x->exp() / $x->exp()->sum(1, keepdims: true),
 ];
 $eager3 = fn($x) => ['mid' => ($x * $x)->sum([0, 2]), 'last2' => $x->sum([1, 2]), 'first2' => $x->mean([0, 1]), 'all' => $x->sum()];
 $cases = [[$eager2, [3, 1]], [$eager2, [5, 7]], [$eager2, [4, 257]], [$eager2, [2, 70001]], [$eager2, [600, 9]],
-          [$eager2, [300, 130]], [$eager3, [6, 300, 5]], [$eager3, [3, 40, 700]]];
+          [$eager2, [300, 130]], [$eager3, [6, 300, 5]], [$eager3, [3, 40, 700]], [$eager3, [2, 3, 1500]]];
 foreach (['1', '2'] as $t) {
     ini_set('gtc.cpu_threads', $t);
     foreach ($cases as $i => [$f, $shape]) {
@@ -43,6 +45,7 @@ var_dump(str_contains($src, 'gtc_fsum_flush('), str_contains($src, 'double acc')
 1 [300,130] same
 1 [6,300,5] same
 1 [3,40,700] same
+1 [2,3,1500] same
 2 [3,1] same
 2 [5,7] same
 2 [4,257] same
@@ -51,5 +54,6 @@ var_dump(str_contains($src, 'gtc_fsum_flush('), str_contains($src, 'double acc')
 2 [300,130] same
 2 [6,300,5] same
 2 [3,40,700] same
+2 [2,3,1500] same
 bool(true)
 bool(false)
