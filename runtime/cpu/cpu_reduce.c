@@ -168,6 +168,25 @@ static void fsum_one(const Fsum *f, const float *x, float *o) {
     *o = fsum_final(f, gtc_fsum_end(&acc));
 }
 
+/* One output over one contiguous run of n elements, on nt threads: the blocks' sums in parallel
+ * (a block's sum does not depend on who computes it), then pushed in order, as gtc_fsum_add
+ * would. -1: out of memory. */
+static int fsum_par_run(const Fsum *f, const float *x, int64_t n, int nt) {
+    int64_t nb = (n + GTC_FSUM_BLOCK - 1) / GTC_FSUM_BLOCK;
+    float *t = malloc((size_t)nb * sizeof *t), lv[GTC_FSUM_LEVELS];
+    if (!t) return -1;
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int64_t b = 0; b < nb; b++) {
+        int64_t m = n - b * GTC_FSUM_BLOCK < GTC_FSUM_BLOCK ? n - b * GTC_FSUM_BLOCK : GTC_FSUM_BLOCK;
+        t[b] = gtc_fsum_block(x + b * GTC_FSUM_BLOCK, m);
+    }
+    for (int64_t b = 0; b < nb; b++) gtc_fsum_push(lv, 1, (uint64_t)b, &t[b], 1);
+    gtc_fsum_result(lv, 1, (uint64_t)nb, f->out, 1);
+    *f->out = fsum_final(f, *f->out);
+    free(t);
+    return 0;
+}
+
 /* The sums of w adjacent columns (the input's last axis, kept): each reduced position's row of w
  * values adds into its lane of every column (a loop over the columns, which vectorises). lanes
  * ([LANES][tile], zero) and lv ([levels][tile]) are the caller's; lanes end zero. */
@@ -267,7 +286,14 @@ static int fsum_f32(RtTensor *out, const RtTensor *in, unsigned mask, bool mean,
         t = f.ostep[a], f.ostep[a] = f.ostep[b], f.ostep[b] = t;
     }
     int failed = 0;
-    if (par && items > 1) {
+    CpuIter it; /* one output over one contiguous run (a full sum): its blocks over the threads */
+    char *base[1] = {(char *)f.in};
+    const int64_t *st[1] = {f.rstride};
+    size_t es[1] = {sizeof(float)};
+    if (par && items == 1 && !f.ncols && cpu_iter_init(&it, f.nr, f.rshape, 1, base, st, es) && it.ndim == 0 &&
+        it.istride[0] == 1)
+        failed = fsum_par_run(&f, f.in, it.inner, nt) != 0;
+    else if (par && items > 1) {
         if (nt > items) nt = (int)items;
 #pragma omp parallel num_threads(nt) reduction(| : failed)
         {
