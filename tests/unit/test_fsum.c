@@ -289,6 +289,7 @@ TEST(fsum__eager__same_bits_at_any_thread_count) {
 }
 
 int main(void) {
+    unsetenv("GTC_CPU_THREADS"); /* it would override the counts the thread test sets */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fsum__every_form__bits_of_the_documented_order),
         cmocka_unit_test(fsum__specials__nan_inf_and_zeros),
