@@ -289,7 +289,7 @@ bool emit_step_idx64(const Graph *g, const Step *st);
 int emit_check_plan(const Graph *g, Diag *d);
 /* Embedded texts (generated into the build from ir/scalar.h and templates/ by the Makefile;
  * compiler/emit_text.c, like emit_write_file). */
-typedef enum { EMIT_TEXT_SCALAR_H, EMIT_TEXT_CUDA_TYPES, EMIT_TEXT_CUDA_PRELUDE, EMIT_TEXT_CPU_PRELUDE,
+typedef enum { EMIT_TEXT_SCALAR_H, EMIT_TEXT_FSUM_H, EMIT_TEXT_CUDA_TYPES, EMIT_TEXT_CUDA_PRELUDE, EMIT_TEXT_CPU_PRELUDE,
               EMIT_TEXT_CPU_GEMM } EmitText;
 /* Appends one of them whole between two comment lines, "gtc:prelude begin PATH" and
  * "gtc:prelude end PATH" (PATH as in the repository): tests/golden/run.sh elides what lies

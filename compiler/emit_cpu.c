@@ -1,13 +1,15 @@
 /* compiler/emit_cpu.c: kernels_cpu.c, the plan's steps as C functions for the CPU backend: nested
  * loops with constant bounds over each step's iteration space, the fused expressions inline,
- * reductions accumulated as the CPU backend does (float32 sums in double), GEMMs through cblas
+ * reductions accumulated as the CPU backend does (float32 sums in ir/fsum.h's blocked order, other
+ * float32 reductions in double), GEMMs through cblas
  * (templates/kernels_cpu_gemm.h's call, eager matmul's too) followed by a loop applying the
  * epilogue; outer loops OpenMP-parallel above RT_CPU_PAR_MIN elements and each step cloned per
- * vector ISA (GTC_CPU_STEP; docs/cpu.md). Self-contained: scalar.h and the preludes are copied
+ * vector ISA (GTC_CPU_STEP; docs/cpu.md). Self-contained: scalar.h, fsum.h and the preludes are copied
  * in, so the file compiles with the C library, libm, cblas.h and omp.h only. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ir/fsum.h"
 #include "emit.h"
 #include "util.h"
 #include "../runtime/core/plan_abi.h" /* RT_CPU_PAR_MIN */
@@ -262,9 +264,80 @@ static void emit_cpu_elemwise(Ex *x) {
     free(done);
 }
 
+/* Whether a reduction is a float32 sum or mean: ir/fsum.h's blocked order (the eager ops'),
+ * not the double accumulator of emit_red_step. */
+static bool red_fsum(const EmitRed *ri) { return ri->ct == DT_FLOAT32 && (ri->op == OP_SUM || ri->op == OP_MEAN); }
+
+/* A float32 sum's loop; returns its value's expression. Over one reduced axis of at most
+ * GTC_FSUM_BLOCK (a softmax's row): its values into an array, then gtc_fsum_block (one block's
+ * sum is the sum). Over one longer axis: blocks of values written to the gtc_fsum's buffer by a
+ * loop that vectorises, each then summed. Over several: each value put in turn (the same order). */
+static char *fsum_loop(Ex *x, const EmitRed *ri, char **xc) {
+    const TensorType *S = &N(x->g, ri->x)->type;
+    int nred = 0, ax = -1;
+    for (int i = 0; i < S->rank; i++)
+        if ((ri->mask & (1u << i)) && (S->dims[i] != 1 || S->sym[i])) nred++, ax = i;
+    bool one = nred == 1 && !S->sym[ax] && S->dims[ax] <= GTC_FSUM_BLOCK;
+    char *fs = ex_name(x, "fs"), *put = NULL, *m = NULL, *res;
+    int loops = 0;
+    if (one) {
+        ex_line(x, "float %s[%lld];", fs, (long long)S->dims[ax]);
+        loops = open_loops(x, S, ax, 1, &xc[ax], false);
+        put = xfmt("%s[%s] = %%s;", fs, xc[ax]);
+        res = xfmt("gtc_fsum_block(%s, %lld)", fs, (long long)S->dims[ax]);
+    } else {
+        ex_line(x, "gtc_fsum %s;", fs);
+        ex_line(x, "gtc_fsum_init(&%s);", fs);
+        res = xfmt("gtc_fsum_end(&%s)", fs);
+    }
+    if (!one && nred == 1) {
+        char *kb = ex_name(x, "kb"), *n = ex_dim(x, S, ax), *j = ex_name(x, "j");
+        m = ex_name(x, "m");
+        ex_line(x, "for (%s %s = 0; %s < %s; %s += GTC_FSUM_BLOCK) {", x->idx, kb, kb, n, kb);
+        x->indent++;
+        ex_line(x, "const int %s = %s - %s < GTC_FSUM_BLOCK ? (int)(%s - %s) : GTC_FSUM_BLOCK;", m, n, kb, n, kb);
+        ex_line(x, "for (int %s = 0; %s < %s; %s++) {", j, j, m, j);
+        x->indent++;
+        xc[ax] = ex_name(x, "c");
+        ex_line(x, "const %s %s = %s + %s;", x->idx, xc[ax], kb, j);
+        put = xfmt("%s.buf[%s] = %%s;", fs, j);
+        free(kb), free(n), free(j);
+    } else if (!one) {
+        for (int i = 0; i < S->rank; i++)
+            if (ri->mask & (1u << i)) loops += open_loops(x, S, i, 1, &xc[i], false);
+        put = xfmt("gtc_fsum_put(&%s, %%s);", fs);
+    }
+    for (int i = 0; i < S->rank; i++)
+        if ((ri->mask & (1u << i)) && !xc[i]) xc[i] = strdup("0");
+    int mk = ex_mark(x);
+    char *v = ex_value(x, ri->x, xc);
+    char *cv = emit_conv(v, S->dtype, ri->ct);
+    ex_line(x, put, cv);
+    free(cv), free(v), free(put);
+    ex_release(x, mk);
+    if (m) { /* the block: its values, then its sum */
+        close_loops(x, 1);
+        ex_line(x, "%s.pos = %s;", fs, m);
+        ex_line(x, "gtc_fsum_flush(&%s);", fs);
+        close_loops(x, 1);
+        free(m);
+    } else close_loops(x, loops);
+    for (int i = 0; i < S->rank; i++)
+        if (ri->mask & (1u << i)) free(xc[i]), xc[i] = NULL;
+    free(fs);
+    return res;
+}
+
 /* The reduction loop itself: xc holds the kept coordinates; reduced ones are opened here. */
 static void reduce_loop(Ex *x, const EmitRed *ri, char **xc) {
     const TensorType *S = &N(x->g, ri->x)->type;
+    if (red_fsum(ri)) {
+        char *sum = fsum_loop(x, ri, xc), *fin = emit_red_final(ri, sum, NULL), *r = ex_name(x, "v");
+        ex_line(x, "const %s %s = %s;", emit_ctype(ri->out), r, fin);
+        ex_bind(x, ri->node, r);
+        free(fin), free(r), free(sum);
+        return;
+    }
     char *acc = ex_name(x, "acc"), *acci = xfmt("%si", acc);
     ex_line(x, "%s %s = %s;", ri->acc, acc, ri->init);
     if (ri->arg) ex_line(x, "long long %s = -1;", acci);
@@ -301,6 +374,7 @@ static bool reduce_outs_ok(Ex *x, const TensorType *O) {
 
 #define COL_BLOCK 64
 #define MID_BLOCK 8
+#define MID_RUN 1024 /* a float32 sum's runs along a middle axis through a block buffer, at most */
 
 /* A reduction over every axis but one, k (a bias gradient: the column sums of [rows, n], k the
  * last axis; a convolution's over [N, C, H, W], k = 1), as blocks of outputs whose accumulators
@@ -317,34 +391,98 @@ static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, 
     /* a middle axis: blocks of MID_BLOCK chains, enough to hide an add's latency, and more
      * blocks for the threads (the block size changes no value) */
     int bs = k == r - 1 ? COL_BLOCK : MID_BLOCK;
+    /* a float32 sum: along the last axis, lanes and levels of ir/fsum.h's column form (a
+     * reduced position's row adds into one lane of every column); along a middle one, each
+     * output's runs over the axes after k (q values, static, at most MID_RUN) written into its
+     * row of a block buffer (a loop that vectorises), every whole block summed with
+     * gtc_fsum_block and pushed for the block's outputs together, the part of a run past the
+     * block moved to the front; longer or symbolic runs: one gtc_fsum per output, values put in
+     * turn (a put per value made the CNN's conv bias gradients 2-5x slower than the double chains) */
+    bool fs = red_fsum(ri), fcols = fs && k == r - 1;
+    int64_t q = 1;
+    bool qstatic = true;
+    for (int i = k + 1; i < r; i++) q *= S->dims[i], qstatic = qstatic && !S->sym[i];
+    bool fruns = fs && !fcols && qstatic && q <= MID_RUN;
     const char *L = x->idx64 ? "LL" : "";
     if (par_work(ir_numel(S)) && n > bs) ex_line(x, "#pragma omp parallel for schedule(static)");
     char *cb = ex_name(x, "cb"), *acc = ex_name(x, "accb"), *nb = ex_name(x, "nb");
     ex_line(x, "for (%s %s = 0; %s < %lld%s; %s += %d) {", x->idx, cb, cb, (long long)n, L, cb, bs);
     x->indent++;
-    ex_line(x, "%s %s[%d];", ri->acc, acc, bs);
     ex_line(x, "const int %s = %lld%s - %s < %d ? (int)(%lld%s - %s) : %d;", nb, (long long)n, L, cb, bs, (long long)n, L, cb, bs);
-    ex_line(x, "for (int l = 0; l < %s; l++) %s[l] = %s;", nb, acc, ri->init);
+    if (fcols) {
+        ex_line(x, "float %s[GTC_FSUM_LANES][%d], %s_lv[GTC_FSUM_LEVELS][%d], %s_r[%d];", acc, bs, acc, bs, acc, bs);
+        ex_line(x, "unsigned long long %s_k = 0, %s_n = 0;", acc, acc);
+        ex_line(x, "for (int l = 0; l < GTC_FSUM_LANES * %d; l++) (&%s[0][0])[l] = 0;", bs, acc);
+    } else if (fruns) {
+        ex_line(x, "float %s[%d][GTC_FSUM_BLOCK + %lld], %s_lv[GTC_FSUM_LEVELS][%d], %s_t[%d];", acc, bs, (long long)q, acc,
+                bs, acc, bs);
+        ex_line(x, "unsigned long long %s_n = 0;", acc);
+        ex_line(x, "int %s_p = 0;", acc);
+    } else if (fs) {
+        ex_line(x, "gtc_fsum %s[%d];", acc, bs);
+        ex_line(x, "for (int l = 0; l < %s; l++) gtc_fsum_init(&%s[l]);", nb, acc);
+    } else {
+        ex_line(x, "%s %s[%d];", ri->acc, acc, bs);
+        ex_line(x, "for (int l = 0; l < %s; l++) %s[l] = %s;", nb, acc, ri->init);
+    }
+    /* the block's column sums through the fold and the push (after a whole block, and at the end) */
+    char *flush = xfmt("gtc_fsum_fold(&%s[0][0], %d, %s); gtc_fsum_push(&%s_lv[0][0], %d, %s_n++, %s[0], %s);", acc, bs, nb,
+                       acc, bs, acc, acc, nb);
     char *xc[IR_MAX_RANK] = {0};
     int loops = open_loops(x, S, 0, k, xc, false);
+    if (fcols) ex_line(x, "float *const %s_p = %s[%s_k %% GTC_FSUM_LANES];", acc, acc, acc);
     ex_line(x, "for (int l = 0; l < %s; l++) {", nb);
     x->indent++;
     char *ck = ex_name(x, "ck");
     ex_line(x, "const %s %s = %s + l;", x->idx, ck, cb);
     xc[k] = strdup(ck);
+    if (fruns) ex_line(x, "int %s_q = %s_p;", acc, acc);
     int inner = open_loops(x, S, k + 1, r - 1 - k, xc + k + 1, false);
     int m = ex_mark(x);
     char *v = ex_value(x, ri->x, xc);
     char *cv = emit_conv(v, S->dtype, ri->ct), *a = xfmt("%s[l]", acc);
-    char *stmt = emit_red_step(ri, a, NULL, cv, "0");
+    char *stmt = fcols    ? xfmt("%s_p[l] += %s;", acc, cv)
+                 : fruns  ? xfmt("%s[l][%s_q++] = %s;", acc, acc, cv)
+                 : fs     ? xfmt("gtc_fsum_put(&%s[l], %s);", acc, cv)
+                          : emit_red_step(ri, a, NULL, cv, "0");
     ex_line(x, "%s", stmt);
     free(stmt), free(cv), free(v);
     ex_release(x, m);
     close_loops(x, inner);
     x->indent--;
     ex_line(x, "}");
+    if (fcols) {
+        ex_line(x, "if (++%s_k %% GTC_FSUM_BLOCK == 0) {", acc);
+        ex_line(x, "    %s", flush);
+        ex_line(x, "    for (int l = 0; l < GTC_FSUM_LANES * %d; l++) (&%s[0][0])[l] = 0;", bs, acc);
+        ex_line(x, "}");
+    } else if (fruns) {
+        ex_line(x, "%s_p += %lld;", acc, (long long)q);
+        ex_line(x, "if (%s_p >= GTC_FSUM_BLOCK) {", acc);
+        ex_line(x, "    int %s_s = 0;", acc);
+        ex_line(x, "    for (; %s_p - %s_s >= GTC_FSUM_BLOCK; %s_s += GTC_FSUM_BLOCK) {", acc, acc, acc);
+        ex_line(x, "        for (int l = 0; l < %s; l++) %s_t[l] = gtc_fsum_block(%s[l] + %s_s, GTC_FSUM_BLOCK);", nb, acc, acc, acc);
+        ex_line(x, "        gtc_fsum_push(&%s_lv[0][0], %d, %s_n++, %s_t, %s);", acc, bs, acc, acc, nb);
+        ex_line(x, "    }");
+        ex_line(x, "    %s_p -= %s_s;", acc, acc);
+        ex_line(x, "    for (int l = 0; l < %s; l++)", nb);
+        ex_line(x, "        for (int j = 0; j < %s_p; j++) %s[l][j] = %s[l][%s_s + j];", acc, acc, acc, acc);
+        ex_line(x, "}");
+    }
     close_loops(x, loops);
     ex_free_coords(xc, r);
+    if (fcols) {
+        ex_line(x, "if (%s_k %% GTC_FSUM_BLOCK) { %s }", acc, flush);
+        ex_line(x, "gtc_fsum_result(&%s_lv[0][0], %d, %s_n, %s_r, %s);", acc, bs, acc, acc, nb);
+        free(a), a = xfmt("%s_r[l]", acc);
+    } else if (fruns) {
+        ex_line(x, "if (%s_p) {", acc);
+        ex_line(x, "    for (int l = 0; l < %s; l++) %s_t[l] = gtc_fsum_block(%s[l], %s_p);", nb, acc, acc, acc);
+        ex_line(x, "    gtc_fsum_push(&%s_lv[0][0], %d, %s_n++, %s_t, %s);", acc, bs, acc, acc, nb);
+        ex_line(x, "}");
+        ex_line(x, "gtc_fsum_result(&%s_lv[0][0], %d, %s_n, %s_t, %s);", acc, bs, acc, acc, nb);
+        free(a), a = xfmt("%s_t[l]", acc);
+    } else if (fs) free(a), a = xfmt("gtc_fsum_end(&%s[l])", acc);
     /* the epilogue, per output of the block */
     ex_line(x, "for (int l = 0; l < %s; l++) {", nb);
     x->indent++;
@@ -368,7 +506,7 @@ static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, 
     x->indent--;
     ex_line(x, "}");
     ex_free_coords(oc, O->rank);
-    free(fin), free(rv), free(a), free(ck), free(cb), free(acc), free(nb);
+    free(fin), free(rv), free(a), free(ck), free(cb), free(acc), free(nb), free(flush);
 }
 
 /* REDUCE: a loop over the output, an inner loop over the reduced axes, then the epilogue. */
@@ -688,6 +826,7 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
                 " * runtime/core/plan_abi.h. */\n#include <math.h>\n#include <stdint.h>\n%s\n",
             g->name, gemm ? "#include <cblas.h>\n" : "");
     emit_text(&b, EMIT_TEXT_SCALAR_H);
+    emit_text(&b, EMIT_TEXT_FSUM_H);
     str_cat(&b, "\n");
     emit_text(&b, EMIT_TEXT_CPU_PRELUDE);
     if (gemm) emit_text(&b, EMIT_TEXT_CPU_GEMM);

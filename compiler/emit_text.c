@@ -20,6 +20,7 @@ void emit_text(Str *b, EmitText t) {
         const char *path, *text;
     } texts[] = {
         [EMIT_TEXT_SCALAR_H] = {"ir/scalar.h", text_scalar_h},
+        [EMIT_TEXT_FSUM_H] = {"ir/fsum.h", text_fsum_h},
         [EMIT_TEXT_CUDA_TYPES] = {"templates/kernels_types.cuh", text_kernels_types_cuh},
         [EMIT_TEXT_CUDA_PRELUDE] = {"templates/kernels_prelude.cuh", text_kernels_prelude_cuh},
         [EMIT_TEXT_CPU_PRELUDE] = {"templates/kernels_cpu_prelude.h", text_kernels_cpu_prelude_h},

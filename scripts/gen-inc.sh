@@ -4,7 +4,7 @@
 # phpize/PIE build, through runtime/php/Makefile.frag) both call this script.
 #   sh scripts/gen-inc.sh NAME OUT        write OUT (NAME: emit_text.inc or ext_template.inc)
 #   sh scripts/gen-inc.sh --inputs NAME   print NAME's input files (relative to the top), for deps
-#     emit_text.inc     ir/scalar.h and the kernel templates, one `static const char text_<file>[]`
+#     emit_text.inc     ir/scalar.h, ir/fsum.h and the kernel templates, one `static const char text_<file>[]`
 #                       each (text_scalar_h, ...), for compiler/emit_text.c
 #     ext_template.inc  templates/ext.c.in as one string literal, for compiler/emit_ext.c
 # Inputs are read from the tree this script lives in (GTC_TOP overrides). No trigraphs: ? → \?.
@@ -14,7 +14,7 @@ top="${GTC_TOP:-$(cd "$(dirname "$0")/.." && pwd)}"
 inputs() {
     case "$1" in
     emit_text.inc)
-        echo ir/scalar.h templates/kernels_types.cuh templates/kernels_prelude.cuh \
+        echo ir/scalar.h ir/fsum.h templates/kernels_types.cuh templates/kernels_prelude.cuh \
             templates/kernels_cpu_prelude.h templates/kernels_cpu_gemm.h ;;
     ext_template.inc) echo templates/ext.c.in ;;
     *) echo "gen-inc.sh: unknown file '$1' (emit_text.inc or ext_template.inc)" >&2; exit 2 ;;

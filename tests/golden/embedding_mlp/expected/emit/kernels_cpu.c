@@ -6,6 +6,7 @@
 #include <cblas.h>
 
 /* gtc:prelude ir/scalar.h (elided) */
+/* gtc:prelude ir/fsum.h (elided) */
 
 /* gtc:prelude templates/kernels_cpu_prelude.h (elided) */
 /* gtc:prelude templates/kernels_cpu_gemm.h (elided) */
@@ -63,14 +64,14 @@ GTC_CPU_STEP static void gtc_c2(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 32; c0++) {
-        double acc1 = 0;
+        float fs1[4];
         for (int c2 = 0; c2 < 4; c2++) {
             const float v3 = ((float *)a->p[1])[(c2 + c0 * 4)];
             const float v4 = (float)(((float)-0.03125) * v3);
             const float v5 = (float)(-v4);
-            acc1 += (double)v5;
+            fs1[c2] = v5;
         }
-        const float v6 = ((float)acc1);
+        const float v6 = ((float)gtc_fsum_block(fs1, 4));
         ((float *)(a->p[14] + 4096))[c0] = v6;
     }
 }
@@ -103,13 +104,13 @@ GTC_CPU_STEP static void gtc_c3(const void *args) {
             const float v11 = (float)(gtc_exp(v10));
             rm6[c7] = v11;
         }
-        double acc12 = 0;
+        float fs12[4];
         for (int c13 = 0; c13 < 4; c13++) {
-            acc12 += (double)rm6[c13];
+            fs12[c13] = rm6[c13];
         }
-        const float v14 = ((float)acc12);
+        const float v14 = ((float)gtc_fsum_block(fs12, 4));
         const float v15 = (float)(gtc_log(v14));
-        double acc16 = 0;
+        float fs16[4];
         for (int c17 = 0; c17 < 4; c17++) {
             const float v18 = ((float *)a->p[1])[(c17 + c0 * 4)];
             const float v19 = ((float *)a->p[6])[c17];
@@ -117,9 +118,9 @@ GTC_CPU_STEP static void gtc_c3(const void *args) {
             const float v21 = (float)(v20 - v5);
             const float v22 = (float)(v21 - v15);
             const float v23 = (float)(v18 * v22);
-            acc16 += (double)v23;
+            fs16[c17] = v23;
         }
-        const float v24 = ((float)acc16);
+        const float v24 = ((float)gtc_fsum_block(fs16, 4));
         const float v25 = ((float *)(a->p[14] + 4096))[c0];
         const float v26 = (float)(v25 / v14);
         ((float *)(a->p[14] + 4352))[c0] = v24;
@@ -147,12 +148,12 @@ GTC_CPU_STEP static void gtc_c3(const void *args) {
 GTC_CPU_STEP static void gtc_c4(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    double acc0 = 0;
+    float fs0[32];
     for (int c1 = 0; c1 < 32; c1++) {
         const float v2 = ((float *)(a->p[14] + 4352))[c1];
-        acc0 += (double)v2;
+        fs0[c1] = v2;
     }
-    const float v3 = ((float)(acc0 / (double)32));
+    const float v3 = ((float)(gtc_fsum_block(fs0, 32) / (double)32));
     const float v4 = (float)(-v3);
     ((float *)a->p[8])[0] = v4;
 }
@@ -162,19 +163,27 @@ GTC_CPU_STEP static void gtc_c5(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int cb0 = 0; cb0 < 4; cb0 += 64) {
-        double accb1[64];
         const int nb2 = 4 - cb0 < 64 ? (int)(4 - cb0) : 64;
-        for (int l = 0; l < nb2; l++) accb1[l] = 0;
+        float accb1[GTC_FSUM_LANES][64], accb1_lv[GTC_FSUM_LEVELS][64], accb1_r[64];
+        unsigned long long accb1_k = 0, accb1_n = 0;
+        for (int l = 0; l < GTC_FSUM_LANES * 64; l++) (&accb1[0][0])[l] = 0;
         for (int c3 = 0; c3 < 32; c3++) {
+            float *const accb1_p = accb1[accb1_k % GTC_FSUM_LANES];
             for (int l = 0; l < nb2; l++) {
                 const int ck4 = cb0 + l;
                 const float v5 = ((float *)(a->p[14] + 4608))[(ck4 + c3 * 4)];
-                accb1[l] += (double)v5;
+                accb1_p[l] += v5;
+            }
+            if (++accb1_k % GTC_FSUM_BLOCK == 0) {
+                gtc_fsum_fold(&accb1[0][0], 64, nb2); gtc_fsum_push(&accb1_lv[0][0], 64, accb1_n++, accb1[0], nb2);
+                for (int l = 0; l < GTC_FSUM_LANES * 64; l++) (&accb1[0][0])[l] = 0;
             }
         }
+        if (accb1_k % GTC_FSUM_BLOCK) { gtc_fsum_fold(&accb1[0][0], 64, nb2); gtc_fsum_push(&accb1_lv[0][0], 64, accb1_n++, accb1[0], nb2); }
+        gtc_fsum_result(&accb1_lv[0][0], 64, accb1_n, accb1_r, nb2);
         for (int l = 0; l < nb2; l++) {
             const int ck4 = cb0 + l;
-            const float v6 = ((float)accb1[l]);
+            const float v6 = ((float)accb1_r[l]);
             const float v7 = ((float *)a->p[6])[ck4];
             const float v8 = gtc_to_f32(a->s[0]);
             const float v9 = (float)(v6 * v8);
@@ -210,19 +219,27 @@ GTC_CPU_STEP static void gtc_c7(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int cb0 = 0; cb0 < 16; cb0 += 64) {
-        double accb1[64];
         const int nb2 = 16 - cb0 < 64 ? (int)(16 - cb0) : 64;
-        for (int l = 0; l < nb2; l++) accb1[l] = 0;
+        float accb1[GTC_FSUM_LANES][64], accb1_lv[GTC_FSUM_LEVELS][64], accb1_r[64];
+        unsigned long long accb1_k = 0, accb1_n = 0;
+        for (int l = 0; l < GTC_FSUM_LANES * 64; l++) (&accb1[0][0])[l] = 0;
         for (int c3 = 0; c3 < 32; c3++) {
+            float *const accb1_p = accb1[accb1_k % GTC_FSUM_LANES];
             for (int l = 0; l < nb2; l++) {
                 const int ck4 = cb0 + l;
                 const float v5 = ((float *)(a->p[14] + 5120))[(ck4 + c3 * 16)];
-                accb1[l] += (double)v5;
+                accb1_p[l] += v5;
+            }
+            if (++accb1_k % GTC_FSUM_BLOCK == 0) {
+                gtc_fsum_fold(&accb1[0][0], 64, nb2); gtc_fsum_push(&accb1_lv[0][0], 64, accb1_n++, accb1[0], nb2);
+                for (int l = 0; l < GTC_FSUM_LANES * 64; l++) (&accb1[0][0])[l] = 0;
             }
         }
+        if (accb1_k % GTC_FSUM_BLOCK) { gtc_fsum_fold(&accb1[0][0], 64, nb2); gtc_fsum_push(&accb1_lv[0][0], 64, accb1_n++, accb1[0], nb2); }
+        gtc_fsum_result(&accb1_lv[0][0], 64, accb1_n, accb1_r, nb2);
         for (int l = 0; l < nb2; l++) {
             const int ck4 = cb0 + l;
-            const float v6 = ((float)accb1[l]);
+            const float v6 = ((float)accb1_r[l]);
             const float v7 = ((float *)a->p[4])[ck4];
             const float v8 = gtc_to_f32(a->s[0]);
             const float v9 = (float)(v6 * v8);

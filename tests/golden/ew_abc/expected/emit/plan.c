@@ -66,6 +66,7 @@ static const char gtc_cpu_source[] =
     "#include <stdint.h>\n"
     "\n"
     "/* gtc:prelude ir/scalar.h (elided) */\n"
+    "/* gtc:prelude ir/fsum.h (elided) */\n"
     "\n"
     "/* gtc:prelude templates/kernels_cpu_prelude.h (elided) */\n"
     "\n"

@@ -6,6 +6,7 @@
 #include <cblas.h>
 
 /* gtc:prelude ir/scalar.h (elided) */
+/* gtc:prelude ir/fsum.h (elided) */
 
 /* gtc:prelude templates/kernels_cpu_prelude.h (elided) */
 /* gtc:prelude templates/kernels_cpu_gemm.h (elided) */
@@ -40,12 +41,12 @@ GTC_CPU_STEP static void gtc_fwd_c0(const void *args) {
 GTC_CPU_STEP static void gtc_fwd_c1(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    double acc0 = 0;
+    float fs0[64];
     for (int c1 = 0; c1 < 64; c1++) {
         const float v2 = ((float *)a->p[5])[c1];
-        acc0 += (double)v2;
+        fs0[c1] = v2;
     }
-    const float v3 = ((float)(acc0 / (double)64));
+    const float v3 = ((float)(gtc_fsum_block(fs0, 64) / (double)64));
     ((float *)a->p[4])[0] = v3;
 }
 

@@ -6,6 +6,7 @@
 #include <cblas.h>
 
 /* gtc:prelude ir/scalar.h (elided) */
+/* gtc:prelude ir/fsum.h (elided) */
 
 /* gtc:prelude templates/kernels_cpu_prelude.h (elided) */
 /* gtc:prelude templates/kernels_cpu_gemm.h (elided) */

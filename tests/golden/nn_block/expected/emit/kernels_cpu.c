@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 /* gtc:prelude ir/scalar.h (elided) */
+/* gtc:prelude ir/fsum.h (elided) */
 
 /* gtc:prelude templates/kernels_cpu_prelude.h (elided) */
 
@@ -19,20 +20,20 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 64; c0++) {
-        double acc1 = 0;
+        float fs1[256];
         for (int c2 = 0; c2 < 256; c2++) {
             const float v3 = ((float *)a->p[0])[(c2 + c0 * 256)];
-            acc1 += (double)v3;
+            fs1[c2] = v3;
         }
-        const float v4 = ((float)(acc1 / (double)256));
-        double acc5 = 0;
+        const float v4 = ((float)(gtc_fsum_block(fs1, 256) / (double)256));
+        float fs5[256];
         for (int c6 = 0; c6 < 256; c6++) {
             const float v7 = ((float *)a->p[0])[(c6 + c0 * 256)];
             const float v8 = (float)(v7 - v4);
             const float v9 = (float)(v8 * v8);
-            acc5 += (double)v9;
+            fs5[c6] = v9;
         }
-        const float v10 = ((float)(acc5 / (double)256));
+        const float v10 = ((float)(gtc_fsum_block(fs5, 256) / (double)256));
         const float v11 = (float)(v10 + ((float)1e-05));
         const float v12 = (float)(gtc_rsqrt(v11));
         float acc13 = (-GTC_INF_F);
@@ -71,11 +72,11 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
             const float v44 = (float)(gtc_exp(v43));
             rm29[c30] = v44;
         }
-        double acc45 = 0;
+        float fs45[256];
         for (int c46 = 0; c46 < 256; c46++) {
-            acc45 += (double)rm29[c46];
+            fs45[c46] = rm29[c46];
         }
-        const float v47 = ((float)acc45);
+        const float v47 = ((float)gtc_fsum_block(fs45, 256));
         for (int c48 = 0; c48 < 256; c48++) {
             const float v49 = (float)(rm29[c48] / v47);
             ((float *)a->p[3])[(c48 + c0 * 256)] = v49;

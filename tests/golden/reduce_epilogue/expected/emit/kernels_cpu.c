@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 /* gtc:prelude ir/scalar.h (elided) */
+/* gtc:prelude ir/fsum.h (elided) */
 
 /* gtc:prelude templates/kernels_cpu_prelude.h (elided) */
 
@@ -19,19 +20,27 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int cb0 = 0; cb0 < 2; cb0 += 64) {
-        double accb1[64];
         const int nb2 = 2 - cb0 < 64 ? (int)(2 - cb0) : 64;
-        for (int l = 0; l < nb2; l++) accb1[l] = 0;
+        float accb1[GTC_FSUM_LANES][64], accb1_lv[GTC_FSUM_LEVELS][64], accb1_r[64];
+        unsigned long long accb1_k = 0, accb1_n = 0;
+        for (int l = 0; l < GTC_FSUM_LANES * 64; l++) (&accb1[0][0])[l] = 0;
         for (int c3 = 0; c3 < 512; c3++) {
+            float *const accb1_p = accb1[accb1_k % GTC_FSUM_LANES];
             for (int l = 0; l < nb2; l++) {
                 const int ck4 = cb0 + l;
                 const float v5 = ((float *)a->p[0])[(ck4 + c3 * 2)];
-                accb1[l] += (double)v5;
+                accb1_p[l] += v5;
+            }
+            if (++accb1_k % GTC_FSUM_BLOCK == 0) {
+                gtc_fsum_fold(&accb1[0][0], 64, nb2); gtc_fsum_push(&accb1_lv[0][0], 64, accb1_n++, accb1[0], nb2);
+                for (int l = 0; l < GTC_FSUM_LANES * 64; l++) (&accb1[0][0])[l] = 0;
             }
         }
+        if (accb1_k % GTC_FSUM_BLOCK) { gtc_fsum_fold(&accb1[0][0], 64, nb2); gtc_fsum_push(&accb1_lv[0][0], 64, accb1_n++, accb1[0], nb2); }
+        gtc_fsum_result(&accb1_lv[0][0], 64, accb1_n, accb1_r, nb2);
         for (int l = 0; l < nb2; l++) {
             const int ck4 = cb0 + l;
-            const float v6 = ((float)accb1[l]);
+            const float v6 = ((float)accb1_r[l]);
             const float v7 = ((float *)a->p[1])[ck4];
             const float v8 = (float)(gtc_clamp(v6, ((float)-5), ((float)5)));
             const float v9 = gtc_to_f32(a->s[0]);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 /* gtc:prelude ir/scalar.h (elided) */
+/* gtc:prelude ir/fsum.h (elided) */
 
 /* gtc:prelude templates/kernels_cpu_prelude.h (elided) */
 
@@ -42,13 +43,13 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
             const float v11 = (float)(gtc_exp(v10));
             rm6[c7] = v11;
         }
-        double acc12 = 0;
+        float fs12[3];
         for (int c13 = 0; c13 < 3; c13++) {
-            acc12 += (double)rm6[c13];
+            fs12[c13] = rm6[c13];
         }
-        const float v14 = ((float)acc12);
+        const float v14 = ((float)gtc_fsum_block(fs12, 3));
         const float v15 = (float)(gtc_log(v14));
-        double acc16 = 0;
+        float fs16[3];
         for (int c17 = 0; c17 < 3; c17++) {
             const float v18 = ((float *)a->p[2])[(c17 + c0 * 3)];
             const float v19 = ((float *)a->p[4])[c17];
@@ -56,9 +57,9 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
             const float v21 = (float)(v20 - v5);
             const float v22 = (float)(v21 - v15);
             const float v23 = (float)(v18 * v22);
-            acc16 += (double)v23;
+            fs16[c17] = v23;
         }
-        const float v24 = ((float)acc16);
+        const float v24 = ((float)gtc_fsum_block(fs16, 3));
         ((float *)a->p[7])[c0] = v24;
         for (int c25 = 0; c25 < 3; c25++) {
             const float v26 = (float)(rm6[c25] / v14);
@@ -83,12 +84,12 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
 GTC_CPU_STEP static void gtc_c1(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    double acc0 = 0;
+    float fs0[64];
     for (int c1 = 0; c1 < 64; c1++) {
         const float v2 = ((float *)a->p[7])[c1];
-        acc0 += (double)v2;
+        fs0[c1] = v2;
     }
-    const float v3 = ((float)(acc0 / (double)64));
+    const float v3 = ((float)(gtc_fsum_block(fs0, 64) / (double)64));
     const float v4 = (float)(-v3);
     ((float *)a->p[5])[0] = v4;
 }

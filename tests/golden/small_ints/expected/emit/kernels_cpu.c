@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 /* gtc:prelude ir/scalar.h (elided) */
+/* gtc:prelude ir/fsum.h (elided) */
 
 /* gtc:prelude templates/kernels_cpu_prelude.h (elided) */
 
@@ -332,12 +333,12 @@ GTC_CPU_STEP static void gtc_c20(const void *args) {
 GTC_CPU_STEP static void gtc_c21(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    double acc0 = 0;
+    float fs0[5];
     for (int c1 = 0; c1 < 5; c1++) {
         const uint8_t v2 = ((uint8_t *)a->p[1])[c1];
-        acc0 += (double)gtc_to_f32(v2);
+        fs0[c1] = gtc_to_f32(v2);
     }
-    const float v3 = ((float)(acc0 / (double)5));
+    const float v3 = ((float)(gtc_fsum_block(fs0, 5) / (double)5));
     uint64_t acc4 = 1;
     for (int c5 = 0; c5 < 5; c5++) {
         const uint8_t v6 = ((uint8_t *)a->p[1])[c5];
@@ -353,8 +354,8 @@ GTC_CPU_STEP static void gtc_c22(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int cb0 = 0; cb0 < 5; cb0 += 64) {
-        int32_t accb1[64];
         const int nb2 = 5 - cb0 < 64 ? (int)(5 - cb0) : 64;
+        int32_t accb1[64];
         for (int l = 0; l < nb2; l++) accb1[l] = INT32_MIN;
         for (int c3 = 0; c3 < 3; c3++) {
             for (int l = 0; l < nb2; l++) {

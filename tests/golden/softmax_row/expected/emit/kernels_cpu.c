@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 /* gtc:prelude ir/scalar.h (elided) */
+/* gtc:prelude ir/fsum.h (elided) */
 
 /* gtc:prelude templates/kernels_cpu_prelude.h (elided) */
 
@@ -32,11 +33,11 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
             const float v9 = (float)(gtc_exp(v8));
             rm5[c6] = v9;
         }
-        double acc10 = 0;
+        float fs10[128];
         for (int c11 = 0; c11 < 128; c11++) {
-            acc10 += (double)rm5[c11];
+            fs10[c11] = rm5[c11];
         }
-        const float v12 = ((float)acc10);
+        const float v12 = ((float)gtc_fsum_block(fs10, 128));
         for (int c13 = 0; c13 < 128; c13++) {
             const float v14 = (float)(rm5[c13] / v12);
             ((float *)a->p[1])[(c13 + c0 * 128)] = v14;

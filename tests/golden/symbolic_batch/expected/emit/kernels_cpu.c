@@ -6,6 +6,7 @@
 #include <cblas.h>
 
 /* gtc:prelude ir/scalar.h (elided) */
+/* gtc:prelude ir/fsum.h (elided) */
 
 /* gtc:prelude templates/kernels_cpu_prelude.h (elided) */
 /* gtc:prelude templates/kernels_cpu_gemm.h (elided) */
@@ -66,13 +67,13 @@ GTC_CPU_STEP static void gtc_c1(const void *args) {
             const float v12 = (float)(gtc_exp(v11));
             rm7[c8] = v12;
         }
-        double acc13 = 0;
+        float fs13[3];
         for (int c14 = 0; c14 < 3; c14++) {
-            acc13 += (double)rm7[c14];
+            fs13[c14] = rm7[c14];
         }
-        const float v15 = ((float)acc13);
+        const float v15 = ((float)gtc_fsum_block(fs13, 3));
         const float v16 = (float)(gtc_log(v15));
-        double acc17 = 0;
+        float fs17[3];
         for (int c18 = 0; c18 < 3; c18++) {
             const float v19 = ((float *)a->p[1])[(c18 + c0 * 3)];
             const float v20 = ((float *)a->p[5])[c18];
@@ -80,9 +81,9 @@ GTC_CPU_STEP static void gtc_c1(const void *args) {
             const float v22 = (float)(v21 - v6);
             const float v23 = (float)(v22 - v16);
             const float v24 = (float)(v19 * v23);
-            acc17 += (double)v24;
+            fs17[c18] = v24;
         }
-        const float v25 = ((float)acc17);
+        const float v25 = ((float)gtc_fsum_block(fs17, 3));
         ((float *)(a->p[13] + 262144))[c0] = v25;
         for (int c26 = 0; c26 < 3; c26++) {
             const float v27 = ((float *)a->p[5])[c26];
@@ -98,14 +99,21 @@ GTC_CPU_STEP static void gtc_c1(const void *args) {
 GTC_CPU_STEP static void gtc_c2(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    double acc0 = 0;
-    for (int c1 = 0; c1 < ((int)a->s[0]); c1++) {
-        const float v2 = ((float *)(a->p[13] + 262144))[c1];
-        acc0 += (double)v2;
+    gtc_fsum fs0;
+    gtc_fsum_init(&fs0);
+    for (int kb1 = 0; kb1 < ((int)a->s[0]); kb1 += GTC_FSUM_BLOCK) {
+        const int m3 = ((int)a->s[0]) - kb1 < GTC_FSUM_BLOCK ? (int)(((int)a->s[0]) - kb1) : GTC_FSUM_BLOCK;
+        for (int j2 = 0; j2 < m3; j2++) {
+            const int c4 = kb1 + j2;
+            const float v5 = ((float *)(a->p[13] + 262144))[c4];
+            fs0.buf[j2] = v5;
+        }
+        fs0.pos = m3;
+        gtc_fsum_flush(&fs0);
     }
-    const float v3 = ((float)(acc0 / ((double)1 * a->s[0])));
-    const float v4 = (float)(-v3);
-    ((float *)a->p[8])[0] = v4;
+    const float v6 = ((float)(gtc_fsum_end(&fs0) / ((double)1 * a->s[0])));
+    const float v7 = (float)(-v6);
+    ((float *)a->p[8])[0] = v7;
 }
 
 /* step 3: reduce: mean hmean */
@@ -113,19 +121,27 @@ GTC_CPU_STEP static void gtc_c3(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int cb0 = 0; cb0 < 16; cb0 += 64) {
-        double accb1[64];
         const int nb2 = 16 - cb0 < 64 ? (int)(16 - cb0) : 64;
-        for (int l = 0; l < nb2; l++) accb1[l] = 0;
+        float accb1[GTC_FSUM_LANES][64], accb1_lv[GTC_FSUM_LEVELS][64], accb1_r[64];
+        unsigned long long accb1_k = 0, accb1_n = 0;
+        for (int l = 0; l < GTC_FSUM_LANES * 64; l++) (&accb1[0][0])[l] = 0;
         for (int c3 = 0; c3 < ((int)a->s[0]); c3++) {
+            float *const accb1_p = accb1[accb1_k % GTC_FSUM_LANES];
             for (int l = 0; l < nb2; l++) {
                 const int ck4 = cb0 + l;
                 const float v5 = ((float *)a->p[13])[(ck4 + c3 * 16)];
-                accb1[l] += (double)v5;
+                accb1_p[l] += v5;
+            }
+            if (++accb1_k % GTC_FSUM_BLOCK == 0) {
+                gtc_fsum_fold(&accb1[0][0], 64, nb2); gtc_fsum_push(&accb1_lv[0][0], 64, accb1_n++, accb1[0], nb2);
+                for (int l = 0; l < GTC_FSUM_LANES * 64; l++) (&accb1[0][0])[l] = 0;
             }
         }
+        if (accb1_k % GTC_FSUM_BLOCK) { gtc_fsum_fold(&accb1[0][0], 64, nb2); gtc_fsum_push(&accb1_lv[0][0], 64, accb1_n++, accb1[0], nb2); }
+        gtc_fsum_result(&accb1_lv[0][0], 64, accb1_n, accb1_r, nb2);
         for (int l = 0; l < nb2; l++) {
             const int ck4 = cb0 + l;
-            const float v6 = ((float)(accb1[l] / ((double)1 * a->s[0])));
+            const float v6 = ((float)(accb1_r[l] / ((double)1 * a->s[0])));
             ((float *)a->p[9])[ck4] = v6;
         }
     }
@@ -136,8 +152,8 @@ GTC_CPU_STEP static void gtc_c4(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int cb0 = 0; cb0 < 16; cb0 += 64) {
-        float accb1[64];
         const int nb2 = 16 - cb0 < 64 ? (int)(16 - cb0) : 64;
+        float accb1[64];
         for (int l = 0; l < nb2; l++) accb1[l] = (-GTC_INF_F);
         for (int c3 = 0; c3 < ((int)a->s[0]); c3++) {
             for (int l = 0; l < nb2; l++) {
@@ -169,14 +185,15 @@ GTC_CPU_STEP static void gtc_c5(const void *args) {
 GTC_CPU_STEP static void gtc_c6(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    double acc0 = 0;
+    gtc_fsum fs0;
+    gtc_fsum_init(&fs0);
     for (int c1 = 0; c1 < ((int)a->s[0]); c1++) {
         for (int c2 = 0; c2 < 3; c2++) {
             const float v3 = ((float *)a->p[1])[(c2 + c1 * 3)];
-            acc0 += (double)v3;
+            gtc_fsum_put(&fs0, v3);
         }
     }
-    const float v4 = ((float)acc0);
+    const float v4 = ((float)gtc_fsum_end(&fs0));
     ((float *)a->p[12])[0] = v4;
 }
 

@@ -6,6 +6,7 @@
 #include <cblas.h>
 
 /* gtc:prelude ir/scalar.h (elided) */
+/* gtc:prelude ir/fsum.h (elided) */
 
 /* gtc:prelude templates/kernels_cpu_prelude.h (elided) */
 /* gtc:prelude templates/kernels_cpu_gemm.h (elided) */
@@ -67,13 +68,13 @@ GTC_CPU_STEP static void gtc_c1(const void *args) {
             const float v11 = (float)(gtc_exp(v10));
             rm6[c7] = v11;
         }
-        double acc12 = 0;
+        float fs12[2];
         for (int c13 = 0; c13 < 2; c13++) {
-            acc12 += (double)rm6[c13];
+            fs12[c13] = rm6[c13];
         }
-        const float v14 = ((float)acc12);
+        const float v14 = ((float)gtc_fsum_block(fs12, 2));
         const float v15 = (float)(gtc_log(v14));
-        double acc16 = 0;
+        float fs16[2];
         for (int c17 = 0; c17 < 2; c17++) {
             const float v18 = ((float *)a->p[1])[(c17 + c0 * 2)];
             const float v19 = ((float *)a->p[5])[c17];
@@ -81,9 +82,9 @@ GTC_CPU_STEP static void gtc_c1(const void *args) {
             const float v21 = (float)(v20 - v5);
             const float v22 = (float)(v21 - v15);
             const float v23 = (float)(v18 * v22);
-            acc16 += (double)v23;
+            fs16[c17] = v23;
         }
-        const float v24 = ((float)acc16);
+        const float v24 = ((float)gtc_fsum_block(fs16, 2));
         ((float *)(a->p[12] + 1048576))[c0] = v24;
         for (int c25 = 0; c25 < 2; c25++) {
             const float v26 = (float)(rm6[c25] / v14);
@@ -109,14 +110,21 @@ GTC_CPU_STEP static void gtc_c1(const void *args) {
 GTC_CPU_STEP static void gtc_c2(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    double acc0 = 0;
-    for (int c1 = 0; c1 < 512; c1++) {
-        const float v2 = ((float *)(a->p[12] + 1048576))[c1];
-        acc0 += (double)v2;
+    gtc_fsum fs0;
+    gtc_fsum_init(&fs0);
+    for (int kb1 = 0; kb1 < 512; kb1 += GTC_FSUM_BLOCK) {
+        const int m3 = 512 - kb1 < GTC_FSUM_BLOCK ? (int)(512 - kb1) : GTC_FSUM_BLOCK;
+        for (int j2 = 0; j2 < m3; j2++) {
+            const int c4 = kb1 + j2;
+            const float v5 = ((float *)(a->p[12] + 1048576))[c4];
+            fs0.buf[j2] = v5;
+        }
+        fs0.pos = m3;
+        gtc_fsum_flush(&fs0);
     }
-    const float v3 = ((float)(acc0 / (double)512));
-    const float v4 = (float)(-v3);
-    ((float *)a->p[7])[0] = v4;
+    const float v6 = ((float)(gtc_fsum_end(&fs0) / (double)512));
+    const float v7 = (float)(-v6);
+    ((float *)a->p[7])[0] = v7;
 }
 
 /* step 3: gemm: transpose a1_t, matmul dw2, clamp g_w2, mul step_w2, sub w2_next */
@@ -146,19 +154,27 @@ GTC_CPU_STEP static void gtc_c4(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int cb0 = 0; cb0 < 2; cb0 += 64) {
-        double accb1[64];
         const int nb2 = 2 - cb0 < 64 ? (int)(2 - cb0) : 64;
-        for (int l = 0; l < nb2; l++) accb1[l] = 0;
+        float accb1[GTC_FSUM_LANES][64], accb1_lv[GTC_FSUM_LEVELS][64], accb1_r[64];
+        unsigned long long accb1_k = 0, accb1_n = 0;
+        for (int l = 0; l < GTC_FSUM_LANES * 64; l++) (&accb1[0][0])[l] = 0;
         for (int c3 = 0; c3 < 512; c3++) {
+            float *const accb1_p = accb1[accb1_k % GTC_FSUM_LANES];
             for (int l = 0; l < nb2; l++) {
                 const int ck4 = cb0 + l;
                 const float v5 = ((float *)(a->p[12] + 1050624))[(ck4 + c3 * 2)];
-                accb1[l] += (double)v5;
+                accb1_p[l] += v5;
+            }
+            if (++accb1_k % GTC_FSUM_BLOCK == 0) {
+                gtc_fsum_fold(&accb1[0][0], 64, nb2); gtc_fsum_push(&accb1_lv[0][0], 64, accb1_n++, accb1[0], nb2);
+                for (int l = 0; l < GTC_FSUM_LANES * 64; l++) (&accb1[0][0])[l] = 0;
             }
         }
+        if (accb1_k % GTC_FSUM_BLOCK) { gtc_fsum_fold(&accb1[0][0], 64, nb2); gtc_fsum_push(&accb1_lv[0][0], 64, accb1_n++, accb1[0], nb2); }
+        gtc_fsum_result(&accb1_lv[0][0], 64, accb1_n, accb1_r, nb2);
         for (int l = 0; l < nb2; l++) {
             const int ck4 = cb0 + l;
-            const float v6 = ((float)accb1[l]);
+            const float v6 = ((float)accb1_r[l]);
             const float v7 = ((float *)a->p[5])[ck4];
             const float v8 = (float)(gtc_clamp(v6, ((float)-5), ((float)5)));
             const float v9 = gtc_to_f32(a->s[0]);
@@ -198,19 +214,27 @@ GTC_CPU_STEP static void gtc_c6(const void *args) {
     (void)a;
     #pragma omp parallel for schedule(static)
     for (int cb0 = 0; cb0 < 256; cb0 += 64) {
-        double accb1[64];
         const int nb2 = 256 - cb0 < 64 ? (int)(256 - cb0) : 64;
-        for (int l = 0; l < nb2; l++) accb1[l] = 0;
+        float accb1[GTC_FSUM_LANES][64], accb1_lv[GTC_FSUM_LEVELS][64], accb1_r[64];
+        unsigned long long accb1_k = 0, accb1_n = 0;
+        for (int l = 0; l < GTC_FSUM_LANES * 64; l++) (&accb1[0][0])[l] = 0;
         for (int c3 = 0; c3 < 512; c3++) {
+            float *const accb1_p = accb1[accb1_k % GTC_FSUM_LANES];
             for (int l = 0; l < nb2; l++) {
                 const int ck4 = cb0 + l;
                 const float v5 = ((float *)(a->p[12] + 1054720))[(ck4 + c3 * 256)];
-                accb1[l] += (double)v5;
+                accb1_p[l] += v5;
+            }
+            if (++accb1_k % GTC_FSUM_BLOCK == 0) {
+                gtc_fsum_fold(&accb1[0][0], 64, nb2); gtc_fsum_push(&accb1_lv[0][0], 64, accb1_n++, accb1[0], nb2);
+                for (int l = 0; l < GTC_FSUM_LANES * 64; l++) (&accb1[0][0])[l] = 0;
             }
         }
+        if (accb1_k % GTC_FSUM_BLOCK) { gtc_fsum_fold(&accb1[0][0], 64, nb2); gtc_fsum_push(&accb1_lv[0][0], 64, accb1_n++, accb1[0], nb2); }
+        gtc_fsum_result(&accb1_lv[0][0], 64, accb1_n, accb1_r, nb2);
         for (int l = 0; l < nb2; l++) {
             const int ck4 = cb0 + l;
-            const float v6 = ((float)accb1[l]);
+            const float v6 = ((float)accb1_r[l]);
             const float v7 = ((float *)a->p[3])[ck4];
             const float v8 = (float)(gtc_clamp(v6, ((float)-5), ((float)5)));
             const float v9 = gtc_to_f32(a->s[0]);
