@@ -180,8 +180,6 @@ void ex_refine_counter(Ex *x, const char *name, int axis);
 /* Notes a split of lin over dims that needed a division, and which of the nest's axes split in
  * two would let the split's terms fall on its radices. */
 void ex_refine_request(Ex *x, const char *lin, int rank, const int64_t *dims);
-/* Forgets the ranges noted after the first n (a narrower one for a loop's class, emit_cpu.c). */
-void ex_range_drop(Ex *x, int n);
 void ex_range_free(Ex *x);
 /* The least and greatest value of index text t: false unless t is an affine form (+ - and
  * products by constants) over variables of known range. */

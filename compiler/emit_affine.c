@@ -41,12 +41,8 @@ void ex_range(Ex *x, const char *name, int64_t lo, int64_t hi) {
     x->range[x->nrange++] = (struct ExRange){xstrdup(name), lo, hi};
 }
 
-void ex_range_drop(Ex *x, int n) {
-    while (x->nrange > n) free(x->range[--x->nrange].name);
-}
-
 void ex_range_free(Ex *x) {
-    ex_range_drop(x, 0);
+    for (int i = 0; i < x->nrange; i++) free(x->range[i].name);
     free(x->range);
     x->range = NULL, x->nrange = x->caprange = 0;
 }

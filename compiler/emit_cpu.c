@@ -95,10 +95,14 @@ static void nest_versions(Ex *x, const ExNest *ns, int i) {
             ex_line(x, "for (%s %s = %s; %s < %s; %s++) {", x->idx, ns->c, lo, ns->c, hi, ns->c);
         free(lo), free(hi);
         x->indent++;
-        int mark = ex_mark(x), nrange = x->nrange;
-        if (ns->nr) ex_range(x, ns->c, ns->lo[r], ns->hi[r] - 1); /* this class's values only */
+        int mark = ex_mark(x);
+        /* the counter takes this class's values only; the whole range again after it (the
+         * ranges noted meanwhile stay: a split written once before the loop is reused) */
+        if (ns->nr) ex_range(x, ns->c, ns->lo[r], ns->hi[r] - 1);
         ns->body(x, ns->coords, ns->ctx);
-        ex_range_drop(x, nrange);
+        int64_t end = 0;
+        for (int k = 0; k < ns->nr; k++) end = ns->hi[k] > end ? ns->hi[k] : end;
+        if (ns->nr) ex_range(x, ns->c, 0, end - 1);
         ex_release(x, mark);
         x->indent--;
         ex_line(x, "}");
