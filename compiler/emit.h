@@ -198,6 +198,8 @@ typedef void (*LoopBody)(Ex *x, char **coords, void *ctx);
 #define UNSWITCH_MAX 4 /* invariant tests the innermost loop is unswitched on: 16 versions at most */
 #define RANGE_MAX 4     /* classes the innermost loop is cut into by tests of its counter */
 #define NEST_ALT_MIN 16 /* an outer axis made innermost is at least this long */
+#define NEST_SIMD_MIN 4  /* a loop along the contiguous axis of 4 to 16 iterations: `omp simd` */
+#define NEST_SIMD_MAX 16
 /* How the innermost loop is written (loop_nest): its counter, bound and body; assume's first k
  * entries are the guards it is unswitched on, the next m the tests of its counter, constant over
  * each of its nr classes (lo, lo + step, ... below hi). */
@@ -208,6 +210,8 @@ typedef struct {
     void *ctx;
     int k, m, nr;
     int64_t lo[RANGE_MAX], hi[RANGE_MAX], step[RANGE_MAX];
+    int64_t simd_n;                /* the loop's static length when it runs along the stored
+                                    * value's contiguous axis, else 0 */
     int nouter;                    /* the outer loops' counters and (static) bounds */
     const char *outer[IR_MAX_RANK];
     int64_t odim[IR_MAX_RANK];

@@ -87,6 +87,12 @@ static void nest_versions(Ex *x, const ExNest *ns, int i) {
     }
     for (int r = 0; r < (ns->nr ? ns->nr : 1); r++) {
         for (int j = 0; j < ns->m; j++) ex_eval_test(x->assume.s[ns->k + j], ns->c, ns->lo[r], &x->assumed[ns->k + j]);
+        /* a short loop along the contiguous axis (a row of a small image: 4 to 16 iterations)
+         * gcc unrolls whole instead of vectorising it (a max pool's gradient along H: 4 floats
+         * a row, 290 -> 45 us a call); `omp simd` has it run as vectors, each lane computing
+         * its element as the scalar loop does (no reduction, no contraction: the same bits) */
+        int64_t trip = !ns->nr ? ns->simd_n : (ns->hi[r] - ns->lo[r] + ns->step[r] - 1) / ns->step[r];
+        if (ns->simd_n && trip >= NEST_SIMD_MIN && trip <= NEST_SIMD_MAX) ex_line(x, "#pragma omp simd");
         char *lo = ns->nr ? ex_const(x, ns->lo[r]) : xstrdup("0");
         char *hi = ns->nr ? ex_const(x, ns->hi[r]) : xstrdup(ns->bound);
         if (ns->nr && ns->step[r] > 1)
@@ -127,6 +133,9 @@ static int nest_try(Ex *x, const TensorType *t, bool par, char **coords, LoopBod
     ex_refine_counter(x, coords[inner], inner);
     char *bound = ex_dim(x, t, inner);
     ExNest ns = {.c = coords[inner], .bound = bound, .coords = coords, .body = body, .ctx = ctx};
+    bool last = !t->sym[inner];
+    for (int i = inner + 1; i < t->rank; i++) last = last && t->dims[i] == 1 && !t->sym[i];
+    ns.simd_n = last ? t->dims[inner] : 0;
     Str pre = {0}, dry = {0}, vers = {0};
     x->pre = &pre, x->pre_indent = x->indent, x->inner = coords[inner], x->mixed = 0;
     for (int i = 0; i < t->rank; i++)

@@ -315,6 +315,28 @@ TEST(emit_cpu_source__im2col_and_col2im__index_without_division) {
     graph_free(g);
 }
 
+/* The innermost loops along the stored value's contiguous axis that run 4 to 16 times are
+ * marked `omp simd` (emit_cpu.c nest_versions; their bits: tests/emit/selects.json, compared
+ * exactly), and no other loop is. */
+TEST(emit_cpu_source__short_contiguous_loops__are_omp_simd) {
+    Graph *g = planned_file("tests/emit/selects.json");
+    char *src = emit_cpu_source(g, "selects.json", &d);
+    assert_non_null(src);
+    int n = 0;
+    for (const char *p = strstr(src, "#pragma omp simd\n"); p; p = strstr(p + 1, "#pragma omp simd\n"), n++) {
+        long long lo, hi, step = 1;
+        const char *f = strstr(p, "for (");
+        assert_non_null(f);
+        if (sscanf(f, "for (int %*[a-z0-9] = %lld; %*[a-z0-9] < %lld; %*[a-z0-9] += %lld", &lo, &hi, &step) < 2)
+            fail_msg("not a counted loop after omp simd: %.60s", f);
+        long long trip = (hi - lo + step - 1) / step;
+        if (trip < NEST_SIMD_MIN || trip > NEST_SIMD_MAX) fail_msg("omp simd on a loop of %lld: %.60s", trip, f);
+    }
+    assert_true(n > 0);
+    free(src);
+    graph_free(g);
+}
+
 /* ---- launch configurations, arena, indices ----------------------------------------------------------- */
 
 /* The lowering of g's one GEMM step, a cuBLASLt one. */
@@ -532,6 +554,7 @@ int main(void) {
         cmocka_unit_test(ex_eval_test__index_tests__evaluate_as_c_and_refuse_the_rest),
         cmocka_unit_test(ex_split_aligned__terms_on_the_radices__split_without_division),
         cmocka_unit_test(emit_cpu_source__im2col_and_col2im__index_without_division),
+        cmocka_unit_test(emit_cpu_source__short_contiguous_loops__are_omp_simd),
         cmocka_unit_test(pass_lower__cublaslt_bias_epilogue__rows_in_memory_only),
         cmocka_unit_test(pass_lower__cublaslt_update__plain_sgd_only),
         cmocka_unit_test(pass_lower__each_step_kind__gets_its_configuration),
