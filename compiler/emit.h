@@ -113,6 +113,11 @@ typedef struct {
     ExList assume;                 /* tests decided in the version being written */
     ExList def_name, def_expr;     /* index variables written meanwhile and their expressions */
     bool assumed[64];              /* their values */
+    /* Index variables of known range (emit_affine.c): the CPU loops' counters and what is split
+     * from them; a split of an index over them whose terms fall on its radices needs no division */
+    struct ExRange *range;
+    int nrange, caprange;
+    struct ExRefine *refine;       /* while a loop nest is written to find its refinement */
 } Ex;
 
 /* Sets up an emitter for step `step`; ex_done frees it. */
@@ -156,6 +161,33 @@ void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, const unsig
  * else with each symbolic axis's size at run time ("(8 * ((int)a.s[0]))"). */
 char *ex_extent(const Ex *x, const TensorType *t, unsigned mask);
 void ex_free_coords(char **coords, int n);
+/* ---- index texts as affine forms (emit_affine.c) ---- */
+/* Notes that index variable `name` takes values lo..hi only (both included). */
+void ex_range(Ex *x, const char *name, int64_t lo, int64_t hi);
+/* A loop nest being written to find the common refinement of the reshapes it meets
+ * (emit_cpu.c loop_nest): its counters (name, axis of the nest), the index splits that needed a
+ * division, and the splits of the nest's axes that would let them fall on their radices. */
+#define REFINE_MAX 32
+typedef struct ExRefine {
+    int n, nreq, nfallback;
+    char *name[REFINE_MAX];
+    int axis[REFINE_MAX];
+    int req_axis[REFINE_MAX];
+    int64_t req_factor[REFINE_MAX];
+} ExRefine;
+/* Notes counter `name` of axis `axis` of the nest being refined (nothing when none is). */
+void ex_refine_counter(Ex *x, const char *name, int axis);
+/* Notes a split of lin over dims that needed a division, and which of the nest's axes split in
+ * two would let the split's terms fall on its radices. */
+void ex_refine_request(Ex *x, const char *lin, int rank, const int64_t *dims);
+void ex_range_free(Ex *x);
+/* The least and greatest value of index text t: false unless t is an affine form (+ - and
+ * products by constants) over variables of known range. */
+bool ex_index_bounds(const Ex *x, const char *t, int64_t *lo, int64_t *hi);
+/* Splits lin over the static dims without a division when its affine terms fall on the radices
+ * (each coordinate an affine form that stays within its axis for every value of the variables):
+ * coords filled and true; else false and nothing written. */
+bool ex_split_aligned(Ex *x, const char *lin, int rank, const int64_t *dims, char **coords);
 void ex_list_add(ExList *l, const char *s);
 int ex_list_find(const ExList *l, const char *s);
 void ex_list_free(ExList *l);
@@ -166,6 +198,8 @@ typedef void (*LoopBody)(Ex *x, char **coords, void *ctx);
 #define UNSWITCH_MAX 4 /* invariant tests the innermost loop is unswitched on: 16 versions at most */
 #define RANGE_MAX 4     /* classes the innermost loop is cut into by tests of its counter */
 #define NEST_ALT_MIN 16 /* an outer axis made innermost is at least this long */
+#define NEST_SIMD_MIN 4  /* a loop along the contiguous axis of 4 to 16 iterations: `omp simd` */
+#define NEST_SIMD_MAX 16
 /* How the innermost loop is written (loop_nest): its counter, bound and body; assume's first k
  * entries are the guards it is unswitched on, the next m the tests of its counter, constant over
  * each of its nr classes (lo, lo + step, ... below hi). */
@@ -176,6 +210,8 @@ typedef struct {
     void *ctx;
     int k, m, nr;
     int64_t lo[RANGE_MAX], hi[RANGE_MAX], step[RANGE_MAX];
+    int64_t simd_n;                /* the loop's static length when it runs along the stored
+                                    * value's contiguous axis, else 0 */
     int nouter;                    /* the outer loops' counters and (static) bounds */
     const char *outer[IR_MAX_RANK];
     int64_t odim[IR_MAX_RANK];

@@ -37,6 +37,7 @@ void ex_init(Ex *x, const Graph *g, EmitLang lang, int step, Str *out, Diag *d) 
 void ex_done(Ex *x) {
     ex_release(x, 0);
     ex_versions_reset(x);
+    ex_range_free(x);
     free(x->memo);
     for (int i = 0; x->bound && i < x->g->nnodes; i++) free(x->bound[i]), free(x->rowarr[i]);
     free(x->bound);
@@ -131,10 +132,15 @@ static bool is_ident(const char *s) {
  * static), but a reduction's or a view's sub-space may hold one further in. */
 static void split_lines(Ex *x, const char *lin, int rank, const int64_t *dims, const unsigned char *sym, char **coords) {
     char *l = xstrdup(lin);
+    /* an index of known range within the shape: its coordinates' ranges are known too */
+    int64_t lo = 0, hi = -1, numel = 1;
+    for (int i = 0; i < rank; i++) numel *= sym && sym[i] && dims[i] != 1 ? 0 : dims[i];
+    bool known = numel > 0 && ex_index_bounds(x, lin, &lo, &hi) && lo >= 0 && hi < numel;
     if (!is_ident(l) && !is_zero(l)) {
         char *t = ex_name(x, "x");
         ex_line(x, "const %s %s = %s;", x->idx, t, l);
         ex_def(x, t, l);
+        if (known) ex_range(x, t, lo, hi);
         free(l);
         l = t;
     }
@@ -162,6 +168,7 @@ static void split_lines(Ex *x, const char *lin, int rank, const int64_t *dims, c
                                         : xfmt("(%s / %s) %% %s", l, div, len);
             ex_line(x, "const %s %s = %s;", x->idx, c, e);
             ex_def(x, c, e);
+            if (known) ex_range(x, c, i == first ? lo / after : 0, i == first ? hi / after : dims[i] - 1);
             free(e);
             coords[i] = c;
             free(div), free(len);
@@ -184,6 +191,10 @@ static void split_lines(Ex *x, const char *lin, int rank, const int64_t *dims, c
  * that loop (x->pre) and its coordinates join the invariant names; a second request for it
  * (another version of the loop) finds the same names. */
 void ex_split(Ex *x, const char *lin, int rank, const int64_t *dims, const unsigned char *sym, char **coords) {
+    bool fixed = true;
+    for (int i = 0; i < rank; i++) fixed = fixed && !(sym && sym[i] && dims[i] != 1);
+    if (fixed && ex_split_aligned(x, lin, rank, dims, coords)) return;
+    if (fixed) ex_refine_request(x, lin, rank, dims);
     bool hoist = ex_invariant(x, lin);
     for (int i = 0; i < rank && hoist; i++) hoist = dims[i] > 0 && !(sym && sym[i] && dims[i] != 1);
     if (!hoist) return split_lines(x, lin, rank, dims, sym, coords);

@@ -265,6 +265,78 @@ TEST(ex_eval_test__index_tests__evaluate_as_c_and_refuse_the_rest) {
     assert_false(ex_eval_test("", "c3", 0, &r));
 }
 
+/* Splits of affine index texts over counters of known range (emit_affine.c): without a division
+ * where every level stays within its axis, the constant spread with borrows; refused where a
+ * level can leave its axis, for an unknown name, a division or a product of two names. */
+TEST(ex_split_aligned__terms_on_the_radices__split_without_division) {
+    Ex x = {0};
+    char *c[3] = {0};
+    ex_range(&x, "c3", 0, 3);
+    ex_range(&x, "c22", 0, 3);
+    ex_range(&x, "c23", 1, 2);
+    ex_range(&x, "c1", 0, 15);
+    assert_true(ex_split_aligned(&x, "(((c3 + 1) - 1) + (c22 + 4) * 4 + c23 * 48 + c1 * 144)", 2, (int64_t[]){144, 16}, c));
+    assert_string_equal(c[0], "(c23 * 3 + c1 * 9 + 1)");
+    assert_string_equal(c[1], "(c3 + c22 * 4)");
+    ex_free_coords(c, 2);
+    ex_range(&x, "c4", 1, 2); /* a class of the innermost loop: 1 and 2 only */
+    assert_true(ex_split_aligned(&x, "(((c4 + 1) - 2) + (c22 + 8) * 4)", 2, (int64_t[]){3, 16}, c));
+    assert_string_equal(c[0], "2");
+    assert_string_equal(c[1], "(c4 + c22 * 4 - 1)");
+    ex_free_coords(c, 2);
+    assert_true(ex_split_aligned(&x, "(c3 + c22 * 4)", 3, (int64_t[]){1, 4, 4}, c)); /* a size-1 axis reads 0 */
+    assert_string_equal(c[0], "0");
+    assert_string_equal(c[1], "c22");
+    assert_string_equal(c[2], "c3");
+    ex_free_coords(c, 3);
+    assert_false(ex_split_aligned(&x, "c1", 2, (int64_t[]){4, 4}, c)); /* 16 as 4 x 4: a remainder */
+    assert_false(ex_split_aligned(&x, "(c3 + 1 + c22 * 4)", 2, (int64_t[]){3, 16}, c)); /* 3 + 1 + 12 = 16 */
+    assert_false(ex_split_aligned(&x, "(c3 - 1)", 2, (int64_t[]){2, 4}, c));            /* below 0 */
+    assert_false(ex_split_aligned(&x, "(c9 + c3 * 4)", 2, (int64_t[]){4, 4}, c));       /* unknown name */
+    assert_false(ex_split_aligned(&x, "(c3 / 2)", 1, (int64_t[]){4}, c));
+    assert_false(ex_split_aligned(&x, "(c3 * c22)", 1, (int64_t[]){16}, c));
+    assert_false(ex_split_aligned(&x, "(c3 + c22 * 6)", 2, (int64_t[]){6, 4}, c));      /* 6 is not on radix 4 */
+    ex_range_free(&x);
+}
+
+/* An im2col and a col2im built of views as ir/composite.c's conv2d lowers them (emit_cpu.c
+ * loop_nest): the im2col's nest is written over the common refinement of its loops and reshapes
+ * (a window position a loop counter), the col2im's splits fall on their radices: no step of the
+ * generated C divides an index. */
+TEST(emit_cpu_source__im2col_and_col2im__index_without_division) {
+    Graph *g = planned_file("tests/emit/reshape_refine.json");
+    char *src = emit_cpu_source(g, "reshape_refine.json", &d);
+    assert_non_null(src);
+    const char *steps = strstr(src, "static void gtc_c0(");
+    assert_non_null(steps);
+    if (strstr(steps, " % ") || strstr(steps, " / ")) fail_msg("an index division in:\n%s", steps);
+    assert_non_null(strstr(steps, "for (int c")); /* loops there */
+    free(src);
+    graph_free(g);
+}
+
+/* The innermost loops along the stored value's contiguous axis that run 4 to 16 times are
+ * marked `omp simd` (emit_cpu.c nest_versions; their bits: tests/emit/selects.json, compared
+ * exactly), and no other loop is. */
+TEST(emit_cpu_source__short_contiguous_loops__are_omp_simd) {
+    Graph *g = planned_file("tests/emit/selects.json");
+    char *src = emit_cpu_source(g, "selects.json", &d);
+    assert_non_null(src);
+    int n = 0;
+    for (const char *p = strstr(src, "#pragma omp simd\n"); p; p = strstr(p + 1, "#pragma omp simd\n"), n++) {
+        long long lo, hi, step = 1;
+        const char *f = strstr(p, "for (");
+        assert_non_null(f);
+        if (sscanf(f, "for (int %*[a-z0-9] = %lld; %*[a-z0-9] < %lld; %*[a-z0-9] += %lld", &lo, &hi, &step) < 2)
+            fail_msg("not a counted loop after omp simd: %.60s", f);
+        long long trip = (hi - lo + step - 1) / step;
+        if (trip < NEST_SIMD_MIN || trip > NEST_SIMD_MAX) fail_msg("omp simd on a loop of %lld: %.60s", trip, f);
+    }
+    assert_true(n > 0);
+    free(src);
+    graph_free(g);
+}
+
 /* ---- launch configurations, arena, indices ----------------------------------------------------------- */
 
 /* The lowering of g's one GEMM step, a cuBLASLt one. */
@@ -480,6 +552,9 @@ int main(void) {
         cmocka_unit_test(emit_cstr__every_unsafe_byte__is_escaped),
         cmocka_unit_test(emit_literal__values__convert_as_scalar_h),
         cmocka_unit_test(ex_eval_test__index_tests__evaluate_as_c_and_refuse_the_rest),
+        cmocka_unit_test(ex_split_aligned__terms_on_the_radices__split_without_division),
+        cmocka_unit_test(emit_cpu_source__im2col_and_col2im__index_without_division),
+        cmocka_unit_test(emit_cpu_source__short_contiguous_loops__are_omp_simd),
         cmocka_unit_test(pass_lower__cublaslt_bias_epilogue__rows_in_memory_only),
         cmocka_unit_test(pass_lower__cublaslt_update__plain_sgd_only),
         cmocka_unit_test(pass_lower__each_step_kind__gets_its_configuration),

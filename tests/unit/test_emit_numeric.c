@@ -57,6 +57,10 @@ TEST(emit_cpu__golden_views__matches_eager) { check("tests/golden/views/graph.js
  * transposes, each the top of its step's output or read inside one (emit_expr.c reshape_coords,
  * emit_cpu.c reshape_source) */
 TEST(emit_cpu__reshape_runs__match_eager) { check("tests/emit/reshape_runs.json", 1, F32); }
+/* an im2col and a col2im of views as conv2d lowers them, written over the common refinement of
+ * the loops and reshapes and with splits on their radices (emit_affine.c); copies and adds
+ * only: the same bits */
+TEST(emit_cpu__reshape_refinement__matches_eager_exactly) { check("tests/emit/reshape_refine.json", 1, 0.0); }
 TEST(emit_cpu__broadcast_promote__matches_eager) { check("tests/golden/broadcast_promote/graph.json", 1, F32); }
 TEST(emit_cpu__ints_and_bools__match_exactly) { check("tests/emit/ints.json", 1, F32); }
 TEST(emit_cpu__small_and_unsigned_ints__match_exactly) { check("tests/golden/small_ints/graph.json", 1, F32); }
@@ -128,6 +132,7 @@ int main(void) {
         cmocka_unit_test(emit_cpu__reductions_keeping_a_middle_axis__match_eager_exactly),
         cmocka_unit_test(emit_cpu__golden_views__matches_eager),
         cmocka_unit_test(emit_cpu__reshape_runs__match_eager),
+        cmocka_unit_test(emit_cpu__reshape_refinement__matches_eager_exactly),
         cmocka_unit_test(emit_cpu__broadcast_promote__matches_eager),
         cmocka_unit_test(emit_cpu__ints_and_bools__match_exactly),
         cmocka_unit_test(emit_cpu__small_and_unsigned_ints__match_exactly),

@@ -23,6 +23,7 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
     (void)a;
     for (int c0 = 0; c0 < 32; c0++) {
         for (int c1 = 0; c1 < 2; c1++) {
+            #pragma omp simd
             for (int c2 = 0; c2 < 8; c2++) {
                 const int32_t v3 = ((int32_t *)a->p[0])[(c1 + c0 * 2)];
                 long long j4 = (long long)v3;
@@ -286,6 +287,7 @@ GTC_CPU_STEP static void gtc_c10(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 50; c0++) {
+        #pragma omp simd
         for (int c1 = 0; c1 < 8; c1++) {
             float s2 = ((float)0);
             for (int k3 = 0; k3 < 64; k3++) {

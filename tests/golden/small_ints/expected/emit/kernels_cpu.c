@@ -20,6 +20,7 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
+        #pragma omp simd
         for (int c1 = 0; c1 < 5; c1++) {
             const int8_t v2 = ((int8_t *)a->p[0])[(c1 + c0 * 5)];
             const int64_t v3 = (int64_t)v2;
@@ -38,6 +39,7 @@ GTC_CPU_STEP static void gtc_c1(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
+        #pragma omp simd
         for (int c1 = 0; c1 < 5; c1++) {
             const uint16_t v2 = ((uint16_t *)a->p[3])[c0];
             const float v3 = gtc_to_f32(v2);
@@ -53,6 +55,7 @@ GTC_CPU_STEP static void gtc_c2(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
+        #pragma omp simd
         for (int c1 = 0; c1 < 5; c1++) {
             const int8_t v2 = ((int8_t *)a->p[0])[(c1 + c0 * 5)];
             const int64_t v3 = (int64_t)gtc_to_i16(v2);
@@ -94,6 +97,7 @@ GTC_CPU_STEP static void gtc_c5(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
+        #pragma omp simd
         for (int c1 = 0; c1 < 5; c1++) {
             const int16_t v2 = ((int16_t *)a->p[2])[(c1 + c0 * 5)];
             const int64_t v3 = (int64_t)v2;
@@ -109,6 +113,7 @@ GTC_CPU_STEP static void gtc_c6(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
+        #pragma omp simd
         for (int c1 = 0; c1 < 5; c1++) {
             const uint16_t v2 = ((uint16_t *)a->p[3])[c0];
             const int64_t v3 = (int64_t)gtc_to_i32(v2);
@@ -137,6 +142,7 @@ GTC_CPU_STEP static void gtc_c8(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
+        #pragma omp simd
         for (int c1 = 0; c1 < 5; c1++) {
             const uint32_t v2 = ((uint32_t *)a->p[5])[c1];
             const gtc_wide v3 = (gtc_wide)gtc_to_i64(v2);
@@ -153,6 +159,7 @@ GTC_CPU_STEP static void gtc_c9(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
+        #pragma omp simd
         for (int c1 = 0; c1 < 5; c1++) {
             const uint64_t v2 = ((uint64_t *)a->p[6])[(c1 + c0 * 5)];
             const double v3 = gtc_to_f64(v2);
@@ -169,6 +176,7 @@ GTC_CPU_STEP static void gtc_c10(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
+        #pragma omp simd
         for (int c1 = 0; c1 < 5; c1++) {
             const uint64_t v2 = ((uint64_t *)a->p[6])[(c1 + c0 * 5)];
             const uint64_t v3 = (uint64_t)v2;
@@ -184,6 +192,7 @@ GTC_CPU_STEP static void gtc_c11(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
+        #pragma omp simd
         for (int c1 = 0; c1 < 5; c1++) {
             const int8_t v2 = ((int8_t *)a->p[0])[(c1 + c0 * 5)];
             const int64_t v3 = (int64_t)v2;
@@ -198,6 +207,7 @@ GTC_CPU_STEP static void gtc_c12(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
+        #pragma omp simd
         for (int c1 = 0; c1 < 5; c1++) {
             const int8_t v2 = ((int8_t *)a->p[0])[(c1 + c0 * 5)];
             const int64_t v3 = (int64_t)v2;
@@ -212,6 +222,7 @@ GTC_CPU_STEP static void gtc_c13(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
+        #pragma omp simd
         for (int c1 = 0; c1 < 5; c1++) {
             const uint8_t v2 = ((uint8_t *)a->p[1])[c1];
             const int16_t v3 = gtc_to_i16(v2);
@@ -231,6 +242,7 @@ GTC_CPU_STEP static void gtc_c14(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
+        #pragma omp simd
         for (int c1 = 0; c1 < 5; c1++) {
             const int8_t v2 = ((int8_t *)a->p[0])[(c1 + c0 * 5)];
             const int8_t v3 = (int8_t)(gtc_clamp(v2, ((int8_t)-10), ((int8_t)10)));
@@ -244,6 +256,7 @@ GTC_CPU_STEP static void gtc_c15(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
+        #pragma omp simd
         for (int c1 = 0; c1 < 5; c1++) {
             const int16_t v2 = ((int16_t *)a->p[2])[(c1 + c0 * 5)];
             const float v3 = gtc_to_f32(v2);
@@ -260,6 +273,7 @@ GTC_CPU_STEP static void gtc_c16(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
+        #pragma omp simd
         for (int c1 = 0; c1 < 5; c1++) {
             const float v2 = ((float *)a->p[8])[(c1 + c0 * 5)];
             const uint8_t v3 = gtc_to_u8(v2);
@@ -274,6 +288,7 @@ GTC_CPU_STEP static void gtc_c17(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
+        #pragma omp simd
         for (int c1 = 0; c1 < 5; c1++) {
             const int32_t v2 = ((int32_t *)a->p[4])[(c1 + c0 * 5)];
             const int8_t v3 = gtc_to_i8(v2);
@@ -288,6 +303,7 @@ GTC_CPU_STEP static void gtc_c18(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 3; c0++) {
+        #pragma omp simd
         for (int c1 = 0; c1 < 5; c1++) {
             const uint64_t v2 = ((uint64_t *)a->p[6])[(c1 + c0 * 5)];
             const double v3 = gtc_to_f64(v2);
