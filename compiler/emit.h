@@ -97,7 +97,7 @@ typedef struct {
     int nmemo, capmemo;
     Diag *d;
     bool failed;
-    /* Versions of the innermost loop (emit_cpu.c loop_nest, emit_unswitch.c; off while pre is
+    /* Versions of the innermost loop (emit_loops.c ex_loop_nest, emit_unswitch.c; off while pre is
      * NULL): an index split whose input names only invariant values is written once to pre,
      * before the loop; a pad's or concat's test that names only invariant values is a guard the
      * loop is unswitched on, one that names only the loop's counter (inner) a test that splits
@@ -165,7 +165,7 @@ void ex_free_coords(char **coords, int n);
 /* Notes that index variable `name` takes values lo..hi only (both included). */
 void ex_range(Ex *x, const char *name, int64_t lo, int64_t hi);
 /* A loop nest being written to find the common refinement of the reshapes it meets
- * (emit_cpu.c loop_nest): its counters (name, axis of the nest), the index splits that needed a
+ * (emit_loops.c ex_loop_nest): its counters (name, axis of the nest), the index splits that needed a
  * division, and the splits of the nest's axes that would let them fall on their radices. */
 #define REFINE_MAX 32
 typedef struct ExRefine {
@@ -191,16 +191,16 @@ bool ex_split_aligned(Ex *x, const char *lin, int rank, const int64_t *dims, cha
 void ex_list_add(ExList *l, const char *s);
 int ex_list_find(const ExList *l, const char *s);
 void ex_list_free(ExList *l);
-/* ---- a loop written in versions (emit_cpu.c loop_nest, emit_unswitch.c) ---- */
+/* ---- a loop written in versions (emit_loops.c ex_loop_nest, emit_unswitch.c) ---- */
 
-/* The body of a loop nest at the given coordinates (loop_nest). */
+/* The body of a loop nest at the given coordinates (ex_loop_nest). */
 typedef void (*LoopBody)(Ex *x, char **coords, void *ctx);
 #define UNSWITCH_MAX 4 /* invariant tests the innermost loop is unswitched on: 16 versions at most */
 #define RANGE_MAX 4     /* classes the innermost loop is cut into by tests of its counter */
 #define NEST_ALT_MIN 16 /* an outer axis made innermost is at least this long */
 #define NEST_SIMD_MIN 4  /* a loop along the contiguous axis of 4 to 16 iterations: `omp simd` */
 #define NEST_SIMD_MAX 16
-/* How the innermost loop is written (loop_nest): its counter, bound and body; assume's first k
+/* How the innermost loop is written (ex_loop_nest): its counter, bound and body; assume's first k
  * entries are the guards it is unswitched on, the next m the tests of its counter, constant over
  * each of its nr classes (lo, lo + step, ... below hi). */
 typedef struct {
@@ -217,6 +217,21 @@ typedef struct {
     int64_t odim[IR_MAX_RANK];
 } ExNest;
 
+/* ---- the CPU emitter's loop nests (emit_loops.c) ---- */
+
+/* Whether a step over `work` elements runs its outer loops on OpenMP's threads: above
+ * RT_CPU_PAR_MIN (plan_abi.h, the eager loops' threshold too). */
+bool ex_par_work(int64_t work);
+/* Marks the loop nest about to open over dims as parallel (OpenMP). */
+void ex_par_pragma(Ex *x, int rank, const int64_t *dims);
+/* Opens plain loops over axes from..from+rank-1 of t (coords[i] its counters); returns how many
+ * blocks ex_close_loops closes. */
+int ex_open_loops(Ex *x, const TensorType *t, int from, int rank, char **coords, bool par);
+void ex_close_loops(Ex *x, int n);
+/* The nest over all of t calling body at each element: the innermost loop in versions, over the
+ * common refinement of its loops and reshapes where that removes divisions. */
+void ex_loop_nest(Ex *x, const TensorType *t, bool par, char **coords, LoopBody body, void *ctx);
+
 /* Whether some values of the outer counters satisfy guards 0..upto as assumed (emit_unswitch.c). */
 bool ex_nest_feasible(const Ex *x, const ExNest *ns, int upto);
 /* Cuts [0, n) of the innermost loop into classes by the tests of its counter (emit_unswitch.c). */
@@ -229,7 +244,7 @@ void ex_def(Ex *x, const char *name, const char *expr);
 /* Whether index text t is invariant in the innermost loop being written in versions. */
 bool ex_invariant(const Ex *x, const char *t);
 /* A pad's or concat's index test: 1 or 0 when the version of the innermost loop being written
- * decides it, else -1 (tested where it stands; recorded for loop_nest when it is invariant or a
+ * decides it, else -1 (tested where it stands; recorded for ex_loop_nest when it is invariant or a
  * test of the counter alone). */
 int ex_guard(Ex *x, const char *cond);
 /* Evaluates index test t with `name` = v (+ - * / % comparisons && || parentheses, integer

@@ -12,279 +12,8 @@
 #include "../ir/fsum.h"
 #include "emit.h"
 #include "util.h"
-#include "../runtime/core/plan_abi.h" /* RT_CPU_PAR_MIN */
 
 static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
-
-/* Whether a step over `work` elements runs its outer loops on OpenMP's threads: above
- * RT_CPU_PAR_MIN (plan_abi.h, the eager loops' threshold too). */
-static bool par_work(int64_t work) { return work >= RT_CPU_PAR_MIN; }
-
-/* Marks the loop nest about to open over dims as parallel (OpenMP, the CPU backend's thread
- * count): the outer loops are collapsed until they have 64 iterations or only the innermost
- * is left, which stays a plain loop for the vectoriser. Every iteration of the marked loops
- * writes its own elements, each computed in the same order as on one thread, so results do not
- * depend on the thread count. */
-static void par_pragma(Ex *x, int rank, const int64_t *dims) {
-    int n = 0, k = 0;
-    int64_t prod = 1;
-    for (int i = 0; i < rank; i++) n += dims[i] != 1;
-    for (int i = 0; i < rank && k < n - 1 && prod < 64; i++)
-        if (dims[i] != 1) prod *= dims[i], k++;
-    if (!n) return;
-    if (k > 1) ex_line(x, "#pragma omp parallel for schedule(static) collapse(%d)", k);
-    else ex_line(x, "#pragma omp parallel for schedule(static)");
-}
-
-/* Opens one `for` per axis from..from+rank of t of size other than 1 (coordinate "0" there) into
- * coords[0..rank); a symbolic axis runs to its size at run time; the outer loops are parallel
- * when `par`. Returns loops opened. */
-static int open_loops(Ex *x, const TensorType *t, int from, int rank, char **coords, bool par) {
-    int n = 0;
-    if (par) par_pragma(x, rank, t->dims + from);
-    for (int i = 0; i < rank; i++) {
-        if (t->dims[from + i] == 1 && !t->sym[from + i]) {
-            coords[i] = strdup("0");
-            continue;
-        }
-        coords[i] = ex_name(x, "c");
-        if (!t->sym[from + i]) ex_range(x, coords[i], 0, t->dims[from + i] - 1);
-        ex_refine_counter(x, coords[i], from + i);
-        char *bound = ex_dim(x, t, from + i);
-        ex_line(x, "for (%s %s = 0; %s < %s; %s++) {", x->idx, coords[i], coords[i], bound, coords[i]);
-        free(bound);
-        x->indent++;
-        n++;
-    }
-    return n;
-}
-
-static void close_loops(Ex *x, int n) {
-    while (n-- > 0) {
-        x->indent--;
-        ex_line(x, "}");
-    }
-}
-
-/* The innermost loop under guards i.. of the version being written: an if per guard (both
- * branches), then the loop once per range, each with its tests decided. */
-static void nest_versions(Ex *x, const ExNest *ns, int i) {
-    if (i < ns->k) {
-        bool can[2];
-        for (int v = 0; v < 2; v++) x->assumed[i] = v, can[v] = ex_nest_feasible(x, ns, i);
-        if (can[0] != can[1]) { /* decided by the guards before it */
-            x->assumed[i] = can[1];
-            return nest_versions(x, ns, i + 1);
-        }
-        ex_line(x, "if (%s) {", x->assume.s[i]);
-        for (int v = 1; v >= 0; v--) {
-            if (!v) ex_line(x, "} else {");
-            x->assumed[i] = v;
-            x->indent++;
-            nest_versions(x, ns, i + 1);
-            x->indent--;
-        }
-        ex_line(x, "}");
-        return;
-    }
-    for (int r = 0; r < (ns->nr ? ns->nr : 1); r++) {
-        for (int j = 0; j < ns->m; j++) ex_eval_test(x->assume.s[ns->k + j], ns->c, ns->lo[r], &x->assumed[ns->k + j]);
-        /* a short loop along the contiguous axis (a row of a small image: 4 to 16 iterations)
-         * gcc unrolls whole instead of vectorising it (a max pool's gradient along H: 4 floats
-         * a row, 290 -> 45 us a call); `omp simd` has it run as vectors, each lane computing
-         * its element as the scalar loop does (no reduction, no contraction: the same bits) */
-        int64_t trip = !ns->nr ? ns->simd_n : (ns->hi[r] - ns->lo[r] + ns->step[r] - 1) / ns->step[r];
-        if (ns->simd_n && trip >= NEST_SIMD_MIN && trip <= NEST_SIMD_MAX) ex_line(x, "#pragma omp simd");
-        char *lo = ns->nr ? ex_const(x, ns->lo[r]) : xstrdup("0");
-        char *hi = ns->nr ? ex_const(x, ns->hi[r]) : xstrdup(ns->bound);
-        if (ns->nr && ns->step[r] > 1)
-            ex_line(x, "for (%s %s = %s; %s < %s; %s += %lld) {", x->idx, ns->c, lo, ns->c, hi, ns->c, (long long)ns->step[r]);
-        else
-            ex_line(x, "for (%s %s = %s; %s < %s; %s++) {", x->idx, ns->c, lo, ns->c, hi, ns->c);
-        free(lo), free(hi);
-        x->indent++;
-        int mark = ex_mark(x);
-        /* the counter takes this class's values only; the whole range again after it (the
-         * ranges noted meanwhile stay: a split written once before the loop is reused) */
-        if (ns->nr) ex_range(x, ns->c, ns->lo[r], ns->hi[r] - 1);
-        ns->body(x, ns->coords, ns->ctx);
-        int64_t end = 0;
-        for (int k = 0; k < ns->nr; k++) end = ns->hi[k] > end ? ns->hi[k] : end;
-        if (ns->nr) ex_range(x, ns->c, 0, end - 1);
-        ex_release(x, mark);
-        x->indent--;
-        ex_line(x, "}");
-    }
-}
-
-/* loop_nest with axis `inner` innermost (the others in order) into dst; returns the number of
- * tests met that name the innermost coordinate and outer ones together (left in the loop). */
-static int nest_try(Ex *x, const TensorType *t, bool par, char **coords, LoopBody body, void *ctx, int inner, Str *dst) {
-    Str *out = x->out;
-    x->out = dst;
-    int64_t od[IR_MAX_RANK];
-    int no = 0, loops = 0;
-    for (int i = 0; i < t->rank; i++)
-        if (i != inner) od[no++] = t->dims[i];
-    od[no++] = t->dims[inner];
-    if (par) par_pragma(x, no, od);
-    for (int i = 0; i < t->rank; i++)
-        if (i != inner) loops += open_loops(x, t, i, 1, &coords[i], false);
-    coords[inner] = ex_name(x, "c");
-    if (!t->sym[inner]) ex_range(x, coords[inner], 0, t->dims[inner] - 1);
-    ex_refine_counter(x, coords[inner], inner);
-    char *bound = ex_dim(x, t, inner);
-    ExNest ns = {.c = coords[inner], .bound = bound, .coords = coords, .body = body, .ctx = ctx};
-    bool last = !t->sym[inner];
-    for (int i = inner + 1; i < t->rank; i++) last = last && t->dims[i] == 1 && !t->sym[i];
-    ns.simd_n = last ? t->dims[inner] : 0;
-    Str pre = {0}, dry = {0}, vers = {0};
-    x->pre = &pre, x->pre_indent = x->indent, x->inner = coords[inner], x->mixed = 0;
-    for (int i = 0; i < t->rank; i++)
-        if (i != inner && strcmp(coords[i], "0")) {
-            ex_list_add(&x->inv, coords[i]);
-            if (!t->sym[i]) ns.outer[ns.nouter] = coords[i], ns.odim[ns.nouter++] = t->dims[i];
-        }
-    x->out = &dry;
-    nest_versions(x, &ns, 0);
-    int mixed = x->mixed;
-    ns.k = x->guard.n < UNSWITCH_MAX ? x->guard.n : UNSWITCH_MAX;
-    for (int i = 0; i < ns.k; i++) ex_list_add(&x->assume, x->guard.s[i]);
-    if (!t->sym[inner]) ex_nest_ranges(x, &ns, t->dims[inner]);
-    bool again = ns.k || ns.m;
-    x->out = &vers;
-    if (again) nest_versions(x, &ns, 0);
-    x->out = dst;
-    if (pre.s) str_cat(dst, pre.s);
-    if (again ? vers.s : dry.s) str_cat(dst, again ? vers.s : dry.s); /* nothing decided: the loop as first written */
-    str_free(&pre), str_free(&dry), str_free(&vers);
-    ex_versions_reset(x);
-    x->pre = NULL, x->inner = NULL;
-    free(bound);
-    close_loops(x, loops);
-    x->out = out;
-    return mixed;
-}
-
-static void nest_plain(Ex *x, const TensorType *t, bool par, char **coords, LoopBody body, void *ctx) {
-    int inner = -1, n = 0;
-    for (int i = 0; i < t->rank; i++)
-        if (t->dims[i] != 1 || t->sym[i]) inner = i, n++;
-    if (n < 2 || x->pre) {
-        int loops = open_loops(x, t, 0, t->rank, coords, par), m = ex_mark(x);
-        body(x, coords, ctx);
-        ex_release(x, m);
-        close_loops(x, loops);
-        return;
-    }
-    Str a = {0};
-    int indent = x->indent;
-    if (nest_try(x, t, par, coords, body, ctx, inner, &a)) {
-        /* tests of the innermost coordinate mixed with outer ones (an im2col through reshapes):
-         * the longest static outer axis innermost instead, when that leaves none */
-        int alt = -1;
-        for (int i = 0; i < t->rank; i++)
-            if (i != inner && !t->sym[i] && t->dims[i] >= NEST_ALT_MIN && (alt < 0 || t->dims[i] > t->dims[alt])) alt = i;
-        Str b = {0};
-        char *c2[IR_MAX_RANK] = {0};
-        x->indent = indent;
-        if (alt >= 0 && !nest_try(x, t, par, c2, body, ctx, alt, &b)) {
-            str_free(&a), a = b;
-            ex_free_coords(coords, t->rank);
-            memcpy(coords, c2, sizeof(char *) * (size_t)t->rank);
-        } else {
-            str_free(&b);
-            ex_free_coords(c2, t->rank);
-        }
-    }
-    if (a.s) str_cat(x->out, a.s);
-    str_free(&a);
-}
-
-/* A nest's axes each cut into sub-axes (sizes sub[a][0..nsub[a]), outermost first), and the body
- * that the nest over those sub-axes calls with the axes' own coordinates. */
-typedef struct {
-    int rank, nsub[IR_MAX_RANK];
-    int64_t sub[IR_MAX_RANK][IR_MAX_RANK];
-    LoopBody body;
-    void *ctx;
-} Refined;
-
-static void refined_body(Ex *x, char **rc, void *ctx) {
-    const Refined *rf = ctx;
-    char *oc[IR_MAX_RANK] = {0};
-    for (int a = 0, k = 0; a < rf->rank; k += rf->nsub[a++]) {
-        TensorType st = {.rank = rf->nsub[a]};
-        memcpy(st.dims, rf->sub[a], sizeof(int64_t) * (size_t)rf->nsub[a]);
-        oc[a] = ex_linear(x, &st, rc + k);
-    }
-    rf->body(x, oc, rf->ctx);
-    ex_free_coords(oc, rf->rank);
-}
-
-/* Cuts the sub-axis at position `axis` of the refined nest in two, the inner of size f; false
- * when the nest would have too many axes. */
-static bool refine_split(Refined *rf, int axis, int64_t f) {
-    int total = 0;
-    for (int a = 0; a < rf->rank; a++) total += rf->nsub[a];
-    if (total >= IR_MAX_RANK) return false;
-    for (int a = 0, k = 0; a < rf->rank; k += rf->nsub[a++]) {
-        if (axis >= k + rf->nsub[a]) continue;
-        int j = axis - k;
-        if (rf->sub[a][j] % f) return false;
-        memmove(&rf->sub[a][j + 2], &rf->sub[a][j + 1], sizeof(int64_t) * (size_t)(rf->nsub[a] - j - 1));
-        rf->sub[a][j + 1] = f, rf->sub[a][j] /= f, rf->nsub[a]++;
-        return true;
-    }
-    return false;
-}
-
-/* The nest over t, written into x->out. When some index split in its body needs a division (a
- * reshape whose runs do not fall on the loop axes: an im2col's [16*3*12*4] read as [144, 16]),
- * the nest is written again over the common refinement of the loops and those splits (each
- * loop axis cut where a split's radix falls: 144 as 16 x 3 x 3, 16 as 4 x 4), rounds until no
- * split asks for a cut, and that version is taken when none of its splits divides any more:
- * every coordinate is then a sum of loop counters times constants, the tests of the pads and
- * concats name counters rather than a remainder of the linear index, and the innermost loop
- * runs along the contiguous axis. The same elements, each computed the same way. */
-static void loop_nest(Ex *x, const TensorType *t, bool par, char **coords, LoopBody body, void *ctx) {
-    if (x->refine || x->pre || ir_type_symbolic(t)) return nest_plain(x, t, par, coords, body, ctx);
-    Refined rf = {.rank = t->rank, .body = body, .ctx = ctx};
-    for (int a = 0; a < t->rank; a++) rf.nsub[a] = 1, rf.sub[a][0] = t->dims[a];
-    Str *out = x->out, best = {0};
-    int indent = x->indent;
-    for (int round = 0; round < 8; round++) {
-        ExRefine er = {0};
-        Str s = {0};
-        x->out = &s, x->indent = indent, x->refine = &er;
-        if (round == 0) nest_plain(x, t, par, coords, body, ctx);
-        else {
-            TensorType rt = {.dtype = t->dtype};
-            char *rc[IR_MAX_RANK] = {0};
-            for (int a = 0; a < rf.rank; a++)
-                for (int j = 0; j < rf.nsub[a]; j++) rt.dims[rt.rank++] = rf.sub[a][j];
-            nest_plain(x, &rt, par, rc, refined_body, &rf);
-            ex_free_coords(rc, rt.rank);
-        }
-        x->refine = NULL, x->out = out, x->indent = indent;
-        for (int i = 0; i < er.n; i++) free(er.name[i]);
-        if (round == 0 || !er.nfallback) str_free(&best), best = s;
-        else str_free(&s);
-        if (!er.nfallback || !er.nreq) break;
-        /* one cut per axis a round (the smallest factor asked), from the last axis so that the
-         * positions of the earlier ones hold */
-        bool cut = false;
-        for (int axis = IR_MAX_RANK - 1; axis >= 0; axis--) {
-            int64_t f = 0;
-            for (int r = 0; r < er.nreq; r++)
-                if (er.req_axis[r] == axis && (!f || er.req_factor[r] < f)) f = er.req_factor[r];
-            if (f) cut = refine_split(&rf, axis, f) || cut;
-        }
-        if (!cut) break;
-    }
-    if (best.s) str_cat(x->out, best.s);
-    str_free(&best);
-}
 
 /* Evaluates every output in `outs` (of the given coordinates each) first, then stores them all,
  * so that a value updated in place is read before it is written. */
@@ -342,7 +71,7 @@ static void emit_cpu_elemwise(Ex *x) {
     if (src >= 0 && src != st->outs[0]) {
         const TensorType *t = &N(x->g, src)->type;
         char *coords[IR_MAX_RANK] = {0};
-        loop_nest(x, t, par_work(ir_numel(t)), coords, store_reshaped, &src);
+        ex_loop_nest(x, t, ex_par_work(ir_numel(t)), coords, store_reshaped, &src);
         ex_free_coords(coords, t->rank);
         return;
     }
@@ -360,7 +89,7 @@ static void emit_cpu_elemwise(Ex *x) {
             if (!done[j] && ir_shape_equal(&N(x->g, st->outs[j])->type, t) && !memcmp(N(x->g, st->outs[j])->type.sym, t->sym, sizeof t->sym))
                 done[j] = true, group[n++] = st->outs[j];
         struct OutGroup gr = {group, cs, n};
-        loop_nest(x, t, par_work(ir_numel(t)), coords, store_group, &gr);
+        ex_loop_nest(x, t, ex_par_work(ir_numel(t)), coords, store_group, &gr);
         ex_free_coords(coords, t->rank);
         free(group);
         free(cs);
@@ -386,7 +115,7 @@ static char *fsum_loop(Ex *x, const EmitRed *ri, char **xc) {
     int loops = 0;
     if (one) {
         ex_line(x, "float %s[%lld];", fs, (long long)S->dims[ax]);
-        loops = open_loops(x, S, ax, 1, &xc[ax], false);
+        loops = ex_open_loops(x, S, ax, 1, &xc[ax], false);
         put = xfmt("%s[%s] = %%s;", fs, xc[ax]);
         res = xfmt("gtc_fsum_block(%s, %lld)", fs, (long long)S->dims[ax]);
     } else {
@@ -408,7 +137,7 @@ static char *fsum_loop(Ex *x, const EmitRed *ri, char **xc) {
         free(kb), free(n), free(j);
     } else if (!one) {
         for (int i = 0; i < S->rank; i++)
-            if (ri->mask & (1u << i)) loops += open_loops(x, S, i, 1, &xc[i], false);
+            if (ri->mask & (1u << i)) loops += ex_open_loops(x, S, i, 1, &xc[i], false);
         put = xfmt("gtc_fsum_put(&%s, %%s);", fs);
     }
     for (int i = 0; i < S->rank; i++)
@@ -420,12 +149,12 @@ static char *fsum_loop(Ex *x, const EmitRed *ri, char **xc) {
     free(cv), free(v), free(put);
     ex_release(x, mk);
     if (m) { /* the block: its values, then its sum */
-        close_loops(x, 1);
+        ex_close_loops(x, 1);
         ex_line(x, "%s.pos = %s;", fs, m);
         ex_line(x, "gtc_fsum_flush(&%s);", fs);
-        close_loops(x, 1);
+        ex_close_loops(x, 1);
         free(m);
-    } else close_loops(x, loops);
+    } else ex_close_loops(x, loops);
     for (int i = 0; i < S->rank; i++)
         if (ri->mask & (1u << i)) free(xc[i]), xc[i] = NULL;
     free(fs);
@@ -448,7 +177,7 @@ static void reduce_loop(Ex *x, const EmitRed *ri, char **xc) {
     int loops = 0;
     for (int i = 0; i < S->rank; i++) {
         if (!(ri->mask & (1u << i))) continue;
-        loops += open_loops(x, S, i, 1, &xc[i], false);
+        loops += ex_open_loops(x, S, i, 1, &xc[i], false);
     }
     int m = ex_mark(x);
     char *v = ex_value(x, ri->x, xc);
@@ -457,7 +186,7 @@ static void reduce_loop(Ex *x, const EmitRed *ri, char **xc) {
     ex_line(x, "%s", stmt);
     free(stmt), free(cv), free(v);
     ex_release(x, m);
-    close_loops(x, loops);
+    ex_close_loops(x, loops);
     for (int i = 0; i < S->rank; i++)
         if (ri->mask & (1u << i)) free(xc[i]), xc[i] = NULL;
     char *fin = emit_red_final(ri, acc, acci), *r = ex_name(x, "v");
@@ -508,7 +237,7 @@ static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, 
     for (int i = k + 1; i < r; i++) q *= S->dims[i], qstatic = qstatic && !S->sym[i];
     bool fruns = fs && !fcols && qstatic && q <= MID_RUN;
     const char *L = x->idx64 ? "LL" : "";
-    if (par_work(ir_numel(S)) && n > bs) ex_line(x, "#pragma omp parallel for schedule(static)");
+    if (ex_par_work(ir_numel(S)) && n > bs) ex_line(x, "#pragma omp parallel for schedule(static)");
     char *cb = ex_name(x, "cb"), *acc = ex_name(x, "accb"), *nb = ex_name(x, "nb");
     ex_line(x, "for (%s %s = 0; %s < %lld%s; %s += %d) {", x->idx, cb, cb, (long long)n, L, cb, bs);
     x->indent++;
@@ -533,7 +262,7 @@ static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, 
     char *flush = xfmt("gtc_fsum_fold(&%s[0][0], %d, %s); gtc_fsum_push(&%s_lv[0][0], %d, %s_n++, %s[0], %s);", acc, bs, nb,
                        acc, bs, acc, acc, nb);
     char *xc[IR_MAX_RANK] = {0};
-    int loops = open_loops(x, S, 0, k, xc, false);
+    int loops = ex_open_loops(x, S, 0, k, xc, false);
     if (fcols) ex_line(x, "float *const %s_p = %s[%s_k %% GTC_FSUM_LANES];", acc, acc, acc);
     ex_line(x, "for (int l = 0; l < %s; l++) {", nb);
     x->indent++;
@@ -541,7 +270,7 @@ static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, 
     ex_line(x, "const %s %s = %s + l;", x->idx, ck, cb);
     xc[k] = strdup(ck);
     if (fruns) ex_line(x, "int %s_q = %s_p;", acc, acc);
-    int inner = open_loops(x, S, k + 1, r - 1 - k, xc + k + 1, false);
+    int inner = ex_open_loops(x, S, k + 1, r - 1 - k, xc + k + 1, false);
     int m = ex_mark(x);
     char *v = ex_value(x, ri->x, xc);
     char *cv = emit_conv(v, S->dtype, ri->ct), *a = xfmt("%s[l]", acc);
@@ -552,7 +281,7 @@ static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, 
     ex_line(x, "%s", stmt);
     free(stmt), free(cv), free(v);
     ex_release(x, m);
-    close_loops(x, inner);
+    ex_close_loops(x, inner);
     x->indent--;
     ex_line(x, "}");
     if (fcols) {
@@ -573,7 +302,7 @@ static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, 
         ex_line(x, "        for (int j = 0; j < %s_p; j++) %s[l][j] = %s[l][%s_s + j];", acc, acc, acc, acc);
         ex_line(x, "}");
     }
-    close_loops(x, loops);
+    ex_close_loops(x, loops);
     ex_free_coords(xc, r);
     if (fcols) {
         ex_line(x, "if (%s_k %% GTC_FSUM_BLOCK) { %s }", acc, flush);
@@ -630,7 +359,7 @@ static void emit_cpu_reduce(Ex *x) {
         (kept == S->rank - 1 || !S->sym[kept]) && ir_numel(S) > S->dims[kept])
         return emit_cpu_reduce_cols(x, &ri, S, O, kept);
     char *oc[IR_MAX_RANK] = {0}, *xc[IR_MAX_RANK] = {0};
-    int loops = open_loops(x, O, 0, O->rank, oc, par_work(ir_numel(S)) && ir_numel(O) > 1);
+    int loops = ex_open_loops(x, O, 0, O->rank, oc, ex_par_work(ir_numel(S)) && ir_numel(O) > 1);
     for (int i = 0, o = 0; i < S->rank; i++) {
         bool red = ri.mask & (1u << i);
         if (O->rank == S->rank) xc[i] = red ? NULL : strdup(oc[i]);
@@ -645,7 +374,7 @@ static void emit_cpu_reduce(Ex *x) {
     free(cs);
     ex_release(x, m);
     ex_unbind(x, ri.node);
-    close_loops(x, loops);
+    ex_close_loops(x, loops);
     ex_free_coords(oc, O->rank);
     ex_free_coords(xc, S->rank);
 }
@@ -715,7 +444,7 @@ static void emit_cpu_row(Ex *x) {
     /* the work of a row: its elements, plus the prologue's and epilogue's products */
     int64_t work = ir_numel(S) + (rw.has_pro ? rw.rows * rw.len * rw.pro.k : 0) +
                    (rw.has_epi ? rw.rows * rw.len * rw.epi.n : 0);
-    int loops = open_loops(x, S, 0, rw.keep, rc, par_work(work));
+    int loops = ex_open_loops(x, S, 0, rw.keep, rc, ex_par_work(work));
     int m = ex_mark(x);
     if (rw.has_pro) {
         ex_line(x, "%s rp[%lld];", emit_ctype(N(x->g, rw.pro.mm)->type.dtype), (long long)rw.len);
@@ -753,13 +482,13 @@ static void emit_cpu_row(Ex *x) {
             char *arr = ex_name(x, "rm"), *c[IR_MAX_RANK] = {0};
             ex_line(x, "%s %s[%lld];", emit_ctype(nd->type.dtype), arr, (long long)rw.len);
             for (int i = 0; i < rw.keep; i++) c[i] = strdup(rc[i]);
-            int inner = open_loops(x, S, rw.keep, 1, c + rw.keep, false);
+            int inner = ex_open_loops(x, S, rw.keep, 1, c + rw.keep, false);
             int m2 = ex_mark(x);
             char *v = ex_value(x, id, c);
             ex_line(x, "%s[%s] = %s;", arr, c[rw.keep], v);
             free(v);
             ex_release(x, m2);
-            close_loops(x, inner);
+            ex_close_loops(x, inner);
             ex_free_coords(c, S->rank);
             ex_bind_row(x, id, arr);
             free(arr);
@@ -775,7 +504,7 @@ static void emit_cpu_row(Ex *x) {
     if (rw.nfo || rw.has_epi) {
         char *fc[IR_MAX_RANK] = {0};
         for (int i = 0; i < rw.keep; i++) fc[i] = strdup(rc[i]);
-        int inner = open_loops(x, S, rw.keep, S->rank - rw.keep, fc + rw.keep, false);
+        int inner = ex_open_loops(x, S, rw.keep, S->rank - rw.keep, fc + rw.keep, false);
         int m2 = ex_mark(x);
         if (rw.has_epi) {
             char *v = ex_value(x, rw.epi.a, fc);
@@ -785,13 +514,13 @@ static void emit_cpu_row(Ex *x) {
         for (int k = 0; k < rw.nfo; k++) fcs[k] = fc;
         store_outputs(x, rw.fo, rw.nfo, fcs);
         ex_release(x, m2);
-        close_loops(x, inner);
+        ex_close_loops(x, inner);
         ex_free_coords(fc, S->rank);
     }
     if (rw.has_epi) {
         const TensorType *E = &N(x->g, rw.epi.mm)->type;
         char *oc[2] = {strdup(rc[0]), NULL};
-        int inner = open_loops(x, E, 1, 1, oc + 1, false);
+        int inner = ex_open_loops(x, E, 1, 1, oc + 1, false);
         int m2 = ex_mark(x);
         emit_cpu_row_dot(x, &rw.epi, rc[0], "ra", oc[1]);
         ex_bind(x, rw.epi.mm, "acc");
@@ -799,14 +528,14 @@ static void emit_cpu_row(Ex *x) {
         store_outputs(x, rw.eo, rw.neo, fcs);
         ex_unbind(x, rw.epi.mm);
         ex_release(x, m2);
-        close_loops(x, inner);
+        ex_close_loops(x, inner);
         ex_free_coords(oc, 2);
     }
     for (int k = 0; k < rw.nro; k++) ex_free_coords(rcs[k], N(x->g, rw.ro[k])->type.rank), free(rcs[k]);
     free(rcs), free(fcs);
     for (int k = 0; k < st->nnodes; k++) ex_unbind(x, st->nodes[k]);
     ex_release(x, m);
-    close_loops(x, loops);
+    ex_close_loops(x, loops);
     ex_free_coords(rc, rw.keep);
     emit_row_free(&rw);
 }
@@ -873,7 +602,7 @@ static void emit_cpu_gemm(Ex *x) {
     for (int k = 0; k < x->st->nouts; k++)
         if (!(x->st->outs[k] == gm.mm && tgt == gm.mm)) cs[n] = oc, outs[n++] = x->st->outs[k];
     if (n) {
-        int loops = open_loops(x, &mm->type, 0, mm->type.rank, oc, par_work(ir_numel(&mm->type)));
+        int loops = ex_open_loops(x, &mm->type, 0, mm->type.rank, oc, ex_par_work(ir_numel(&mm->type)));
         int m = ex_mark(x);
         char *lin = ex_linear(x, &mm->type, oc);
         ex_line(x, "const %s acc = C[%s];", T, lin);
@@ -882,7 +611,7 @@ static void emit_cpu_gemm(Ex *x) {
         store_outputs(x, outs, n, cs);
         ex_unbind(x, gm.mm);
         ex_release(x, m);
-        close_loops(x, loops);
+        ex_close_loops(x, loops);
         ex_free_coords(oc, mm->type.rank);
     }
     free(outs), free(cs);
@@ -903,7 +632,7 @@ static void emit_cpu_copy(Ex *x) {
     NodeId v = x->g->outputs[j].value;
     const TensorType *t = &N(x->g, v)->type;
     char *c[IR_MAX_RANK] = {0};
-    loop_nest(x, t, par_work(ir_numel(t)), c, store_copy, NULL);
+    ex_loop_nest(x, t, ex_par_work(ir_numel(t)), c, store_copy, NULL);
     ex_free_coords(c, t->rank);
 }
 

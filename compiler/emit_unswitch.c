@@ -1,5 +1,5 @@
 /* compiler/emit_unswitch.c: what the CPU emitter needs to write the innermost loop of a step in
- * versions (emit_cpu.c, loop_nest): string lists, whether an index text is invariant in that
+ * versions (emit_loops.c, ex_loop_nest): string lists, whether an index text is invariant in that
  * loop, the pad and concat tests (ex_guard: decided by the version being written, or recorded),
  * which versions some iteration reaches (ex_nest_feasible), the classes the tests of the loop's
  * counter cut it into (ex_nest_ranges), and a small evaluator of such a test at one value of a
