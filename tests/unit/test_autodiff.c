@@ -380,6 +380,37 @@ TEST(grad_max_min__ties__split_evenly) {
     }
 }
 
+/* relu's gradient as PyTorch's: g where x > 0, so 0 at -0, +0, NaN and -inf; tested on relu's
+ * output (the same mask), which lets a forward step keep y = relu(x W + b) alone (cuBLASLt's
+ * RELU_BIAS, docs/codegen.md): the mask's comparison reads y, not x. */
+TEST(grad_relu__zeros_nan_infinities__mask_from_the_output) {
+    Graph *g = read_graph("{'format': 'gtc-graph', 'version': 1, 'name': 'g', 'inputs': [" IN("a", "[8]") "], 'nodes': ["
+                          "{'name': 'y', 'op': 'relu', 'inputs': ['a']}, {'name': 'loss', 'op': 'sum', 'inputs': ['y']}],"
+                          " 'outputs': {'loss': 'loss'}}");
+    NodeId p = graph_find(g, "a"), grad;
+    Builder b;
+    ad_begin(&b, g, &d);
+    assert_int_equal(autodiff_grads(&b, graph_find(g, "loss"), &p, 1, NULL, 0, &grad, NULL), 0);
+    assert_int_equal(ad_finish(&b), 0);
+    int masks = 0;
+    for (int i = 0; i < g->nnodes; i++)
+        if (g->nodes[i].op == OP_GT) {
+            assert_int_equal(g->nodes[i].in[0].id, graph_find(g, "y"));
+            masks++;
+        }
+    assert_int_equal(masks, 1);
+    double x[8] = {-1, -0.0, 0.0, 1, NAN, 4.9e-324, -INFINITY, INFINITY};
+    const double want[8] = {0, 0, 0, 1, 0, 1, 0, 1};
+    RtTensor *in = rt_from_host(&rt_cpu_backend, DT_FLOAT64, 1, (int64_t[]){8}, x);
+    RtTensor **v = eval(g, &in);
+    for (int k = 0; k < 8; k++)
+        if (elem(v[grad], k) != want[k])
+            fail_msg("d sum(relu(a)) / d a[%d] at %g: %g, want %g", k, x[k], elem(v[grad], k), want[k]);
+    free_vals(g, v);
+    rt_release(in);
+    graph_free(g);
+}
+
 /* ---- matmul and views ---------------------------------------------------------------------------- */
 
 TEST(grad_matmul__2d_batched_and_vectors__match_finite_differences) {
@@ -628,6 +659,7 @@ int main(void) {
         cmocka_unit_test(grad_cast__float32_and_back__converts_the_gradient),
         cmocka_unit_test(grad_reductions__axes_and_keepdims__match_finite_differences),
         cmocka_unit_test(grad_max_min__ties__split_evenly),
+        cmocka_unit_test(grad_relu__zeros_nan_infinities__mask_from_the_output),
         cmocka_unit_test(grad_matmul__2d_batched_and_vectors__match_finite_differences),
         cmocka_unit_test(grad_views__reshape_transpose_broadcast_slice__match_finite_differences),
         cmocka_unit_test(grad_mlp_softmax_cross_entropy__matches_finite_differences),
