@@ -244,7 +244,7 @@ static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, 
     ex_line(x, "const int %s = %lld%s - %s < %d ? (int)(%lld%s - %s) : %d;", nb, (long long)n, L, cb, bs, (long long)n, L, cb, bs);
     if (fcols) {
         ex_line(x, "float %s[GTC_FSUM_LANES][%d], %s_lv[GTC_FSUM_LEVELS][%d], %s_r[%d];", acc, bs, acc, bs, acc, bs);
-        ex_line(x, "unsigned long long %s_k = 0, %s_n = 0;", acc, acc);
+        ex_line(x, "uint64_t %s_k = 0, %s_n = 0;", acc, acc);
         ex_line(x, "for (int l = 0; l < GTC_FSUM_LANES * %d; l++) (&%s[0][0])[l] = 0;", bs, acc);
     } else if (fruns) {
         ex_line(x, "float %s[%d][GTC_FSUM_BLOCK + %lld], %s_lv[GTC_FSUM_LEVELS][%d], %s_t[%d];", acc, bs, (long long)q, acc,
@@ -259,8 +259,7 @@ static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, 
         ex_line(x, "for (int l = 0; l < %s; l++) %s[l] = %s;", nb, acc, ri->init);
     }
     /* the block's column sums through the fold and the push (after a whole block, and at the end) */
-    char *flush = xfmt("gtc_fsum_fold(&%s[0][0], %d, %s); gtc_fsum_push(&%s_lv[0][0], %d, %s_n++, %s[0], %s);", acc, bs, nb,
-                       acc, bs, acc, acc, nb);
+    char *flush = xfmt("gtc_fsum_cols_block(&%s[0][0], &%s_lv[0][0], %d, &%s_n, %s);", acc, acc, bs, acc, nb);
     char *xc[IR_MAX_RANK] = {0};
     int loops = ex_open_loops(x, S, 0, k, xc, false);
     if (fcols) ex_line(x, "float *const %s_p = %s[%s_k %% GTC_FSUM_LANES];", acc, acc, acc);
@@ -285,10 +284,7 @@ static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, 
     x->indent--;
     ex_line(x, "}");
     if (fcols) {
-        ex_line(x, "if (++%s_k %% GTC_FSUM_BLOCK == 0) {", acc);
-        ex_line(x, "    %s", flush);
-        ex_line(x, "    for (int l = 0; l < GTC_FSUM_LANES * %d; l++) (&%s[0][0])[l] = 0;", bs, acc);
-        ex_line(x, "}");
+        ex_line(x, "if (++%s_k %% GTC_FSUM_BLOCK == 0) %s", acc, flush);
     } else if (fruns) {
         ex_line(x, "%s_p += %lld;", acc, (long long)q);
         ex_line(x, "if (%s_p >= GTC_FSUM_BLOCK) {", acc);

@@ -56,6 +56,16 @@ static inline void gtc_fsum_push(float *lv, int64_t ld, uint64_t b, float *t, in
     for (int64_t c = 0; c < n; c++) lv[k * ld + c] = t[c];
 }
 
+/* Ends a block of n column sums kept in lanes l (lane j of sum c at l[j * ld + c]): folds the
+ * lanes, pushes the block's sums into the levels lv as block number *nb (then counted), and
+ * clears the lanes for the next block. The eager column sums and the generated ones alike. */
+static inline void gtc_fsum_cols_block(float *l, float *lv, int64_t ld, uint64_t *nb, int64_t n) {
+    gtc_fsum_fold(l, ld, n);
+    gtc_fsum_push(lv, ld, (*nb)++, l, n);
+    for (int j = 0; j < GTC_FSUM_LANES; j++)
+        for (int64_t c = 0; c < n; c++) l[j * ld + c] = 0.0f;
+}
+
 /* The n sums, into r[0..n), after nb blocks were pushed (0 when none): the pending levels added
  * from the lowest, so that one block's sum is its block's value as it is. */
 static inline void gtc_fsum_result(const float *lv, int64_t ld, uint64_t nb, float *r, int64_t n) {

@@ -205,18 +205,10 @@ static void fsum_cols(const Fsum *f, const float *x, float *o, int64_t w, float 
                     for (int64_t c = 0; c < w; c++) l[c] += p[c];
                 else
                     for (int64_t c = 0; c < w; c++) l[c] += p[c * cs];
-                if (++k % GTC_FSUM_BLOCK == 0) {
-                    gtc_fsum_fold(lanes, f->tile, w);
-                    gtc_fsum_push(lv, f->tile, nb++, lanes, w);
-                    for (int j = 0; j < GTC_FSUM_LANES; j++) memset(lanes + j * f->tile, 0, (size_t)w * sizeof(float));
-                }
+                if (++k % GTC_FSUM_BLOCK == 0) gtc_fsum_cols_block(lanes, lv, f->tile, &nb, w);
             }
         } while (cpu_iter_next(&it));
-    if (k % GTC_FSUM_BLOCK) {
-        gtc_fsum_fold(lanes, f->tile, w);
-        gtc_fsum_push(lv, f->tile, nb++, lanes, w);
-        for (int j = 0; j < GTC_FSUM_LANES; j++) memset(lanes + j * f->tile, 0, (size_t)w * sizeof(float));
-    }
+    if (k % GTC_FSUM_BLOCK) gtc_fsum_cols_block(lanes, lv, f->tile, &nb, w);
     gtc_fsum_result(lv, f->tile, nb, o, w);
     for (int64_t c = 0; c < w; c++) o[c] = fsum_final(f, o[c]);
 }

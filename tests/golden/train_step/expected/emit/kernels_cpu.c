@@ -156,7 +156,7 @@ GTC_CPU_STEP static void gtc_c4(const void *args) {
     for (int cb0 = 0; cb0 < 2; cb0 += 64) {
         const int nb2 = 2 - cb0 < 64 ? (int)(2 - cb0) : 64;
         float accb1[GTC_FSUM_LANES][64], accb1_lv[GTC_FSUM_LEVELS][64], accb1_r[64];
-        unsigned long long accb1_k = 0, accb1_n = 0;
+        uint64_t accb1_k = 0, accb1_n = 0;
         for (int l = 0; l < GTC_FSUM_LANES * 64; l++) (&accb1[0][0])[l] = 0;
         for (int c3 = 0; c3 < 512; c3++) {
             float *const accb1_p = accb1[accb1_k % GTC_FSUM_LANES];
@@ -165,12 +165,9 @@ GTC_CPU_STEP static void gtc_c4(const void *args) {
                 const float v5 = ((float *)(a->p[12] + 1050624))[(ck4 + c3 * 2)];
                 accb1_p[l] += v5;
             }
-            if (++accb1_k % GTC_FSUM_BLOCK == 0) {
-                gtc_fsum_fold(&accb1[0][0], 64, nb2); gtc_fsum_push(&accb1_lv[0][0], 64, accb1_n++, accb1[0], nb2);
-                for (int l = 0; l < GTC_FSUM_LANES * 64; l++) (&accb1[0][0])[l] = 0;
-            }
+            if (++accb1_k % GTC_FSUM_BLOCK == 0) gtc_fsum_cols_block(&accb1[0][0], &accb1_lv[0][0], 64, &accb1_n, nb2);
         }
-        if (accb1_k % GTC_FSUM_BLOCK) { gtc_fsum_fold(&accb1[0][0], 64, nb2); gtc_fsum_push(&accb1_lv[0][0], 64, accb1_n++, accb1[0], nb2); }
+        if (accb1_k % GTC_FSUM_BLOCK) { gtc_fsum_cols_block(&accb1[0][0], &accb1_lv[0][0], 64, &accb1_n, nb2); }
         gtc_fsum_result(&accb1_lv[0][0], 64, accb1_n, accb1_r, nb2);
         for (int l = 0; l < nb2; l++) {
             const int ck4 = cb0 + l;
@@ -216,7 +213,7 @@ GTC_CPU_STEP static void gtc_c6(const void *args) {
     for (int cb0 = 0; cb0 < 256; cb0 += 64) {
         const int nb2 = 256 - cb0 < 64 ? (int)(256 - cb0) : 64;
         float accb1[GTC_FSUM_LANES][64], accb1_lv[GTC_FSUM_LEVELS][64], accb1_r[64];
-        unsigned long long accb1_k = 0, accb1_n = 0;
+        uint64_t accb1_k = 0, accb1_n = 0;
         for (int l = 0; l < GTC_FSUM_LANES * 64; l++) (&accb1[0][0])[l] = 0;
         for (int c3 = 0; c3 < 512; c3++) {
             float *const accb1_p = accb1[accb1_k % GTC_FSUM_LANES];
@@ -225,12 +222,9 @@ GTC_CPU_STEP static void gtc_c6(const void *args) {
                 const float v5 = ((float *)(a->p[12] + 1054720))[(ck4 + c3 * 256)];
                 accb1_p[l] += v5;
             }
-            if (++accb1_k % GTC_FSUM_BLOCK == 0) {
-                gtc_fsum_fold(&accb1[0][0], 64, nb2); gtc_fsum_push(&accb1_lv[0][0], 64, accb1_n++, accb1[0], nb2);
-                for (int l = 0; l < GTC_FSUM_LANES * 64; l++) (&accb1[0][0])[l] = 0;
-            }
+            if (++accb1_k % GTC_FSUM_BLOCK == 0) gtc_fsum_cols_block(&accb1[0][0], &accb1_lv[0][0], 64, &accb1_n, nb2);
         }
-        if (accb1_k % GTC_FSUM_BLOCK) { gtc_fsum_fold(&accb1[0][0], 64, nb2); gtc_fsum_push(&accb1_lv[0][0], 64, accb1_n++, accb1[0], nb2); }
+        if (accb1_k % GTC_FSUM_BLOCK) { gtc_fsum_cols_block(&accb1[0][0], &accb1_lv[0][0], 64, &accb1_n, nb2); }
         gtc_fsum_result(&accb1_lv[0][0], 64, accb1_n, accb1_r, nb2);
         for (int l = 0; l < nb2; l++) {
             const int ck4 = cb0 + l;
