@@ -37,14 +37,15 @@ RT_CORE_SRCS := runtime/core/error.c runtime/core/tensor.c runtime/core/ops.c ru
                 runtime/core/exec.c runtime/core/kcache.c \
                 runtime/core/dist.c runtime/core/nccl_lib.c
 RT_CPU_SRCS := runtime/cpu/cpu_backend.c runtime/cpu/cpu_elementwise.c runtime/cpu/cpu_reduce.c \
-               runtime/cpu/cpu_matmul.c runtime/cpu/cpu_plan.c runtime/cpu/cpu_index.c runtime/cpu/cpu_threads.c
+               runtime/cpu/cpu_matmul.c runtime/cpu/cpu_plan.c runtime/cpu/cpu_index.c runtime/cpu/cpu_threads.c \
+               runtime/cpu/cpu_cc.c
 PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cudaarray_ops.c runtime/php/cudaarray_index.c \
                 runtime/php/cudaarray_convert.c runtime/php/cudaarray_print.c \
                 runtime/php/cudaarray_npz.c runtime/php/cudaarray_data.c runtime/php/cudaarray_nn.c \
                 runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/kernel_compiler.c
 GTC_MAIN := compiler/main.c
 UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit test_sym
-RT_UNIT_TESTS := test_tensor test_cpu_ops test_scalar test_fsum test_kcache test_half test_cpu_threads test_dist
+RT_UNIT_TESTS := test_tensor test_cpu_ops test_scalar test_fsum test_kcache test_cpu_cc test_half test_cpu_threads test_dist
 # gtc compile: the build driver and the extension glue generator; gtc.so's API for models.
 COMPILER_SRCS += compiler/emit_ext.c compiler/names.c compiler/build.c
 UNIT_TESTS += test_emit_ext
@@ -156,7 +157,7 @@ $(BUILD)/obj/runtime/cpu/%.o: CFLAGS += -fopenmp
 $(BUILD)/obj/runtime/cpu/cpu_reduce.o: CFLAGS += -O3
 # `gtc --version` reports the BLAS and threads a model would run with (cpu_threads.o alone) and
 # whether NCCL loads (nccl_lib.o alone: dlopen, no CUDA).
-$(GTC): $(BUILD)/obj/compiler/main.o $(LIBGTC) $(BUILD)/obj/runtime/cpu/cpu_threads.o $(BUILD)/obj/runtime/core/nccl_lib.o
+$(GTC): $(BUILD)/obj/compiler/main.o $(LIBGTC) $(BUILD)/obj/runtime/cpu/cpu_threads.o $(BUILD)/obj/runtime/cpu/cpu_cc.o $(BUILD)/obj/runtime/core/nccl_lib.o
 	$(CC) $(LDFLAGS_BASE) -o $@ $^ -lcjson $(ONNX_LIBS) $(BLAS_LIBS) -lm -ldl
 
 # onnx.proto through protoc-c (scripts/install-deps.sh installs protobuf-c-compiler).

@@ -24,6 +24,7 @@
 #include "names.h"
 #include "pipeline.h"
 #include "../runtime/core/plan_abi.h"
+#include "../runtime/cpu/cpu_cc.h"
 
 #define ME "gtc compile"
 
@@ -366,7 +367,9 @@ static int compile_c(const char *cc, const char *src, const char *obj, const cha
                      const char *php_inc, bool with_cuda, bool verbose) {
     Args a = {0};
     args_push(&a, cc);
-    args_push_words(&a, "-std=c11 " RT_CPU_KERNEL_CFLAGS " -fPIC -fvisibility=hidden -D_GNU_SOURCE", false);
+    args_push_words(&a, "-std=c11", false);
+    args_push_words(&a, rt_cpu_cc_flags(cc), false); /* as the JIT builds its kernels */
+    args_push_words(&a, "-fPIC -fvisibility=hidden -D_GNU_SOURCE", false);
     if (with_cuda) args_push(&a, "-DGTC_PLAN_CUDA"); /* plan.c: the table of kernels.cu's kernels */
     char *i1 = fmt("-I%s", inc), *i2 = fmt("-I%s/runtime/core", inc), *i3 = fmt("-I%s/ir", inc),
          *i4 = fmt("-I%s/runtime/php", inc), *i5 = fmt("-I%s/runtime/cpu", inc);

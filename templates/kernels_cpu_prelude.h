@@ -15,11 +15,3 @@ __extension__ typedef __int128 gtc_wide;
 #else
 #define GTC_CPU_STEP
 #endif
-/* No jump threading in the steps (GCC): it turns a select whose operand a later comparison
- * tests again (a relu feeding a pooling window's max, a pool gradient's `where`) back into
- * branches on the data, which a random sign mispredicts half the time; the CNN step of
- * examples/cnn_digits.json ran 1.4x faster without it (docs/cpu.md). Values are unchanged: it
- * only decides how control flow is laid out. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("no-thread-jumps")
-#endif

@@ -11,14 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../core/kcache.h"
 #include "../core/exec.h"
 #include "cpu.h"
+#include "cpu_cc.h"
 
 /* ---- the C compiler for the CPU kernels --------------------------------------------------------- */
 
@@ -26,27 +25,6 @@ static int rmtree_file(const char *dir, const char *name) {
     char p[PATH_MAX + 256];
     snprintf(p, sizeof p, "%s/%s", dir, name);
     return unlink(p);
-}
-
-/* Runs argv (no shell) with stderr into logpath; returns the exit status, 127 when the program
- * cannot be run, -1 when fork fails. */
-static int run_program(char *const argv[], const char *logpath) {
-    pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        int fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
-        }
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR) return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
 static char *read_small_file(const char *path) {
@@ -71,7 +49,10 @@ const char *rt_cpu_plan_cc(void) {
  * there (its temporary directory is removed). */
 static void *build_kernels(const char *src, const char **how) {
     const char *cc = rt_cpu_plan_cc();
-    uint64_t key = rt_kcache_key(src, "cpu-so " RT_CPU_KERNEL_CFLAGS, cc, GTC_VERSION); /* the flags below */
+    const char *cflags = rt_cpu_cc_flags(cc);
+    char keyflags[256];
+    snprintf(keyflags, sizeof keyflags, "cpu-so %s", cflags);
+    uint64_t key = rt_kcache_key(src, keyflags, cc, GTC_VERSION); /* the flags below */
     char dir[PATH_MAX], final[PATH_MAX + 32], work[PATH_MAX + 32];
     bool cached = rt_kcache_dir(dir, sizeof dir) == 0;
     if (cached) {
@@ -108,14 +89,15 @@ static void *build_kernels(const char *src, const char **how) {
         rt_error(RT_ERUNTIME, "cannot write %s", cpath);
         goto done;
     }
-    /* RT_CPU_KERNEL_CFLAGS (plan_abi.h), as a model's kernels are built */
-    char flags[] = RT_CPU_KERNEL_CFLAGS, *save = NULL, *argv[24];
+    /* rt_cpu_cc_flags, as a model's kernels are built */
+    char flags[256], *save = NULL, *argv[24];
+    snprintf(flags, sizeof flags, "%s", cflags);
     int na = 0;
     argv[na++] = (char *)cc;
     for (char *w = strtok_r(flags, " ", &save); w && na < 16; w = strtok_r(NULL, " ", &save)) argv[na++] = w;
     char *tail[] = {"-shared", "-fPIC", "-o", sopath, cpath, "-lm", NULL};
     for (size_t i = 0; i < sizeof tail / sizeof *tail; i++) argv[na++] = tail[i];
-    int rc = run_program(argv, logpath);
+    int rc = rt_cpu_cc_run(argv, logpath);
     if (rc == 127) {
         rt_error(RT_EUNSUPPORTED, "no C compiler could be run for the CPU kernels (%s)", cc);
         goto done;
