@@ -16,7 +16,10 @@
 # onnxruntime, onnx), THREADS (all threads: default the physical cores, as gtc's default),
 # STEPS (timed steps per row, 200; inference rows 10x), ROWS (a comma list of the rows to run:
 # mlp1,mlp2,mlp3,cnn,infer), OMP_WAIT_POLICY (passed to both sides: `passive` on a machine other
-# work keeps busy, docs/cpu.md). Raw JSON lines go to $OUT when set, else a temporary folder.
+# work keeps busy, docs/cpu.md), ROUNDS (1: each cell is measured ROUNDS times, gtc and the
+# reference alternating, and the table keeps each side's least median: on a machine whose
+# speed drifts between runs, as the GPU machine's Xeon does by 20-50%, both sides then get
+# their best moment). Raw JSON lines go to $OUT when set, else a temporary folder.
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root" || exit 2
@@ -27,6 +30,7 @@ py_bin=${PYTHON:-python3}
 dir=${OUT:-$(mktemp -d)}
 mkdir -p "$dir" || exit 2
 steps=${STEPS:-200}
+rounds=${ROUNDS:-1}
 rows=${ROWS:-mlp1,mlp2,mlp3,cnn,infer}
 for f in "$gtc" "$ext"; do [ -f "$f" ] || { echo "cpu.sh: $f not found (make all)" >&2; exit 2; }; done
 physical=$(GTC_CPU_THREADS= "$gtc" --version | sed -n 's/.*, \([0-9]*\) threads\{0,1\} (physical cores).*/\1/p')
@@ -50,6 +54,9 @@ gtc_time() { # gtc_time SO CLASS THREADS STEPS
         --class="$2" --steps="$4" 2>>"$dir/gtc.err" | sed -n 's/.*"us_per_step":\([0-9.]*\).*/\1/p'
 }
 declare -A R
+least() { # least OLD NEW: the smaller of two numbers, either possibly empty
+    if [ -z "${1:-}" ]; then echo "${2:-}"; elif [ -z "${2:-}" ]; then echo "$1"; else awk -v a="$1" -v b="$2" 'BEGIN { print (b < a ? b : a) }'; fi
+}
 row_names=()
 add_row() { row_names+=("$1"); }
 for r in ${rows//,/ }; do
@@ -66,33 +73,33 @@ for r in ${rows//,/ }; do
         cls=$(model "$r" "$1" "$2")
         n=$steps
         [ "$r" = mlp3 ] && n=$((steps / 10 > 10 ? steps / 10 : 10))
-        for t in 1 "$all"; do
-            [ -n "$cls" ] && R[$name,gtc,$t]=$(gtc_time "$dir/$r.so" "$cls" "$t" "$n")
-            R[$name,ref,$t]=$(OMP_NUM_THREADS=$t "$py_bin" bench/cpu_torch.py --layers="$1" --batch="$2" --threads="$t" --steps="$n" 2>>"$dir/torch.err" |
-                tee -a "$dir/torch.jsonl" | sed -n 's/.*"us": \([0-9.]*\).*/\1/p')
-        done
+        for t in 1 "$all"; do for ((q = 0; q < rounds; q++)); do
+            [ -n "$cls" ] && R[$name,gtc,$t]=$(least "${R[$name,gtc,$t]:-}" "$(gtc_time "$dir/$r.so" "$cls" "$t" "$n")")
+            R[$name,ref,$t]=$(least "${R[$name,ref,$t]:-}" "$(OMP_NUM_THREADS=$t "$py_bin" bench/cpu_torch.py --layers="$1" --batch="$2" --threads="$t" --steps="$n" 2>>"$dir/torch.err" |
+                tee -a "$dir/torch.jsonl" | sed -n 's/.*"us": \([0-9.]*\).*/\1/p')")
+        done; done
         R[$name,refname]="torch eager"
     elif [ "$r" = cnn ]; then
         name="CNN examples/cnn_digits.json b256 (train step)"
         add_row "$name"
         "$gtc" compile --cpu-only examples/cnn_digits.json -o "$dir/cnn.so" >"$dir/cnn.build.log" 2>&1
         cls=$(sed -n 's/.*: class \([A-Za-z0-9_]*\) .*/\1/p' "$dir/cnn.build.log")
-        for t in 1 "$all"; do
-            [ -n "$cls" ] && R[$name,gtc,$t]=$(gtc_time "$dir/cnn.so" "$cls" "$t" "$steps")
-            R[$name,ref,$t]=$(OMP_NUM_THREADS=$t "$py_bin" bench/cnn_torch.py --device=cpu --variants=eager --ops=0 --steps="$steps" 2>>"$dir/torch.err" |
-                tee -a "$dir/torch.jsonl" | sed -n 's/.*"us_per_step": \([0-9.]*\).*/\1/p' | head -1)
-        done
+        for t in 1 "$all"; do for ((q = 0; q < rounds; q++)); do
+            [ -n "$cls" ] && R[$name,gtc,$t]=$(least "${R[$name,gtc,$t]:-}" "$(gtc_time "$dir/cnn.so" "$cls" "$t" "$steps")")
+            R[$name,ref,$t]=$(least "${R[$name,ref,$t]:-}" "$(OMP_NUM_THREADS=$t "$py_bin" bench/cnn_torch.py --device=cpu --variants=eager --ops=0 --steps="$steps" 2>>"$dir/torch.err" |
+                tee -a "$dir/torch.jsonl" | sed -n 's/.*"us_per_step": \([0-9.]*\).*/\1/p' | head -1)")
+        done; done
         R[$name,refname]="torch eager"
     else
         for b in 1 256; do
             name="digits MLP 64-64-10 b$b (inference)"
             add_row "$name"
             cls=$(model "infer$b" 64-64-10 "$b" infer)
-            for t in 1 "$all"; do
-                [ -n "$cls" ] && R[$name,gtc,$t]=$(gtc_time "$dir/infer$b.so" "$cls" "$t" $((steps * 10)))
-                R[$name,ref,$t]=$("$py_bin" bench/cpu_torch.py --ort=64-64-10 --batch="$b" --threads="$t" --steps=$((steps * 10)) 2>>"$dir/ort.err" |
-                    tee -a "$dir/ort.jsonl" | sed -n 's/.*"us": \([0-9.]*\).*/\1/p')
-            done
+            for t in 1 "$all"; do for ((q = 0; q < rounds; q++)); do
+                [ -n "$cls" ] && R[$name,gtc,$t]=$(least "${R[$name,gtc,$t]:-}" "$(gtc_time "$dir/infer$b.so" "$cls" "$t" $((steps * 10)))")
+                R[$name,ref,$t]=$(least "${R[$name,ref,$t]:-}" "$("$py_bin" bench/cpu_torch.py --ort=64-64-10 --batch="$b" --threads="$t" --steps=$((steps * 10)) 2>>"$dir/ort.err" |
+                    tee -a "$dir/ort.jsonl" | sed -n 's/.*"us": \([0-9.]*\).*/\1/p')")
+            done; done
             R[$name,refname]="onnxruntime"
         done
     fi
@@ -101,7 +108,7 @@ done
 fmt() { [ -n "${1:-}" ] && printf "%'.1f" "$1" || printf "—"; }
 ratio() { [ -n "${1:-}" ] && [ -n "${2:-}" ] && awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", b / a }' || printf "—"; }
 echo
-echo "µs per step (median of 10 intervals); speed-up = reference time / gtc time (above 1: gtc is faster)"
+echo "µs per step (median of 10 intervals; the least of $rounds round(s) per side); speed-up = reference time / gtc time (above 1: gtc is faster)"
 echo
 echo "| row | reference | gtc 1 thread | ref 1 thread | speed-up | gtc $all threads | ref $all threads | speed-up |"
 echo "|---|---|---|---|---|---|---|---|"

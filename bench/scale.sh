@@ -28,6 +28,7 @@ php_bin=${PHP:-php}
 py_bin=${PYTHON:-python3}
 ext=${GTC_EXT:-build/gtc.so}
 out=${OUT:-$(mktemp -d)}
+mkdir -p "$out" || exit 2
 name() { echo "mlp_${1//-/_}_b$2_$3"; }
 
 if [ "$mode" = --build ]; then
