@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -140,7 +141,48 @@ typedef struct CpuKernels {
     const RtCpuKernel *table;
     void *dl;           /* the library built from plan->cpu_source, or NULL */
     const char *source; /* cpu, cc, cc-cache */
+    double *prof;       /* GTC_CPU_PROFILE: seconds spent in each step over `runs` runs, or NULL */
+    long runs;
 } CpuKernels;
+
+/* GTC_CPU_PROFILE=1: each step of a plan run on the CPU is timed, and when the plan's kernels
+ * are released (the plan freed, or PHP's shutdown) a table of microseconds per run by step goes
+ * to stderr, largest first (docs/cpu.md, "Where the time goes"). For machines without `perf`:
+ * what a step costs on the user's compiler and CPU, not only on ours. Values are unchanged; the
+ * clock reads cost about 50 ns a step. */
+static bool profile_wanted(void) {
+    const char *e = getenv("GTC_CPU_PROFILE");
+    return e && *e && strcmp(e, "0") != 0;
+}
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void profile_print(const CpuKernels *k) {
+    const RtPlan *p = k->plan;
+    if (!k->prof || k->runs < 1) return;
+    int *order = malloc((size_t)p->nsteps * sizeof *order);
+    if (!order) return;
+    double total = 0;
+    for (int s = 0; s < p->nsteps; s++) order[s] = s, total += k->prof[s];
+    for (int i = 1; i < p->nsteps; i++) /* insertion sort, largest first: a few dozen steps */
+        for (int j = i; j > 0 && k->prof[order[j]] > k->prof[order[j - 1]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1], order[j - 1] = t;
+        }
+    fprintf(stderr, "gtc: cpu profile of plan %s: %ld runs, %.1f us per run\n", p->graph, k->runs, total / (double)k->runs * 1e6);
+    for (int i = 0; i < p->nsteps; i++) {
+        const int s = order[i];
+        const RtPlanStep *st = &p->steps[s];
+        fprintf(stderr, "  step %3d %10.1f us %5.1f%%  %s: %s -> %s\n", s, k->prof[s] / (double)k->runs * 1e6,
+                total > 0 ? 100 * k->prof[s] / total : 0.0, st->ops ? st->ops : "", st->reads ? st->reads : "",
+                st->writes ? st->writes : "");
+    }
+    free(order);
+}
 
 static CpuKernels *g_kernels;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -176,6 +218,7 @@ static void *cpu_kernels_get(const RtPlan *p) {
         pthread_mutex_unlock(&g_lock);
         return NULL;
     }
+    if (profile_wanted()) k->prof = calloc((size_t)p->nsteps + 1, sizeof *k->prof); /* none: not profiled */
     k->next = g_kernels;
     g_kernels = k;
     pthread_mutex_unlock(&g_lock);
@@ -194,6 +237,8 @@ static void cpu_kernels_release(void *kv) {
                 *pp = k->next;
                 break;
             }
+        profile_print(k);
+        free(k->prof);
         if (k->dl) dlclose(k->dl);
         free(k);
     }
@@ -202,8 +247,25 @@ static void cpu_kernels_release(void *kv) {
 
 static int cpu_plan_run(void **state, const RtPlan *p, void *kv, const void *args, size_t nbytes) {
     (void)state, (void)nbytes;
-    const CpuKernels *k = kv;
-    for (int s = 0; s < p->nsteps; s++) k->table[s](args);
+    CpuKernels *k = kv;
+    if (!k->prof) {
+        for (int s = 0; s < p->nsteps; s++) k->table[s](args);
+        return 0;
+    }
+    double t = now_s(), *took = malloc((size_t)p->nsteps * sizeof *took);
+    for (int s = 0; s < p->nsteps; s++) {
+        k->table[s](args);
+        const double u = now_s();
+        if (took) took[s] = u - t;
+        t = u;
+    }
+    if (took) { /* added under the lock: executors of one plan may run on several threads */
+        pthread_mutex_lock(&g_lock);
+        for (int s = 0; s < p->nsteps; s++) k->prof[s] += took[s];
+        k->runs++;
+        pthread_mutex_unlock(&g_lock);
+        free(took);
+    }
     return 0;
 }
 
