@@ -12,7 +12,8 @@
 #   bash bench/cpu.sh                          here
 #   THREADS=16 bash bench/cpu.sh               the GPU machine's 16-core Xeon (bench/README.md)
 #
-# Environment: GTC (build/gtc), GTC_EXT (build/gtc.so), PHP, PYTHON (python3 with torch,
+# Environment: GTC (build/gtc), GTC_EXT (build/gtc.so), GTC_REV (the gtc version to print: default
+# the checkout's git commit, which a copied tree may not have), PHP, PYTHON (python3 with torch,
 # onnxruntime, onnx), THREADS (all threads: default the physical cores, as gtc's default),
 # STEPS (timed steps per row, 200; inference rows 10x), ROWS (a comma list of the rows to run:
 # mlp1,mlp2,mlp3,cnn,infer), OMP_WAIT_POLICY (passed to both sides: `passive` on a machine other
@@ -38,7 +39,7 @@ all=${THREADS:-${physical:-$(nproc)}}
 
 echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs, ${physical:-?} physical cores; all threads = $all"
-echo "gtc: $(git log -1 --format='%h %cs' 2>/dev/null || echo '?'); $(GTC_CPU_THREADS= "$gtc" --version | sed -n 's/^cpu: //p')"
+echo "gtc: ${GTC_REV:-$(git log -1 --format='%h %cs' 2>/dev/null || echo '?')}; $(GTC_CPU_THREADS= "$gtc" --version | sed -n 's/^cpu: //p')"
 echo "omp: OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-(unset: spin, then sleep)} (docs/cpu.md: passive on a busy machine)"
 echo "php: $("$php_bin" -n -r 'echo PHP_VERSION;'); torch: $("$py_bin" -c 'import torch; print(torch.__version__, torch.backends.cpu.get_cpu_capability())' 2>/dev/null || echo 'none (pip install torch)'); onnxruntime: $("$py_bin" -c 'import onnxruntime, onnx; print(onnxruntime.__version__)' 2>/dev/null || echo 'none (pip install onnxruntime onnx)')"
 [ -n "${OUT:-}" ] || echo "raw results: $dir"

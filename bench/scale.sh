@@ -12,7 +12,7 @@
 #   bash bench/scale.sh --build [DIR]   compile the 12 models into DIR (default build/scale), here
 #   source .device/env.sh; bash bench/scale.sh --run [DIR]   time them on the GPU machine
 #
-# Environment: GTC_EXT (build/gtc.so), PHP, PYTHON, ROWS (a subset, e.g. "64-64-10:256"),
+# Environment: GTC_EXT (build/gtc.so), GTC_REV (the gtc version to print; default the git commit), PHP, PYTHON, ROWS (a subset, e.g. "64-64-10:256"),
 # PRECISIONS (fp32,tf32,bf16), BENCH_TORCH=0 (no PyTorch), TORCH_MODES (eager,cuda-graph,
 # reduce-overhead), TORCH_BUDGET (seconds per row before torch.compile rows are skipped: 240), GTC_GEMM (cublaslt|kernel: force a GEMM
 # form, compiler/pass_lower.c). Raw JSON lines go to $OUT when set, else a temporary folder.
@@ -50,7 +50,7 @@ fi
 echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 command -v nvidia-smi >/dev/null && echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | head -1)"
 echo "torch: $("$py_bin" -c 'import torch; print(torch.__version__, "cuda", torch.version.cuda)' 2>/dev/null || echo none)"
-echo "gtc: $(git log -1 --format='%h %cs' 2>/dev/null || echo '?')${GTC_GEMM:+ (GTC_GEMM=$GTC_GEMM)}"
+echo "gtc: ${GTC_REV:-$(git log -1 --format='%h %cs' 2>/dev/null || echo '?')}${GTC_GEMM:+ (GTC_GEMM=$GTC_GEMM)}"
 : > "$out/scale.jsonl"
 for r in $rows; do
   w=${r%%:*} b=${r##*:}
