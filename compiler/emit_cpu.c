@@ -418,6 +418,155 @@ static bool row_memo(const Ex *x, const EmitRow *rw, const TensorType *S, NodeId
     return uses >= 2;
 }
 
+/* Rows per block of a blocked row step (emit_cpu_row_block). */
+#define ROW_BLOCK 32
+
+/* Whether a row step runs a block of rows at a time, the loops across the block's rows
+ * (emit_cpu_row_block): rows of one static axis of at most GTC_FSUM_LANES elements (a softmax
+ * over 10 classes, whose loops along the row do not vectorise), one row axis of at least a
+ * block (or symbolic), no product in the step, every reduction over the whole row. */
+static bool row_blocked(Ex *x, const EmitRow *rw, const TensorType *S) {
+    if (rw->has_pro || rw->has_epi || rw->keep != 1 || S->rank != 2 || S->sym[1] || S->dims[1] > GTC_FSUM_LANES ||
+        (!S->sym[0] && S->dims[0] < ROW_BLOCK))
+        return false;
+    for (int k = 0; k < x->st->nnodes; k++) {
+        EmitRed ri;
+        if (ir_ops[N(x->g, x->st->nodes[k])->op].kind != K_REDUCE) continue;
+        if (emit_red_info(x->g, x->st->nodes[k], &ri, x->d) || ri.mask != 2u || !ir_shape_equal(&N(x->g, ri.x)->type, S))
+            return false;
+    }
+    return true;
+}
+
+/* Opens the loop over the block's rows, `for (idx row = r0; row < r0 + nb; row++) {` (the
+ * block's arrays at [row - r0]). */
+static int block_rows(Ex *x, const char *row, const char *r0) {
+    ex_line(x, "for (%s %s = %s; %s < %s + nb; %s++) {", x->idx, row, r0, row, r0, row);
+    x->indent++;
+    return 1;
+}
+
+/* One reduction of a blocked row step: an accumulator per row of the block, the loop along the
+ * row outside the loop over the block's rows, each row's operations and their order those of
+ * reduce_loop. A float32 sum (a row of at most GTC_FSUM_LANES: element c in lane c of one
+ * block, as gtc_fsum_block) keeps the lanes per row, [LANES][ROW_BLOCK], folded by
+ * gtc_fsum_fold's column form: gtc_fsum_block's bits. Binds the result to v[row - r0]. */
+static void reduce_block(Ex *x, const EmitRed *ri, const TensorType *S, const char *row, const char *r0) {
+    bool fs = red_fsum(ri);
+    char *acc = ex_name(x, "acc"), *v = ex_name(x, "v"), *c[2] = {strdup(row), NULL};
+    char *a = xfmt(fs ? "%s[%%s][b]" : "%s[b]", acc), *ai = xfmt("%si[b]", acc), *ae = NULL;
+    char *ar = xfmt(fs ? "%s[%%s][%s - %s]" : "%s[%s - %s]", acc, row, r0), *air = xfmt("%si[%s - %s]", acc, row, r0);
+    if (fs) {
+        ex_line(x, "float %s[GTC_FSUM_LANES][%d];", acc, ROW_BLOCK);
+        ex_line(x, "for (int j = 0; j < GTC_FSUM_LANES; j++)");
+        ex_line(x, "    for (int b = 0; b < nb; b++) %s[j][b] = 0.0f;", acc);
+    } else {
+        ex_line(x, "%s %s[%d];", ri->acc, acc, ROW_BLOCK);
+        if (ri->arg) ex_line(x, "long long %si[%d];", acc, ROW_BLOCK);
+        ex_line(x, "for (int b = 0; b < nb; b++) {");
+        ex_line(x, "    %s = %s;", a, ri->init);
+        if (ri->arg) ex_line(x, "    %s = -1;", ai);
+        ex_line(x, "}");
+    }
+    int loops = ex_open_loops(x, S, 1, 1, &c[1], false) + block_rows(x, row, r0), m = ex_mark(x);
+    char *val = ex_value(x, ri->x, c), *cv = emit_conv(val, S->dtype, ri->ct);
+    if (fs) ae = xfmt(ar, c[1]), ex_line(x, "%s += %s;", ae, cv);
+    else ae = emit_red_step_select(ri, ar, air, cv, c[1]), ex_line(x, "%s", ae);
+    ex_release(x, m);
+    ex_close_loops(x, loops);
+    if (fs) ex_line(x, "gtc_fsum_fold(&%s[0][0], %d, nb);", acc, ROW_BLOCK);
+    char *a0 = fs ? xfmt(a, "0") : xstrdup(a), *fin = emit_red_final(ri, a0, ai);
+    ex_line(x, "%s %s[%d];", emit_ctype(ri->out), v, ROW_BLOCK);
+    ex_line(x, "for (int b = 0; b < nb; b++) %s[b] = %s;", v, fin);
+    char *vb = xfmt("%s[%s - %s]", v, row, r0);
+    ex_bind(x, ri->node, vb);
+    free(vb), free(fin), free(a0), free(ae), free(cv), free(val), free(a), free(ai), free(ar), free(air), free(v), free(acc);
+    ex_free_coords(c, 2);
+}
+
+/* A row step a block of ROW_BLOCK rows at a time (row_blocked): each loop of emit_cpu_row's row
+ * (the reductions, the per-row values, the transcendental values kept over the row, the
+ * outputs) runs over the block's rows innermost, so that it vectorises across rows (exp is
+ * gtc_expf, inline); per-row values are arrays over the block. Each row's values are the ones
+ * emit_cpu_row computes, operation for operation: the same bits, at any block split or thread
+ * count. */
+static void emit_cpu_row_block(Ex *x, const EmitRow *rw, const TensorType *S) {
+    const Step *st = x->st;
+    char *r0 = ex_name(x, "r"), *row = ex_name(x, "c"), *rows = ex_dim(x, S, 0);
+    if (ex_par_work(ir_numel(S))) ex_line(x, "#pragma omp parallel for schedule(static)");
+    ex_line(x, "for (%s %s = 0; %s < %s; %s += %d) {", x->idx, r0, r0, rows, r0, ROW_BLOCK);
+    x->indent++;
+    ex_line(x, "const int nb = %s - %s < %d ? (int)(%s - %s) : %d;", rows, r0, ROW_BLOCK, rows, r0, ROW_BLOCK);
+    if (!S->sym[0]) ex_range(x, row, 0, S->dims[0] - 1);
+    int m = ex_mark(x);
+    for (int k = 0; k < st->nnodes && !x->failed; k++) {
+        NodeId id = st->nodes[k];
+        const Node *nd = N(x->g, id);
+        EmitRed ri;
+        bool hoist = rw->hoist[id], memo = !hoist && ir_ops[nd->op].kind != K_REDUCE && row_memo(x, rw, S, id);
+        if (ir_ops[nd->op].kind == K_REDUCE) {
+            if (emit_red_info(x->g, id, &ri, x->d)) {
+                x->failed = true;
+                break;
+            }
+            emit_red_count(x->g, &ri, x->args);
+            reduce_block(x, &ri, S, row, r0);
+        } else if (hoist || memo) {
+            char *arr = ex_name(x, memo ? "rm" : "h"), *c[IR_MAX_RANK] = {0}, *bind;
+            int loops = 0;
+            c[0] = strdup(row);
+            if (memo) {
+                ex_line(x, "%s %s[%lld][%d];", emit_ctype(nd->type.dtype), arr, (long long)rw->len, ROW_BLOCK);
+                loops = ex_open_loops(x, S, 1, 1, c + 1, false);
+            } else {
+                ex_line(x, "%s %s[%d];", emit_ctype(nd->type.dtype), arr, ROW_BLOCK);
+                for (int i = 1; i < nd->type.rank; i++) c[i] = strdup("0");
+            }
+            loops += block_rows(x, row, r0);
+            int m2 = ex_mark(x);
+            char *v = ex_value(x, id, c);
+            bind = xfmt(memo ? "%s[][%s - %s]" : "%s[%s - %s]", arr, row, r0);
+            if (memo) ex_line(x, "%s[%s][%s - %s] = %s;", arr, c[1], row, r0, v);
+            else ex_line(x, "%s = %s;", bind, v);
+            ex_release(x, m2);
+            ex_close_loops(x, loops);
+            if (memo) ex_bind_row(x, id, bind);
+            else ex_bind(x, id, bind);
+            free(v), free(bind), free(arr);
+            ex_free_coords(c, nd->type.rank);
+        }
+    }
+    if (rw->nro) { /* per-row outputs */
+        char ***rcs = calloc((size_t)rw->nro, sizeof *rcs);
+        if (!rcs) abort();
+        int loops = block_rows(x, row, r0), m2 = ex_mark(x);
+        for (int k = 0; k < rw->nro; k++) {
+            if (!(rcs[k] = calloc(IR_MAX_RANK, sizeof(char *)))) abort();
+            row_coords(&N(x->g, rw->ro[k])->type, &row, 1, rcs[k]);
+        }
+        store_outputs(x, rw->ro, rw->nro, rcs);
+        for (int k = 0; k < rw->nro; k++) ex_free_coords(rcs[k], N(x->g, rw->ro[k])->type.rank), free(rcs[k]);
+        free(rcs);
+        ex_release(x, m2);
+        ex_close_loops(x, loops);
+    }
+    if (rw->nfo) { /* full-row outputs */
+        char ***fcs = calloc((size_t)rw->nfo, sizeof *fcs), *fc[2] = {strdup(row), NULL};
+        if (!fcs) abort();
+        int loops = ex_open_loops(x, S, 1, 1, &fc[1], false) + block_rows(x, row, r0), m2 = ex_mark(x);
+        for (int k = 0; k < rw->nfo; k++) fcs[k] = fc;
+        store_outputs(x, rw->fo, rw->nfo, fcs);
+        ex_release(x, m2);
+        ex_close_loops(x, loops);
+        ex_free_coords(fc, 2);
+        free(fcs);
+    }
+    for (int k = 0; k < st->nnodes; k++) ex_unbind(x, st->nodes[k]);
+    ex_release(x, m);
+    ex_close_loops(x, 1);
+    free(r0), free(row), free(rows);
+}
+
 /* ROW: per row, the prologue product's row (when there is one), the reductions in order (each a
  * loop over the row), the per-row values that depend on them once, one loop storing the
  * full-row outputs (and keeping the epilogue's A row), then the epilogue product's row. */
@@ -429,6 +578,12 @@ static void emit_cpu_row(Ex *x) {
     }
     const Step *st = x->st;
     const TensorType *S = &N(x->g, rw.x)->type;
+    if (row_blocked(x, &rw, S)) {
+        x->no_jam = true;
+        emit_cpu_row_block(x, &rw, S);
+        emit_row_free(&rw);
+        return;
+    }
     for (int i = rw.keep; i < S->rank && (rw.has_pro || rw.has_epi); i++)
         if (S->sym[i]) {
             diag_node(x->d, N(x->g, rw.x), "internal: a row step with a product over a symbolic row");
@@ -664,10 +819,9 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
             g->ninputs + g->noutputs + 1, nscalars ? nscalars : 1);
     for (int s = 0; s < p->nsteps; s++) {
         step_comment(&b, g, s);
-        str_add(&b, "GTC_CPU_STEP static void %s_c%d(const void *args) {\n"
-                    "    const struct gtc_args *a = (const struct gtc_args *)args;\n    (void)a;\n", p->sym, s);
+        Str body = {0};
         Ex x;
-        ex_init(&x, g, EMIT_C, s, &b, d);
+        ex_init(&x, g, EMIT_C, s, &body, d);
         switch (p->steps[s].kind) {
         case STEP_ELEMWISE: emit_cpu_elemwise(&x); break;
         case STEP_REDUCE: emit_cpu_reduce(&x); break;
@@ -676,13 +830,19 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
         case STEP_COPY: emit_cpu_copy(&x); break;
         case STEP_ALLREDUCE: break; /* a world of ranks is the CUDA executor's (docs/distributed.md) */
         }
-        bool failed = x.failed;
+        bool failed = x.failed, no_jam = x.no_jam;
         ex_done(&x);
         if (failed || d->nerrors) {
-            str_free(&b);
+            str_free(&body), str_free(&b);
             return NULL;
         }
+        str_add(&b, "%sGTC_CPU_STEP static void %s_c%d(const void *args) {\n"
+                    "    const struct gtc_args *a = (const struct gtc_args *)args;\n    (void)a;\n",
+                no_jam ? "GTC_CPU_NO_JAM " : "", p->sym, s);
+        char *text = str_take(&body);
+        str_cat(&b, text);
         str_cat(&b, "}\n");
+        free(text);
     }
     str_add(&b, "\nconst RtCpuKernel %s_cpu_kernels[] = {", p->sym);
     for (int s = 0; s < p->nsteps; s++) str_add(&b, "%s%s_c%d", s ? ", " : "", p->sym, s);
