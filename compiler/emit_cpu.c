@@ -402,6 +402,17 @@ static void emit_cpu_row_dot(Ex *x, const EmitGemm *gm, const char *row, const c
  * or more readers in the step (a softmax's exp feeds its sum and its output), over rows of one
  * axis short enough for the stack. The stored value is the one each loop would have computed. */
 #define ROW_MEMO_MAX 4096
+/* Readers of id in the step: operands of its nodes, and its outputs. */
+static int step_uses(const Ex *x, NodeId id) {
+    int uses = 0;
+    for (int k = 0; k < x->st->nnodes; k++) {
+        const Node *c = N(x->g, x->st->nodes[k]);
+        for (int i = 0; i < c->ninputs; i++) uses += c->in[i].id == id;
+    }
+    for (int k = 0; k < x->st->nouts; k++) uses += x->st->outs[k] == id;
+    return uses;
+}
+
 static bool row_memo(const Ex *x, const EmitRow *rw, const TensorType *S, NodeId id) {
     const Node *nd = N(x->g, id);
     bool costly = nd->op == OP_EXP || nd->op == OP_LOG || nd->op == OP_TANH || nd->op == OP_SIGMOID ||
@@ -409,13 +420,7 @@ static bool row_memo(const Ex *x, const EmitRow *rw, const TensorType *S, NodeId
     if (!costly || !rw->full[id] || S->rank - rw->keep != 1 || rw->len > ROW_MEMO_MAX ||
         !ir_shape_equal(&nd->type, S))
         return false;
-    int uses = 0;
-    for (int k = 0; k < x->st->nnodes; k++) {
-        const Node *c = N(x->g, x->st->nodes[k]);
-        for (int i = 0; i < c->ninputs; i++) uses += c->in[i].id == id;
-    }
-    for (int k = 0; k < x->st->nouts; k++) uses += x->st->outs[k] == id;
-    return uses >= 2;
+    return step_uses(x, id) >= 2;
 }
 
 /* Rows per block of a blocked row step (emit_cpu_row_block). */
@@ -499,6 +504,21 @@ static void emit_cpu_row_block(Ex *x, const EmitRow *rw, const TensorType *S) {
     ex_line(x, "const int nb = %s - %s < %d ? (int)(%s - %s) : %d;", rows, r0, ROW_BLOCK, rows, r0, ROW_BLOCK);
     if (!S->sym[0]) ex_range(x, row, 0, S->dims[0] - 1);
     int m = ex_mark(x);
+    const Node *xn = N(x->g, rw->x);
+    if (!x->in_step[rw->x] && x->p->buf[rw->x].kind != BUF_NONE && x->p->buf[rw->x].kind != BUF_SCALAR &&
+        ir_shape_equal(&xn->type, S) && step_uses(x, rw->x) >= 2) {
+        /* the rows read from memory by two loops or more: loaded once (strided) into a tile */
+        char *c[2] = {strdup(row), NULL}, *bind = xfmt("rx[][%s - %s]", row, r0);
+        ex_line(x, "%s rx[%lld][%d];", emit_ctype(xn->type.dtype), (long long)rw->len, ROW_BLOCK);
+        int loops = ex_open_loops(x, S, 1, 1, &c[1], false) + block_rows(x, row, r0), m2 = ex_mark(x);
+        char *v = ex_value(x, rw->x, c);
+        ex_line(x, "rx[%s][%s - %s] = %s;", c[1], row, r0, v);
+        ex_release(x, m2);
+        ex_close_loops(x, loops);
+        ex_bind_row(x, rw->x, bind);
+        free(v), free(bind);
+        ex_free_coords(c, 2);
+    }
     for (int k = 0; k < st->nnodes && !x->failed; k++) {
         NodeId id = st->nodes[k];
         const Node *nd = N(x->g, id);
