@@ -79,6 +79,26 @@ static bool row_blocked(Ex *x, const EmitRow *rw, const TensorType *S) {
     return true;
 }
 
+/* Whether a blocked row step loads id's rows into a tile ([len][ROW_BLOCK], bound in place of
+ * id): id is in memory, of the row shape, read by two nodes or more of the step, each an
+ * elementwise node of the row shape or a reduction (so each reads it at its own row and
+ * element, never through a view that moves them). */
+static bool row_tile(const Ex *x, const TensorType *S, NodeId id) {
+    const Node *n = N(x->g, id);
+    if (x->in_step[id] || x->p->buf[id].kind == BUF_NONE || x->p->buf[id].kind == BUF_SCALAR ||
+        !ir_shape_equal(&n->type, S) || step_uses(x, id) < 2)
+        return false;
+    for (int k = 0; k < x->st->nnodes; k++) {
+        const Node *c = N(x->g, x->st->nodes[k]);
+        for (int i = 0; i < c->ninputs; i++) {
+            if (c->in[i].id != id) continue;
+            OpKind kind = ir_ops[c->op].kind;
+            if (!(kind == K_REDUCE || (kind == K_ELEMWISE && ir_shape_equal(&c->type, S)))) return false;
+        }
+    }
+    return true;
+}
+
 /* Opens the loop over the block's rows, `for (idx row = r0; row < r0 + nb; row++) {` (the
  * block's arrays at [row - r0]). */
 static int block_rows(Ex *x, const char *row, const char *r0) {
@@ -141,8 +161,7 @@ static void emit_cpu_row_block(Ex *x, const EmitRow *rw, const TensorType *S) {
     if (!S->sym[0]) ex_range(x, row, 0, S->dims[0] - 1);
     int m = ex_mark(x);
     const Node *xn = N(x->g, rw->x);
-    if (!x->in_step[rw->x] && x->p->buf[rw->x].kind != BUF_NONE && x->p->buf[rw->x].kind != BUF_SCALAR &&
-        ir_shape_equal(&xn->type, S) && step_uses(x, rw->x) >= 2) {
+    if (row_tile(x, S, rw->x)) {
         /* the rows read from memory by two loops or more: loaded once (strided) into a tile */
         char *c[2] = {strdup(row), NULL}, *bind = xfmt("rx[][%s - %s]", row, r0);
         ex_line(x, "%s rx[%lld][%d];", emit_ctype(xn->type.dtype), (long long)rw->len, ROW_BLOCK);
@@ -218,6 +237,7 @@ static void emit_cpu_row_block(Ex *x, const EmitRow *rw, const TensorType *S) {
         free(fcs);
     }
     for (int k = 0; k < st->nnodes; k++) ex_unbind(x, st->nodes[k]);
+    ex_unbind(x, rw->x);
     ex_release(x, m);
     ex_close_loops(x, 1);
     free(r0), free(row), free(rows);
