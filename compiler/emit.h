@@ -97,6 +97,7 @@ typedef struct {
     int nmemo, capmemo;
     Diag *d;
     bool failed;
+    bool no_jam;                   /* C: the step wants GTC_CPU_NO_JAM (a blocked row step) */
     /* Versions of the innermost loop (emit_loops.c ex_loop_nest, emit_unswitch.c; off while pre is
      * NULL): an index split whose input names only invariant values is written once to pre,
      * before the loop; a pad's or concat's test that names only invariant values is a guard the
@@ -132,7 +133,8 @@ int ex_mark(const Ex *x);
 void ex_release(Ex *x, int mark);
 void ex_bind(Ex *x, NodeId id, const char *var);
 void ex_unbind(Ex *x, NodeId id);
-/* Binds id's value at (..., c) to arr[c] (its current row, held in a per-row array); ex_unbind
+/* Binds id's value at (..., c) to arr[c] (its current row, held in a per-row array), or where
+ * arr holds "[]", to arr with c in those brackets ("m[][b]": m[c][b], a block of rows); ex_unbind
  * removes it too. */
 void ex_bind_row(Ex *x, NodeId id, const char *arr);
 /* The value of node id at the given coordinates (one C expression per dimension of its shape,
@@ -278,6 +280,9 @@ void emit_red_count(const Graph *g, EmitRed *ri, const char *args);
 /* Statement folding value v (of dtype ct) with index k (arg only) into accumulator acc
  * (arg: best value acc, index acc_i; acc_i < 0 means none yet). */
 char *emit_red_step(const EmitRed *ri, const char *acc, const char *acc_i, const char *v, const char *k);
+/* The same, a max or min as a select (acc = test ? v : acc) rather than a branch: the same value,
+ * and a loop of it across an array of accumulators vectorises (a blocked row step's). */
+char *emit_red_step_select(const EmitRed *ri, const char *acc, const char *acc_i, const char *v, const char *k);
 /* The reduction's result (of dtype out) from the final accumulator. */
 char *emit_red_final(const EmitRed *ri, const char *acc, const char *acc_i);
 

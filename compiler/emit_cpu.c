@@ -11,13 +11,14 @@
 
 #include "../ir/fsum.h"
 #include "emit.h"
+#include "emit_cpu.h"
 #include "util.h"
 
 static const Node *N(const Graph *g, NodeId id) { return &g->nodes[id]; }
 
 /* Evaluates every output in `outs` (of the given coordinates each) first, then stores them all,
  * so that a value updated in place is read before it is written. */
-static void store_outputs(Ex *x, const NodeId *outs, int n, char **const *coords) {
+void emit_cpu_store_outputs(Ex *x, const NodeId *outs, int n, char **const *coords) {
     char **vals = calloc((size_t)n + 1, sizeof *vals);
     if (!vals) abort();
     for (int k = 0; k < n; k++) vals[k] = ex_value(x, outs[k], coords[k]);
@@ -61,7 +62,7 @@ struct OutGroup {
 static void store_group(Ex *x, char **coords, void *ctx) {
     struct OutGroup *gr = ctx;
     for (int j = 0; j < gr->n; j++) gr->cs[j] = coords;
-    store_outputs(x, gr->outs, gr->n, gr->cs);
+    emit_cpu_store_outputs(x, gr->outs, gr->n, gr->cs);
 }
 
 /* ELEMWISE: one loop nest per distinct output shape (normally one, the root's). */
@@ -99,7 +100,7 @@ static void emit_cpu_elemwise(Ex *x) {
 
 /* Whether a reduction is a float32 sum or mean: ir/fsum.h's blocked order (the eager ops'),
  * not the double accumulator of emit_red_step. */
-static bool red_fsum(const EmitRed *ri) { return ri->ct == DT_FLOAT32 && (ri->op == OP_SUM || ri->op == OP_MEAN); }
+bool emit_cpu_red_fsum(const EmitRed *ri) { return ri->ct == DT_FLOAT32 && (ri->op == OP_SUM || ri->op == OP_MEAN); }
 
 /* A float32 sum's loop; returns its value's expression. Over one reduced axis of at most
  * GTC_FSUM_BLOCK (a softmax's row): its values into an array, then gtc_fsum_block (one block's
@@ -162,9 +163,9 @@ static char *fsum_loop(Ex *x, const EmitRed *ri, char **xc) {
 }
 
 /* The reduction loop itself: xc holds the kept coordinates; reduced ones are opened here. */
-static void reduce_loop(Ex *x, const EmitRed *ri, char **xc) {
+void emit_cpu_reduce_loop(Ex *x, const EmitRed *ri, char **xc) {
     const TensorType *S = &N(x->g, ri->x)->type;
-    if (red_fsum(ri)) {
+    if (emit_cpu_red_fsum(ri)) {
         char *sum = fsum_loop(x, ri, xc), *fin = emit_red_final(ri, sum, NULL), *r = ex_name(x, "v");
         ex_line(x, "const %s %s = %s;", emit_ctype(ri->out), r, fin);
         ex_bind(x, ri->node, r);
@@ -231,7 +232,7 @@ static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, 
      * gtc_fsum_block and pushed for the block's outputs together, the part of a run past the
      * block moved to the front; longer or symbolic runs: one gtc_fsum per output, values put in
      * turn (a put per value made the CNN's conv bias gradients 2-5x slower than the double chains) */
-    bool fs = red_fsum(ri), fcols = fs && k == r - 1;
+    bool fs = emit_cpu_red_fsum(ri), fcols = fs && k == r - 1;
     int64_t q = 1;
     bool qstatic = true;
     for (int i = k + 1; i < r; i++) q *= S->dims[i], qstatic = qstatic && !S->sym[i];
@@ -326,7 +327,7 @@ static void emit_cpu_reduce_cols(Ex *x, const EmitRed *ri, const TensorType *S, 
     char ***cs = calloc((size_t)x->st->nouts + 1, sizeof *cs);
     if (!cs) abort();
     for (int k = 0; k < x->st->nouts; k++) cs[k] = oc;
-    store_outputs(x, x->st->outs, x->st->nouts, cs);
+    emit_cpu_store_outputs(x, x->st->outs, x->st->nouts, cs);
     free(cs);
     ex_unbind(x, ri->node);
     ex_release(x, m);
@@ -362,178 +363,17 @@ static void emit_cpu_reduce(Ex *x) {
         else if (!red) xc[i] = strdup(oc[o++]);
     }
     int m = ex_mark(x);
-    reduce_loop(x, &ri, xc);
+    emit_cpu_reduce_loop(x, &ri, xc);
     char ***cs = calloc((size_t)x->st->nouts + 1, sizeof *cs);
     if (!cs) abort();
     for (int k = 0; k < x->st->nouts; k++) cs[k] = oc;
-    store_outputs(x, x->st->outs, x->st->nouts, cs);
+    emit_cpu_store_outputs(x, x->st->outs, x->st->nouts, cs);
     free(cs);
     ex_release(x, m);
     ex_unbind(x, ri.node);
     ex_close_loops(x, loops);
     ex_free_coords(oc, O->rank);
     ex_free_coords(xc, S->rank);
-}
-
-/* Coordinates of a per-row value (row coordinates, then zeros when the reduced axes are kept). */
-static void row_coords(const TensorType *t, char *const *rc, int keep, char **c) {
-    for (int i = 0; i < t->rank; i++) c[i] = strdup(i < keep ? rc[i] : "0");
-}
-
-/* A row matmul's element (row, j) as a K-term sum in K order into `acc`: the prologue reads A's
- * row from memory, the epilogue the row of A held in `arow`. */
-static void emit_cpu_row_dot(Ex *x, const EmitGemm *gm, const char *row, const char *arow, const char *j) {
-    const char *T = emit_ctype(N(x->g, gm->mm)->type.dtype);
-    char *pa = arow ? NULL : ex_addr(x, gm->a), *pb = ex_addr(x, gm->b);
-    if ((!arow && !pa) || !pb) return free(pa), free(pb);
-    ex_line(x, "%s acc = 0;", T);
-    ex_line(x, "for (long long k = 0; k < %lldLL; k++)", (long long)gm->k);
-    if (arow)
-        ex_line(x, "    acc = %s[k] * %s[k * %lldLL + (long long)%s * %lldLL] + acc;", arow, pb, (long long)gm->sbk, j,
-                (long long)gm->sbn);
-    else
-        ex_line(x, "    acc = %s[(long long)%s * %lldLL + k * %lldLL] * %s[k * %lldLL + (long long)%s * %lldLL] + acc;", pa, row,
-                (long long)gm->sam, (long long)gm->sak, pb, (long long)gm->sbk, j, (long long)gm->sbn);
-    free(pa), free(pb);
-}
-
-/* Whether a value over the row is kept in a per-row array (computed once, read by every later
- * loop of the row) rather than recomputed in each: a transcendental one (exp, log, ...) with two
- * or more readers in the step (a softmax's exp feeds its sum and its output), over rows of one
- * axis short enough for the stack. The stored value is the one each loop would have computed. */
-#define ROW_MEMO_MAX 4096
-static bool row_memo(const Ex *x, const EmitRow *rw, const TensorType *S, NodeId id) {
-    const Node *nd = N(x->g, id);
-    bool costly = nd->op == OP_EXP || nd->op == OP_LOG || nd->op == OP_TANH || nd->op == OP_SIGMOID ||
-                  nd->op == OP_ERF || nd->op == OP_POW;
-    if (!costly || !rw->full[id] || S->rank - rw->keep != 1 || rw->len > ROW_MEMO_MAX ||
-        !ir_shape_equal(&nd->type, S))
-        return false;
-    int uses = 0;
-    for (int k = 0; k < x->st->nnodes; k++) {
-        const Node *c = N(x->g, x->st->nodes[k]);
-        for (int i = 0; i < c->ninputs; i++) uses += c->in[i].id == id;
-    }
-    for (int k = 0; k < x->st->nouts; k++) uses += x->st->outs[k] == id;
-    return uses >= 2;
-}
-
-/* ROW: per row, the prologue product's row (when there is one), the reductions in order (each a
- * loop over the row), the per-row values that depend on them once, one loop storing the
- * full-row outputs (and keeping the epilogue's A row), then the epilogue product's row. */
-static void emit_cpu_row(Ex *x) {
-    EmitRow rw;
-    if (emit_row_info(x->g, x->st, &rw, x->d)) {
-        x->failed = true;
-        return;
-    }
-    const Step *st = x->st;
-    const TensorType *S = &N(x->g, rw.x)->type;
-    for (int i = rw.keep; i < S->rank && (rw.has_pro || rw.has_epi); i++)
-        if (S->sym[i]) {
-            diag_node(x->d, N(x->g, rw.x), "internal: a row step with a product over a symbolic row");
-            x->failed = true;
-            emit_row_free(&rw);
-            return;
-        }
-    char *rc[IR_MAX_RANK] = {0};
-    /* the work of a row: its elements, plus the prologue's and epilogue's products */
-    int64_t work = ir_numel(S) + (rw.has_pro ? rw.rows * rw.len * rw.pro.k : 0) +
-                   (rw.has_epi ? rw.rows * rw.len * rw.epi.n : 0);
-    int loops = ex_open_loops(x, S, 0, rw.keep, rc, ex_par_work(work));
-    int m = ex_mark(x);
-    if (rw.has_pro) {
-        ex_line(x, "%s rp[%lld];", emit_ctype(N(x->g, rw.pro.mm)->type.dtype), (long long)rw.len);
-        ex_line(x, "for (long long j = 0; j < %lldLL; j++) {", (long long)rw.len);
-        x->indent++;
-        emit_cpu_row_dot(x, &rw.pro, rc[0], NULL, "j");
-        ex_line(x, "rp[j] = acc;");
-        x->indent--;
-        ex_line(x, "}");
-        ex_bind_row(x, rw.pro.mm, "rp");
-    }
-    if (rw.has_epi) ex_line(x, "%s ra[%lld];", emit_ctype(N(x->g, rw.epi.a)->type.dtype), (long long)rw.len);
-    for (int k = 0; k < st->nnodes && !x->failed; k++) {
-        NodeId id = st->nodes[k];
-        const Node *nd = N(x->g, id);
-        if (ir_ops[nd->op].kind == K_REDUCE) {
-            EmitRed ri;
-            if (emit_red_info(x->g, id, &ri, x->d)) {
-                x->failed = true;
-                break;
-            }
-            emit_red_count(x->g, &ri, x->args);
-            char *xc[IR_MAX_RANK] = {0};
-            for (int i = 0; i < rw.keep; i++) xc[i] = strdup(rc[i]);
-            reduce_loop(x, &ri, xc);
-            ex_free_coords(xc, S->rank);
-        } else if (rw.hoist[id]) {
-            char *c[IR_MAX_RANK] = {0};
-            row_coords(&nd->type, rc, rw.keep, c);
-            char *v = ex_value(x, id, c);
-            ex_bind(x, id, v);
-            free(v);
-            ex_free_coords(c, nd->type.rank);
-        } else if (row_memo(x, &rw, S, id)) {
-            char *arr = ex_name(x, "rm"), *c[IR_MAX_RANK] = {0};
-            ex_line(x, "%s %s[%lld];", emit_ctype(nd->type.dtype), arr, (long long)rw.len);
-            for (int i = 0; i < rw.keep; i++) c[i] = strdup(rc[i]);
-            int inner = ex_open_loops(x, S, rw.keep, 1, c + rw.keep, false);
-            int m2 = ex_mark(x);
-            char *v = ex_value(x, id, c);
-            ex_line(x, "%s[%s] = %s;", arr, c[rw.keep], v);
-            free(v);
-            ex_release(x, m2);
-            ex_close_loops(x, inner);
-            ex_free_coords(c, S->rank);
-            ex_bind_row(x, id, arr);
-            free(arr);
-        }
-    }
-    char ***rcs = calloc((size_t)st->nouts + 1, sizeof *rcs), ***fcs = calloc((size_t)st->nouts + 1, sizeof *fcs);
-    if (!rcs || !fcs) abort();
-    for (int k = 0; k < rw.nro; k++) {
-        if (!(rcs[k] = calloc(IR_MAX_RANK, sizeof(char *)))) abort();
-        row_coords(&N(x->g, rw.ro[k])->type, rc, rw.keep, rcs[k]);
-    }
-    if (rw.nro) store_outputs(x, rw.ro, rw.nro, rcs);
-    if (rw.nfo || rw.has_epi) {
-        char *fc[IR_MAX_RANK] = {0};
-        for (int i = 0; i < rw.keep; i++) fc[i] = strdup(rc[i]);
-        int inner = ex_open_loops(x, S, rw.keep, S->rank - rw.keep, fc + rw.keep, false);
-        int m2 = ex_mark(x);
-        if (rw.has_epi) {
-            char *v = ex_value(x, rw.epi.a, fc);
-            ex_line(x, "ra[%s] = %s;", fc[S->rank - 1], v);
-            free(v);
-        }
-        for (int k = 0; k < rw.nfo; k++) fcs[k] = fc;
-        store_outputs(x, rw.fo, rw.nfo, fcs);
-        ex_release(x, m2);
-        ex_close_loops(x, inner);
-        ex_free_coords(fc, S->rank);
-    }
-    if (rw.has_epi) {
-        const TensorType *E = &N(x->g, rw.epi.mm)->type;
-        char *oc[2] = {strdup(rc[0]), NULL};
-        int inner = ex_open_loops(x, E, 1, 1, oc + 1, false);
-        int m2 = ex_mark(x);
-        emit_cpu_row_dot(x, &rw.epi, rc[0], "ra", oc[1]);
-        ex_bind(x, rw.epi.mm, "acc");
-        for (int k = 0; k < rw.neo; k++) fcs[k] = oc;
-        store_outputs(x, rw.eo, rw.neo, fcs);
-        ex_unbind(x, rw.epi.mm);
-        ex_release(x, m2);
-        ex_close_loops(x, inner);
-        ex_free_coords(oc, 2);
-    }
-    for (int k = 0; k < rw.nro; k++) ex_free_coords(rcs[k], N(x->g, rw.ro[k])->type.rank), free(rcs[k]);
-    free(rcs), free(fcs);
-    for (int k = 0; k < st->nnodes; k++) ex_unbind(x, st->nodes[k]);
-    ex_release(x, m);
-    ex_close_loops(x, loops);
-    ex_free_coords(rc, rw.keep);
-    emit_row_free(&rw);
 }
 
 /* GEMM: cblas into the target (batch by batch), then a loop applying the epilogue. */
@@ -604,7 +444,7 @@ static void emit_cpu_gemm(Ex *x) {
         ex_line(x, "const %s acc = C[%s];", T, lin);
         free(lin);
         ex_bind(x, gm.mm, "acc");
-        store_outputs(x, outs, n, cs);
+        emit_cpu_store_outputs(x, outs, n, cs);
         ex_unbind(x, gm.mm);
         ex_release(x, m);
         ex_close_loops(x, loops);
@@ -664,10 +504,9 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
             g->ninputs + g->noutputs + 1, nscalars ? nscalars : 1);
     for (int s = 0; s < p->nsteps; s++) {
         step_comment(&b, g, s);
-        str_add(&b, "GTC_CPU_STEP static void %s_c%d(const void *args) {\n"
-                    "    const struct gtc_args *a = (const struct gtc_args *)args;\n    (void)a;\n", p->sym, s);
+        Str body = {0};
         Ex x;
-        ex_init(&x, g, EMIT_C, s, &b, d);
+        ex_init(&x, g, EMIT_C, s, &body, d);
         switch (p->steps[s].kind) {
         case STEP_ELEMWISE: emit_cpu_elemwise(&x); break;
         case STEP_REDUCE: emit_cpu_reduce(&x); break;
@@ -676,13 +515,19 @@ char *emit_cpu_source(const Graph *g, const char *source_name, Diag *d) {
         case STEP_COPY: emit_cpu_copy(&x); break;
         case STEP_ALLREDUCE: break; /* a world of ranks is the CUDA executor's (docs/distributed.md) */
         }
-        bool failed = x.failed;
+        bool failed = x.failed, no_jam = x.no_jam;
         ex_done(&x);
         if (failed || d->nerrors) {
-            str_free(&b);
+            str_free(&body), str_free(&b);
             return NULL;
         }
+        str_add(&b, "%sGTC_CPU_STEP static void %s_c%d(const void *args) {\n"
+                    "    const struct gtc_args *a = (const struct gtc_args *)args;\n    (void)a;\n",
+                no_jam ? "GTC_CPU_NO_JAM " : "", p->sym, s);
+        char *text = str_take(&body);
+        str_cat(&b, text);
         str_cat(&b, "}\n");
+        free(text);
     }
     str_add(&b, "\nconst RtCpuKernel %s_cpu_kernels[] = {", p->sym);
     for (int s = 0; s < p->nsteps; s++) str_add(&b, "%s%s_c%d", s ? ", " : "", p->sym, s);

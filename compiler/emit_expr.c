@@ -397,7 +397,11 @@ static char *load_leaf(Ex *x, NodeId id, char *const *coords) {
 char *ex_value(Ex *x, NodeId id, char *const *coords) {
     const Node *nd = &x->g->nodes[id];
     if (x->bound[id]) return xstrdup(x->bound[id]);
-    if (x->rowarr[id]) return xfmt("%s[%s]", x->rowarr[id], nd->type.rank ? coords[nd->type.rank - 1] : "0");
+    if (x->rowarr[id]) {
+        const char *c = nd->type.rank ? coords[nd->type.rank - 1] : "0", *at = strstr(x->rowarr[id], "[]");
+        if (at) return xfmt("%.*s[%s]%s", (int)(at - x->rowarr[id]), x->rowarr[id], c, at + 2);
+        return xfmt("%s[%s]", x->rowarr[id], c);
+    }
     if (x->failed) return xstrdup("0");
     char *key = memo_key(id, nd->type.rank, coords);
     const char *hit = memo_get(x, key);

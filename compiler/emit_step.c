@@ -92,25 +92,37 @@ int emit_red_info(const Graph *g, NodeId r, EmitRed *ri, Diag *d) {
     return 0;
 }
 
+/* The test under which a max or min takes v over acc: the first NaN stays. */
+static char *red_takes(const EmitRed *ri, const char *acc, const char *v) {
+    const char *cmp = ri->op == OP_MAX ? ">" : "<";
+    if (!ir_dtype_is_float(ri->ct)) return xfmt("%s %s %s", v, cmp, acc);
+    return xfmt("%s %s %s || (%s != %s && %s == %s)", v, cmp, acc, v, v, acc, acc);
+}
+
 char *emit_red_step(const EmitRed *ri, const char *acc, const char *acc_i, const char *v, const char *k) {
-    bool flt = ir_dtype_is_float(ri->ct);
     switch (ri->op) {
     case OP_SUM: case OP_MEAN: return xfmt("%s += (%s)%s;", acc, ri->acc, v);
     case OP_PROD: return xfmt("%s *= (%s)%s;", acc, ri->acc, v);
     case OP_MAX: case OP_MIN: {
-        const char *cmp = ri->op == OP_MAX ? ">" : "<";
-        if (!flt) return xfmt("if (%s %s %s) %s = %s;", v, cmp, acc, acc, v);
-        /* the first NaN stays */
-        return xfmt("if (%s %s %s || (%s != %s && %s == %s)) %s = %s;", v, cmp, acc, v, v, acc, acc, acc, v);
+        char *t = red_takes(ri, acc, v), *r = xfmt("if (%s) %s = %s;", t, acc, v);
+        free(t);
+        return r;
     }
     case OP_ARGMAX: case OP_ARGMIN: {
         const char *cmp = ri->op == OP_ARGMAX ? ">" : "<";
-        if (!flt) return xfmt("if (%s < 0 || %s %s %s) { %s = %s; %s = %s; }", acc_i, v, cmp, acc, acc, v, acc_i, k);
+        if (!ir_dtype_is_float(ri->ct)) return xfmt("if (%s < 0 || %s %s %s) { %s = %s; %s = %s; }", acc_i, v, cmp, acc, acc, v, acc_i, k);
         return xfmt("if (%s < 0 || (%s == %s && (%s %s %s || %s != %s))) { %s = %s; %s = %s; }", acc_i, acc, acc, v,
                     cmp, acc, v, v, acc, v, acc_i, k);
     }
     default: return xfmt("/* ? */");
     }
+}
+
+char *emit_red_step_select(const EmitRed *ri, const char *acc, const char *acc_i, const char *v, const char *k) {
+    if (ri->op != OP_MAX && ri->op != OP_MIN) return emit_red_step(ri, acc, acc_i, v, k);
+    char *t = red_takes(ri, acc, v), *r = xfmt("%s = (%s) ? %s : %s;", acc, t, v, acc);
+    free(t);
+    return r;
 }
 
 char *emit_red_final(const EmitRed *ri, const char *acc, const char *acc_i) {

@@ -263,7 +263,42 @@ template <> struct gtc_cast_s<gtc_f16> {
 #else
 /* ---- C11: _Generic over float and double (and the integer types where the op allows them) ---- */
 #define GTC_GF(x, f32, f64) _Generic((x), float: f32, default: f64)(x)
-#define gtc_exp(x) GTC_GF(x, expf, exp)
+/* float32 exp: glibc's expf algorithm (2.27 on, ARM's optimized-routines) written out, so that
+ * it inlines and vectorises (a loop of gtc_expf over a block of rows runs 8 or 16 wide, where a
+ * call to libm's expf runs one value at a time). x = (k + r) ln2 / 32 with k an integer and
+ * |r| <= 1/2; exp(x) = 2^(k/32) 2^(r/32): a 32-entry table of 2^(i/32) (its exponent bits take
+ * k / 32), times a cubic in r, in double, rounded once to float. No FMA, as glibc's
+ * generic build: the same bits on every machine and in every clone of a step; glibc picks its
+ * FMA build where the CPU has FMA, which differs from this in 2 of the 2^32 floats by 1 ulp
+ * (tests/unit/test_scalar.c checks the rest bitwise). Specials as glibc: NaN stays NaN, exp(-inf)
+ * = 0, above log(FLT_MAX) +inf, below log(2^-150) +0 (no errno). The eager exp and the
+ * generated code both call it, so they agree bitwise. */
+GTC_FN float gtc_expf(float x) {
+    static const uint64_t tab[32] = {
+        0x3ff0000000000000ull, 0x3fefd9b0d3158574ull, 0x3fefb5586cf9890full, 0x3fef9301d0125b51ull,
+        0x3fef72b83c7d517bull, 0x3fef54873168b9aaull, 0x3fef387a6e756238ull, 0x3fef1e9df51fdee1ull,
+        0x3fef06fe0a31b715ull, 0x3feef1a7373aa9cbull, 0x3feedea64c123422ull, 0x3feece086061892dull,
+        0x3feebfdad5362a27ull, 0x3feeb42b569d4f82ull, 0x3feeab07dd485429ull, 0x3feea47eb03a5585ull,
+        0x3feea09e667f3bcdull, 0x3fee9f75e8ec5f74ull, 0x3feea11473eb0187ull, 0x3feea589994cce13ull,
+        0x3feeace5422aa0dbull, 0x3feeb737b0cdc5e5ull, 0x3feec49182a3f090ull, 0x3feed503b23e255dull,
+        0x3feee89f995ad3adull, 0x3feeff76f2fb5e47ull, 0x3fef199bdd85529cull, 0x3fef3720dcef9069ull,
+        0x3fef5818dcfba487ull, 0x3fef7c97337b9b5full, 0x3fefa4afa2a490daull, 0x3fefd0765b6e4540ull};
+    const double shift = 0x1.8p52, inv_ln2_32 = 0x1.71547652b82fep+0 * 32;
+    const double c0 = 0x1.c6af84b912394p-5 / 32768, c1 = 0x1.ebfce50fac4f3p-3 / 1024, c2 = 0x1.62e42ff0c52d6p-1 / 32;
+    double z = inv_ln2_32 * (double)x, kd = z + shift;
+    gtc_f64_bits k, s;
+    k.d = kd;                /* k in the low bits: round to nearest, ties to even */
+    kd -= shift;
+    double r = z - kd;
+    s.u = tab[k.u % 32] + (k.u << 47); /* 2^(k/32) */
+    double p = c0 * r + c1, r2 = r * r, y = c2 * r + 1.0;
+    y = p * r2 + y;
+    float f = (float)(y * s.d);
+    f = x > 0x1.62e42ep6f ? (float)INFINITY : f;
+    f = x < -0x1.9fe368p6f ? 0.0f : f;
+    return x != x ? x + x : f;
+}
+#define gtc_exp(x) GTC_GF(x, gtc_expf, exp)
 #define gtc_log(x) GTC_GF(x, logf, log)
 #define gtc_sqrt(x) GTC_GF(x, sqrtf, sqrt)
 #define gtc_sin(x) GTC_GF(x, sinf, sin)

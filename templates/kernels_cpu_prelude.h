@@ -15,3 +15,11 @@ __extension__ typedef __int128 gtc_wide;
 #else
 #define GTC_CPU_STEP
 #endif
+/* A blocked row step (compiler/emit_cpu.c) without GCC's unroll-and-jam: jamming the loop along
+ * the row into the loop across the block's rows (a max's accumulators carried along the row)
+ * leaves strided loads the vectoriser gives up on, and the loop runs one row at a time. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define GTC_CPU_NO_JAM __attribute__((optimize("no-loop-unroll-and-jam")))
+#else
+#define GTC_CPU_NO_JAM
+#endif

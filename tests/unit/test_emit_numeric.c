@@ -65,6 +65,9 @@ TEST(emit_cpu__broadcast_promote__matches_eager) { check("tests/golden/broadcast
 TEST(emit_cpu__ints_and_bools__match_exactly) { check("tests/emit/ints.json", 1, F32); }
 TEST(emit_cpu__small_and_unsigned_ints__match_exactly) { check("tests/golden/small_ints/graph.json", 1, F32); }
 TEST(emit_cpu__row_softmax__matches_eager) { check("tests/golden/softmax_row/graph.json", 1, F32); }
+/* the digits inference at batch 100: its softmax row step 32 rows at a time, a short last block,
+ * gtc_expf inline (compiler/emit_cpu_row.c): the eager ops' bits */
+TEST(emit_cpu__blocked_softmax_rows__match_eager_exactly) { check("tests/golden/softmax_rows_blocked/graph.json", 1, 0.0); }
 TEST(emit_cpu__log_sum_exp__matches_eager) { check("tests/golden/logsumexp/graph.json", 1, F32); }
 TEST(emit_cpu__row_too_long__matches_eager) { check("tests/golden/row_too_long/graph.json", 1, F32); }
 TEST(emit_cpu__whole_tensor_rows_and_arg_reductions__match_eager) { check("tests/emit/row_1d.json", 1, F32); }
@@ -137,6 +140,7 @@ int main(void) {
         cmocka_unit_test(emit_cpu__ints_and_bools__match_exactly),
         cmocka_unit_test(emit_cpu__small_and_unsigned_ints__match_exactly),
         cmocka_unit_test(emit_cpu__row_softmax__matches_eager),
+        cmocka_unit_test(emit_cpu__blocked_softmax_rows__match_eager_exactly),
         cmocka_unit_test(emit_cpu__log_sum_exp__matches_eager),
         cmocka_unit_test(emit_cpu__row_too_long__matches_eager),
         cmocka_unit_test(emit_cpu__whole_tensor_rows_and_arg_reductions__match_eager),
