@@ -61,21 +61,40 @@ static inline void gtc_cpu_gemm_end(int saved) {
 #include <immintrin.h>
 #define GTC_SG_X86 1
 #endif
+#include <limits.h>
 #include <math.h>
 
 #define GTC_SG_KC 256 /* rows of op(b) per copied panel: 256 x 32 floats = 32 KiB */
 
-/* op(b)[p0 + p][j0 + j] for p < kc, j < nr into dst (row stride w, columns nr..w-1 zero). */
-static inline void gtc_sg_panel(float *dst, int w, int tb, const float *b, int ldb, int p0, int kc, int j0,
-                                int nr) {
-    for (int p = 0; p < kc; p++) {
-        float *d = dst + (long)p * w;
-        if (tb)
-            for (int j = 0; j < nr; j++) d[j] = b[(long)(j0 + j) * ldb + p0 + p];
-        else
-            for (int j = 0; j < nr; j++) d[j] = b[(long)(p0 + p) * ldb + j0 + j];
-        for (int j = nr; j < w; j++) d[j] = 0.0f;
-    }
+/* op(b)[p0 + p][j0 + j] for p < kc, j < nr into dst (row stride w) from b stored transposed
+ * (b[j][p], ldb): blocks of 8 x 8 transposed in AVX registers, the edges one at a time. */
+#ifdef GTC_SG_X86
+__attribute__((always_inline, target("avx")))
+#endif
+static inline void gtc_sg_pack_t(float *dst, int w, const float *b, int ldb, int p0, int kc, int j0, int nr) {
+    int j8 = 0, p8 = 0;
+#ifdef GTC_SG_X86
+    p8 = kc / 8 * 8;
+    for (; j8 + 8 <= nr; j8 += 8)
+        for (int p = 0; p < p8; p += 8) {
+            const float *s = b + (long)(j0 + j8) * ldb + p0 + p;
+            __m256 r[8], t[8];
+            for (int q = 0; q < 8; q++) r[q] = _mm256_loadu_ps(s + (long)q * ldb);
+            for (int q = 0; q < 8; q += 2)
+                t[q] = _mm256_unpacklo_ps(r[q], r[q + 1]), t[q + 1] = _mm256_unpackhi_ps(r[q], r[q + 1]);
+            for (int q = 0; q < 8; q += 4) {
+                r[q] = _mm256_shuffle_ps(t[q], t[q + 2], 0x44), r[q + 1] = _mm256_shuffle_ps(t[q], t[q + 2], 0xEE);
+                r[q + 2] = _mm256_shuffle_ps(t[q + 1], t[q + 3], 0x44);
+                r[q + 3] = _mm256_shuffle_ps(t[q + 1], t[q + 3], 0xEE);
+            }
+            for (int q = 0; q < 4; q++) {
+                _mm256_storeu_ps(dst + (long)(p + q) * w + j8, _mm256_permute2f128_ps(r[q], r[q + 4], 0x20));
+                _mm256_storeu_ps(dst + (long)(p + q + 4) * w + j8, _mm256_permute2f128_ps(r[q], r[q + 4], 0x31));
+            }
+        }
+#endif
+    for (int p = 0; p < kc; p++)
+        for (int j = p < p8 ? j8 : 0; j < nr; j++) dst[(long)p * w + j] = b[(long)(j0 + j) * ldb + p0 + p];
 }
 
 /* One ISA's kernel, written once for both vector widths (W floats, type V, column mask MT,
@@ -83,7 +102,19 @@ static inline void gtc_sg_panel(float *dst, int w, int tb, const float *b, int l
  * from +0, else from c; b's columns past the panel's end masked off), gtc_sg_rows_ISA the tiles
  * down one column panel, gtc_sg_ISA the loops over column panels (two vectors wide) and k
  * panels. a is read in place: element (i, p) at a[i * ars + p * aps]. */
-#define GTC_SG_DEFINE(ISA, TGT, V, MT, W, MR, ZERO, LOADM, STOREM, SET1, FMA, MASK)                                    \
+#define GTC_SG_DEFINE(ISA, TGT, V, MT, W, MR, ZERO, LOADM, STOREM, STORE, SET1, FMA, MASK)                             \
+    /* op(b)'s panel into dst (2 W columns a row; the kernel masks off those past nr) */                               \
+    static inline __attribute__((always_inline, target(TGT))) void gtc_sg_pack_##ISA(                                  \
+        float *dst, int tb, const float *b, int ldb, int p0, int kc, int j0, int nr, MT m0, MT m1) {                   \
+        if (tb) {                                                                                                      \
+            gtc_sg_pack_t(dst, 2 * W, b, ldb, p0, kc, j0, nr);                                                         \
+            return;                                                                                                    \
+        }                                                                                                              \
+        for (int p = 0; p < kc; p++) {                                                                                 \
+            const float *s = b + (long)(p0 + p) * ldb + j0;                                                            \
+            STORE(dst + p * 2 * W, LOADM(s, m0)), STORE(dst + p * 2 * W + W, LOADM(s + W, m1));                        \
+        }                                                                                                              \
+    }                                                                                                                  \
     static inline __attribute__((always_inline, target(TGT))) void gtc_sg_tile_##ISA(                                  \
         const int mr, const int nv, int kc, const float *a, const long ars, const long aps, const float *b,            \
         long bs, float *c, long ldc, MT m0, MT m1, int first) {                                                        \
@@ -112,7 +143,7 @@ static inline void gtc_sg_panel(float *dst, int w, int tb, const float *b, int l
         int i = 0;                                                                                                     \
         if (nv == 1) /* one vector of columns: twice the rows in the registers */                                      \
             for (; i + 2 * MR <= m; i += 2 * MR)                                                                       \
-                gtc_sg_tile_##ISA(2 * MR, 1, kc, a + i * ars, ars, aps, b, bs, c + (long)i * ldc, ldc, m0, m1,       \
+                gtc_sg_tile_##ISA(2 * MR, 1, kc, a + i * ars, ars, aps, b, bs, c + (long)i * ldc, ldc, m0, m1,         \
                                   first);                                                                              \
         for (; i + MR <= m; i += MR)                                                                                   \
             gtc_sg_tile_##ISA(MR, nv, kc, a + i * ars, ars, aps, b, bs, c + (long)i * ldc, ldc, m0, m1, first);        \
@@ -125,9 +156,41 @@ static inline void gtc_sg_panel(float *dst, int w, int tb, const float *b, int l
         if (m - i >= 1)                                                                                                \
             gtc_sg_tile_##ISA(1, nv, kc, a + i * ars, ars, aps, b, bs, c + (long)i * ldc, ldc, m0, m1, first);         \
     }                                                                                                                  \
+    /* mr (1 or 2) rows of c, b row-major read in place: four vectors of columns at once, so that                      \
+     * more chains hide each other's latency (a row's chains are as long as k) */                                      \
+    static inline __attribute__((always_inline, target(TGT))) void gtc_sg_wide_##ISA(                                  \
+        const int mr, int n, int k, const float *a, long ars, long aps, const float *b, int ldb, float *c, int ldc) {  \
+        for (int j0 = 0; j0 < n; j0 += 4 * W) {                                                                        \
+            MT mk[4];                                                                                                  \
+            V acc[2][4];                                                                                               \
+            for (int v = 0; v < 4; v++) {                                                                              \
+                int left = n - j0 - v * W;                                                                             \
+                mk[v] = MASK(left <= 0 ? 0 : left < W ? left : W);                                                     \
+                acc[0][v] = acc[1][v] = ZERO();                                                                        \
+            }                                                                                                          \
+            for (int p = 0; p < k; p++) {                                                                              \
+                V bv[4];                                                                                               \
+                _Pragma("GCC unroll 4") for (int v = 0; v < 4; v++)                                                    \
+                    bv[v] = LOADM(b + (long)p * ldb + j0 + v * W, mk[v]);                                              \
+                _Pragma("GCC unroll 2") for (int r = 0; r < mr; r++) {                                                 \
+                    V x = SET1(a[r * ars + p * aps]);                                                                  \
+                    _Pragma("GCC unroll 4") for (int v = 0; v < 4; v++) acc[r][v] = FMA(x, bv[v], acc[r][v]);          \
+                }                                                                                                      \
+            }                                                                                                          \
+            _Pragma("GCC unroll 2") for (int r = 0; r < mr; r++)                                                       \
+                _Pragma("GCC unroll 4") for (int v = 0; v < 4; v++)                                                    \
+                    STOREM(c + (long)r * ldc + j0 + v * W, mk[v], acc[r][v]);                                          \
+        }                                                                                                              \
+    }                                                                                                                  \
     static __attribute__((noinline, target(TGT))) void gtc_sg_##ISA(int ta, int tb, int m, int n, int k,               \
                                                                     const float *a, int lda, const float *b,           \
                                                                     int ldb, float *c, int ldc) {                      \
+        if (!tb && m < 4) { /* a row or a few: gtc_sg_wide */                                                          \
+            long ars = ta ? 1 : lda, aps = ta ? lda : 1;                                                               \
+            if (m >= 2) gtc_sg_wide_##ISA(2, n, k, a, ars, aps, b, ldb, c, ldc);                                       \
+            if (m & 1) gtc_sg_wide_##ISA(1, n, k, a + (m - 1) * ars, ars, aps, b, ldb, c + (long)(m - 1) * ldc, ldc);  \
+            return;                                                                                                    \
+        }                                                                                                              \
         float panel[GTC_SG_KC * 2 * W] __attribute__((aligned(64)));                                                   \
         for (int j0 = 0; j0 < n; j0 += 2 * W) {                                                                        \
             int nr = n - j0 < 2 * W ? n - j0 : 2 * W, nv = nr > W ? 2 : 1;                                             \
@@ -138,7 +201,7 @@ static inline void gtc_sg_panel(float *dst, int w, int tb, const float *b, int l
                 const float *bp = panel;                                                                               \
                 long bs = 2 * W;                                                                                       \
                 if (direct) bp = b + (long)p0 * ldb + j0, bs = ldb;                                                    \
-                else gtc_sg_panel(panel, 2 * W, tb, b, ldb, p0, kc, j0, nr);                                           \
+                else gtc_sg_pack_##ISA(panel, tb, b, ldb, p0, kc, j0, nr, m0, m1);                                     \
                 float *cj = c + j0;                                                                                    \
                 int first = p0 == 0;                                                                                   \
                 if (ta) { /* a[p][i]: rows of a tile side by side */                                                   \
@@ -159,11 +222,11 @@ enum { GTC_SG_SCALAR, GTC_SG_AVX2, GTC_SG_AVX512 };
 #ifdef GTC_SG_X86
 #define GTC_SG_LM512(p, m) _mm512_maskz_loadu_ps(m, p)
 #define GTC_SG_M512(n) ((__mmask16)((1u << (n)) - 1u))
-GTC_SG_DEFINE(avx512, "avx512f", __m512, __mmask16, 16, 8, _mm512_setzero_ps, GTC_SG_LM512,
-              _mm512_mask_storeu_ps, _mm512_set1_ps, _mm512_fmadd_ps, GTC_SG_M512)
+GTC_SG_DEFINE(avx512, "avx512f", __m512, __mmask16, 16, 8, _mm512_setzero_ps, GTC_SG_LM512, _mm512_mask_storeu_ps,
+              _mm512_store_ps, _mm512_set1_ps, _mm512_fmadd_ps, GTC_SG_M512)
 #define GTC_SG_M256(n) _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
-GTC_SG_DEFINE(avx2, "avx2,fma", __m256, __m256i, 8, 6, _mm256_setzero_ps, _mm256_maskload_ps,
-              _mm256_maskstore_ps, _mm256_set1_ps, _mm256_fmadd_ps, GTC_SG_M256)
+GTC_SG_DEFINE(avx2, "avx2,fma", __m256, __m256i, 8, 6, _mm256_setzero_ps, _mm256_maskload_ps, _mm256_maskstore_ps,
+              _mm256_store_ps, _mm256_set1_ps, _mm256_fmadd_ps, GTC_SG_M256)
 #endif
 
 /* The widest of the kernels that this CPU runs (the same answer in gtc.so and generated code). */
@@ -220,11 +283,14 @@ static inline void gtc_sg_run(int isa, int ta, int tb, int m, int n, int k, cons
     gtc_sg_block(isa, ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
 }
 
+/* Whether a float32 product of mnk multiply-adds runs gtc's kernel (above), not OpenBLAS. */
+static inline int gtc_cpu_sgemm_own(double mnk) { return mnk < GTC_CPU_SGEMM_OWN_MAX; }
+
 /* c[m, n] (leading dimension ldc) = op(a) op(b), float32 and float64: a float32 product below
  * GTC_CPU_SGEMM_OWN_MAX multiply-adds by gtc's kernel (above), the others by OpenBLAS. */
 static inline void gtc_cpu_sgemm(int ta, int tb, int m, int n, int k, const float *a, int lda, const float *b,
                                  int ldb, float *c, int ldc) {
-    if ((double)m * n * k < GTC_CPU_SGEMM_OWN_MAX) {
+    if (gtc_cpu_sgemm_own((double)m * n * k)) {
         gtc_sg_run(gtc_sg_best(), ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
         return;
     }
