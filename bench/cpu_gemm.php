@@ -12,9 +12,9 @@
  * [k, m] tensor, "tb" b one of [n, k] (as autograd's gradients are; eager matmul copies such a
  * view before the product). Per product: warm-up, then --reps intervals of at least --ms
  * milliseconds of calls, each ending with one element read back; the best interval's time per
- * call is printed in microseconds, with GFLOP/s = 2 m n k / time. Compare with PyTorch's
- * `a @ b` on the same shapes (torch.set_num_threads(1)), or with OpenBLAS by building gtc.so
- * from main.
+ * call is printed in microseconds, with GFLOP/s = 2 m n k / time. The products are
+ * bench/cpu_gemm_shapes.json's; bench/cpu_gemm_torch.py times PyTorch's `a @ b` on them the same
+ * way; OpenBLAS's side is main's gtc.so (before gtc's own kernel) running this script.
  */
 use Cuda\CudaArray;
 
@@ -29,24 +29,8 @@ foreach (array_slice($argv, 1) as $arg) {
 $reps = max(1, (int)$opt['reps']);
 $ms = max(1, (int)$opt['ms']);
 
-// [name, m, n, k, ta, tb]
-$shapes = [
-    ['mlp2 480-256 b512 fwd', 512, 256, 480, 0, 0],
-    ['mlp2 480-256 b512 dW (ta)', 480, 256, 512, 1, 0],
-    ['mlp1/infer 64-64 b256', 256, 64, 64, 0, 0],
-    ['infer 64-10 b256', 256, 10, 64, 0, 0],
-    ['infer 64-64 b1', 1, 64, 64, 0, 0],
-    ['mlp3 784-1024 b1024 fwd', 1024, 1024, 784, 0, 0],
-    ['1024^3', 1024, 1024, 1024, 0, 0],
-    ['cnn conv1 fwd (im2col)', 16, 16384, 9, 0, 0],
-    ['cnn conv1 dW', 16, 9, 16384, 0, 1],
-    ['cnn conv2 fwd (im2col)', 32, 4096, 144, 0, 0],
-    ['cnn conv2 dW', 32, 144, 4096, 0, 1],
-    ['cnn conv2 dX', 144, 4096, 32, 1, 0],
-    ['cnn fc fwd', 256, 10, 128, 0, 0],
-    ['cnn fc dX', 256, 128, 10, 0, 1],
-    ['cnn fc dW', 128, 10, 256, 1, 0],
-];
+// [name, m, n, k, ta, tb]: shared with bench/cpu_gemm_torch.py
+$shapes = json_decode(file_get_contents(__DIR__ . '/cpu_gemm_shapes.json'), true);
 
 printf("# threads: %s (GTC_CPU_THREADS), device %s, best of %d intervals of >= %d ms\n",
        getenv('GTC_CPU_THREADS') ?: '(default)', CudaArray::zeros([1])->device(), $reps, $ms);
