@@ -53,15 +53,14 @@ static inline void gtc_cpu_gemm_end(int saved) {
  * scalar paths below give the same bits, whatever the compiler flags (eager matmul in gtc.so,
  * generated code at -O3 -ffp-contract=off), the transposes, the leading dimensions, the shape
  * around the element and the thread count (docs/cpu.md, "Small products"). Vectorised across j:
- * a tile of MR rows (2 MR with one vector) by two vectors of columns held in registers, op(a)
- * read in place, op(b) in place when it is row-major and small or a has few rows, else copied
- * panel by panel (GTC_SG_KC rows, on the stack); a chain cut at a panel's end is stored into c
- * and reloaded, which is exact. */
+ * a tile of MR rows (2 MR with one vector) by two vectors of columns held in registers (1-3
+ * rows: four vectors, gtc_sg_wide), op(a) read in place, op(b) in place when it is row-major
+ * and small or a has few rows, else copied panel by panel (GTC_SG_KC rows, on the stack); a
+ * chain cut at a panel's end is stored into c and reloaded, which is exact. */
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define GTC_SG_X86 1
 #endif
-#include <limits.h>
 #include <math.h>
 
 #define GTC_SG_KC 256 /* rows of op(b) per copied panel: 256 x 32 floats = 32 KiB */
