@@ -140,7 +140,9 @@ static inline void gtc_sg_pack_t(float *dst, int w, const float *b, int ldb, int
         int m, const int nv, int kc, const float *a, const long ars, const long aps, const float *b, long bs,          \
         float *c, int ldc, MT m0, MT m1, int first) {                                                                  \
         int i = 0;                                                                                                     \
-        if (nv == 1) /* one vector of columns: twice the rows in the registers */                                      \
+        /* one vector of columns: twice the rows in the registers, unless a's rows lie 4 KiB or more                   \
+         * apart (16 of them share the L1 sets, more than its ways) */                                                 \
+        if (nv == 1 && !(aps == 1 && ars >= 1024))                                                                     \
             for (; i + 2 * MR <= m; i += 2 * MR)                                                                       \
                 gtc_sg_tile_##ISA(2 * MR, 1, kc, a + i * ars, ars, aps, b, bs, c + (long)i * ldc, ldc, m0, m1,         \
                                   first);                                                                              \

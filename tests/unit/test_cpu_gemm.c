@@ -105,10 +105,11 @@ TEST(gtc_sg_run__every_isa_shape_and_transpose__the_chains_bits) {
                     }
 }
 
-/* k past one panel of b (chains stored into c and resumed: the same bits), and b large enough
- * to be copied rather than read in place (k * n > 8192 with 16 rows or more). */
+/* k past one panel of b (chains stored into c and resumed: the same bits), b large enough to
+ * be copied rather than read in place (k * n > 8192 with 16 rows or more), and a's rows 4 KiB
+ * or more apart (k >= 1024: tiles of 8 rows rather than 16 for one vector of columns). */
 TEST(gtc_sg_run__k_past_a_panel_and_copied_b__the_chains_bits) {
-    static const int shapes[][3] = {{17, 33, 257}, {16, 200, 300}, {40, 47, 513}, {3, 70, 600}};
+    static const int shapes[][3] = {{17, 33, 257}, {16, 200, 300}, {40, 47, 513}, {3, 70, 600}, {37, 9, 1100}};
     unsigned seed = 7;
     for (int isa = 0; isa <= gtc_sg_best(); isa++)
         for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
