@@ -45,7 +45,7 @@ PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cud
                 runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/kernel_compiler.c
 GTC_MAIN := compiler/main.c
 UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit test_sym
-RT_UNIT_TESTS := test_tensor test_cpu_ops test_scalar test_fsum test_kcache test_cpu_cc test_half test_cpu_threads test_dist
+RT_UNIT_TESTS := test_tensor test_cpu_ops test_scalar test_fsum test_kcache test_cpu_cc test_half test_cpu_threads test_cpu_gemm test_dist
 # gtc compile: the build driver and the extension glue generator; gtc.so's API for models.
 COMPILER_SRCS += compiler/emit_ext.c compiler/names.c compiler/build.c
 UNIT_TESTS += test_emit_ext
@@ -149,7 +149,7 @@ $(BUILD)/obj/compiler/emit_text.o: $(BUILD)/gen/emit_text.inc
 $(BUILD)/obj/compiler/emit_text.o: CFLAGS += -I$(BUILD)/gen
 
 $(BUILD)/obj/compiler/build.o: CFLAGS += $(if $(OPENBLAS_OMP_DIR),-DGTC_OPENBLAS_DIR='"$(OPENBLAS_OMP_DIR)"')
-$(BUILD)/tests/test_cpu_threads: CFLAGS += -fopenmp
+$(BUILD)/tests/test_cpu_threads $(BUILD)/tests/test_cpu_gemm: CFLAGS += -fopenmp
 # The CPU backend's loops are OpenMP (runtime/cpu/cpu_threads.c owns the thread count).
 $(BUILD)/obj/runtime/cpu/%.o: CFLAGS += -fopenmp
 # The reductions at -O3: -O2's cost model leaves ir/fsum.h's column loops (a variable count of

@@ -1,6 +1,6 @@
-/* runtime/cpu/cpu_matmul.c: (batched) matrix products on the CPU through OpenBLAS's cblas GEMM,
- * called as generated code calls it (templates/kernels_cpu_gemm.h; bfloat16 and float16 through
- * float32's). */
+/* runtime/cpu/cpu_matmul.c: (batched) matrix products on the CPU through the GEMM call that
+ * generated code makes too (templates/kernels_cpu_gemm.h: gtc's own float32 kernel for small
+ * products, OpenBLAS's cblas for the others; bfloat16 and float16 through float32's). */
 #include <cblas.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -10,19 +10,24 @@
 #include "../../templates/kernels_cpu_gemm.h"
 
 /* How a [rows, cols] matrix with element strides (sr, sc) can be passed to a row-major GEMM:
- * as is (ld = sr) when its rows are contiguous. False otherwise (a transposed view, broadcast,
- * negative or scattered strides): the caller packs a contiguous copy. A transposed view is not
- * passed as CblasTrans: OpenBLAS's transposed kernels round differently, so a product would
- * depend on its operands' layout (x->transpose() against x->transpose()->contiguous(), found by
- * tests/fuzz/fuzz_runtime.c); the copy costs O(rows * cols) against the product's O(m * n * k).
- * The stride of a size-1 axis does not matter. */
+ * as is (ld = sr) when its rows are contiguous, as CblasTrans (ld = sc) when its columns are (a
+ * transposed view). False otherwise (broadcast, negative or scattered strides): the caller packs
+ * a contiguous copy. The stride of a size-1 axis does not matter. A transposed view reaches only
+ * gtc's own kernel so (cpu_matmul undoes it for OpenBLAS, no_trans): OpenBLAS's transposed
+ * kernels round differently, so a product would depend on its operands' layout
+ * (x->transpose() against x->transpose()->contiguous(), found by tests/fuzz/fuzz_runtime.c). */
 static bool blas_layout(int64_t rows, int64_t cols, int64_t sr, int64_t sc,
                         enum CBLAS_TRANSPOSE *tr, int64_t *ld) {
-    int64_t c1 = cols > 1 ? cols : 1;
-    int64_t l = rows <= 1 ? c1 : sr;
+    int64_t c1 = cols > 1 ? cols : 1, r1 = rows > 1 ? rows : 1;
+    int64_t l = rows <= 1 ? c1 : sr, lt = cols <= 1 ? r1 : sc;
     if ((cols <= 1 || sc == 1) && l >= c1 && l <= INT_MAX) {
         *tr = CblasNoTrans;
         *ld = l;
+        return true;
+    }
+    if ((rows <= 1 || sr == 1) && lt >= r1 && lt <= INT_MAX) {
+        *tr = CblasTrans;
+        *ld = lt;
         return true;
     }
     return false;
@@ -91,6 +96,11 @@ static int mat_arg(const RtTensor *t, bool is_b, int nb, const int64_t *bshape, 
     return 0;
 }
 
+/* A transposed operand made a contiguous copy instead (for OpenBLAS: blas_layout). */
+static void no_trans(MatArg *m) {
+    if (m->tr == CblasTrans) m->direct = false, m->tr = CblasNoTrans, m->ld = m->cols > 1 ? m->cols : 1;
+}
+
 /* A contiguous float32 tensor of t's shape in malloc'd st->data (the caller frees it), holding t
  * converted (exactly, from a 2-byte float) when conv. NULL: out of memory. */
 static RtTensor *as_f32(const RtTensor *t, RtTensor *tmp, RtStorage *st, bool conv) {
@@ -148,6 +158,11 @@ int cpu_matmul(RtTensor *out, const RtTensor *a, const RtTensor *b) {
         return 0;
     }
 
+    bool shared_b = batch > 1 && batch * m <= INT_MAX;
+    for (int i = 0; i < nb; i++) shared_b = shared_b && B.bst[i] == 0;
+    if (dt != DT_FLOAT32 || !gtc_cpu_sgemm_own((double)(shared_b ? batch * m : m) * n * k))
+        no_trans(&A), no_trans(&B); /* OpenBLAS's product: copies of transposed views */
+
     void *pa = NULL, *pb = NULL;
     if ((!A.direct && !(pa = malloc((size_t)(m * k) * es))) ||
         (!B.direct && !(pb = malloc((size_t)(k * n) * es)))) {
@@ -165,8 +180,6 @@ int cpu_matmul(RtTensor *out, const RtTensor *a, const RtTensor *b) {
      * are stacked rows, else from a stacked copy. Always one GEMM, so the bits do not depend on
      * a's layout: OpenBLAS's Haswell kernels round a row differently in a taller product (a batch
      * of every other matrix against its contiguous copy, tests/php/matmul_layout_bitwise.phpt). */
-    bool shared_b = batch > 1 && batch * m <= INT_MAX;
-    for (int i = 0; i < nb; i++) shared_b = shared_b && B.bst[i] == 0;
     char *stack = NULL;
     if (shared_b && !(it.ndim == 0 && A.direct && A.tr == CblasNoTrans && (m == 1 || it.istride[1] == m * A.sr) &&
                       it.istride[1] >= k)) {

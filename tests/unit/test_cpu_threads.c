@@ -1,9 +1,11 @@
 /* tests/unit/test_cpu_threads.c: the CPU backend's thread count and BLAS (runtime/cpu/cpu_threads.c):
  * the setting's parser (auto, 1..1024, everything else refused with a sentence), that a count is
  * applied to OpenMP and OpenBLAS, that eager elementwise ops and reductions give the same bits
- * on 1 and on several threads, matmul the right values on both (a float64 reference), that a
- * product below GTC_CPU_GEMM_PAR_MIN reaches OpenBLAS with one thread (templates/kernels_cpu_gemm.h)
- * and a larger one with all, and that a generic OpenBLAS kernel is corrected to the CPU's best. */
+ * on 1 and on several threads, matmul the right values on both (a float64 reference), that the
+ * GEMM helper makes OpenBLAS single-threaded below GTC_CPU_GEMM_PAR_MIN, that eager float32
+ * products below GTC_CPU_SGEMM_OWN_MAX run gtc's kernel with the same bits at any thread count
+ * and a larger one OpenBLAS on all threads (templates/kernels_cpu_gemm.h), and that a generic
+ * OpenBLAS kernel is corrected to the CPU's best. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -180,31 +182,32 @@ TEST(gtc_cpu_gemm_begin__small_product__one_thread_then_restored) {
     set_threads("auto");
 }
 
-/* Eager matmul through the helper: the digits MLP's 256x64x64 product (below the threshold)
- * reaches OpenBLAS with one thread out of 4 and gives the bits of a 1-thread run (OpenBLAS's
- * Haswell kernels round it differently when it is split over threads); a 256x256x128 one (above
- * it) reaches OpenBLAS with all 4. */
+/* Eager matmul through the one GEMM call: the digits MLP's 256x64x64 product (below
+ * GTC_CPU_GEMM_PAR_MIN) and a 256x256x128 one (above it) run gtc's own kernel, never OpenBLAS,
+ * with the same bits on 4 threads and on 1 (the larger one split over the 4); a 512x512x512 one
+ * (GTC_CPU_SGEMM_OWN_MAX) reaches OpenBLAS with all 4 threads, which may round differently. */
 TEST(cpu_matmul__below_the_threshold__one_thread_same_bits) {
-    static const int64_t shapes[2][3] = {{256, 64, 64}, {256, 256, 128}};
-    for (int s = 0; s < 2; s++) {
+    static const int64_t shapes[3][3] = {{256, 64, 64}, {256, 256, 128}, {512, 512, 512}};
+    for (int s = 0; s < 3; s++) {
         int64_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
         int64_t sa[2] = {m, k}, sb[2] = {k, n};
         RtTensor *a = rt_randn(B, DT_FLOAT32, 2, sa, 21), *b = rt_randn(B, DT_FLOAT32, 2, sb, 22);
         assert_true(a && b);
         float *r[2];
         const char *counts[2] = {"4", "1"};
+        double mnk = (double)m * n * k;
+        assert_int_equal(mnk < GTC_CPU_GEMM_PAR_MIN, s == 0); /* the shapes straddle the limits */
+        assert_int_equal(mnk < GTC_CPU_SGEMM_OWN_MAX, s < 2);
         for (int t = 0; t < 2; t++) {
             set_threads(counts[t]);
-            g_sgemm_calls = 0;
+            g_sgemm_calls = 0, g_sgemm_threads = 0;
             RtTensor *c = apply(OP_MATMUL, a, b, NULL);
-            assert_int_equal(g_sgemm_calls, 1);
-            bool small = (double)m * n * k < GTC_CPU_GEMM_PAR_MIN;
-            assert_int_equal(small, s == 0); /* the shapes straddle the threshold */
-            assert_int_equal(g_sgemm_threads, t == 0 && !small ? 4 : 1);
+            assert_int_equal(g_sgemm_calls, s == 2);
+            if (s == 2) assert_int_equal(g_sgemm_threads, t == 0 ? 4 : 1);
             r[t] = host(c);
             rt_release(c);
         }
-        if (s == 0) assert_memory_equal(r[0], r[1], (size_t)(m * n) * sizeof(float));
+        if (s < 2) assert_memory_equal(r[0], r[1], (size_t)(m * n) * sizeof(float));
         else /* split over threads, OpenBLAS may round differently (Haswell's kernels do) */
             for (int64_t i = 0; i < m * n; i++) assert_true(fabsf(r[0][i] - r[1][i]) <= 1e-4f * (1 + fabsf(r[1][i])));
         free(r[0]), free(r[1]);
