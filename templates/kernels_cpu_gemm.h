@@ -284,8 +284,10 @@ static inline void gtc_sg_run(int isa, int ta, int tb, int m, int n, int k, cons
     gtc_sg_block(isa, ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
 }
 
-/* Whether a float32 product of mnk multiply-adds runs gtc's kernel (above), not OpenBLAS. */
-static inline int gtc_cpu_sgemm_own(double mnk) { return mnk < GTC_CPU_SGEMM_OWN_MAX; }
+/* Whether a float32 product of mnk multiply-adds runs gtc's kernel (above), not OpenBLAS: only
+ * on a CPU with one of its vector paths (the scalar chain is the tests' definition; on a CPU
+ * without AVX2 and FMA, or not x86, OpenBLAS's kernels are many times faster than it). */
+static inline int gtc_cpu_sgemm_own(double mnk) { return mnk < GTC_CPU_SGEMM_OWN_MAX && gtc_sg_best() != GTC_SG_SCALAR; }
 
 /* c[m, n] (leading dimension ldc) = op(a) op(b), float32 and float64: a float32 product below
  * GTC_CPU_SGEMM_OWN_MAX multiply-adds by gtc's kernel (above), the others by OpenBLAS. */
