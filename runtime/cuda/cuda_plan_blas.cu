@@ -154,13 +154,15 @@ static cublasStatus_t layout(cublasLtMatrixLayout_t *l, cudaDataType_t t, int64_
 }
 
 // The algorithm for a description and its layouts: cuBLASLt's heuristic proposes up to
-// BLAS_CANDIDATES, and each is timed once on buffers of the step's sizes (as PyTorch's
-// TunableOp and cuDNN's benchmark mode do), the fastest kept for the process (g_tuned: every
-// step of the same product shares it, so a plan's products round alike). The heuristic's first
-// pick is not always the fastest: on the H200 it gave the 4096^3 TF32 product a 128x128 tile at
-// 530 us where a 128x256 one runs it in about 330 (bench/README.md, the Scale section).
-// GTC_BLAS_TUNE=0 keeps the heuristic's first pick.
-#define BLAS_CANDIDATES 8
+// BLAS_CANDIDATES, and each is timed on buffers of the step's sizes (as PyTorch's TunableOp and
+// cuDNN's benchmark mode do), the fastest kept for the process (g_tuned: every step of the same
+// product shares it, so a plan's products round alike). The heuristic's first pick is not always
+// the fastest: on the H200 it gave the 4096^3 TF32 product a 128x128 tile at 530 us where a
+// 128x256 one runs it in about 330 (bench/README.md, the Scale section); with 8 candidates timed
+// on constant data the bf16 4k-wide step's products ran 178-202 us where PyTorch's ran 161-167.
+// GTC_BLAS_TUNE=0 keeps the heuristic's first pick, GTC_BLAS_TUNE=N times its first N (1 to 64).
+#define BLAS_CANDIDATES 32
+#define BLAS_CANDIDATES_MAX 64
 
 typedef struct BlasKey {
     int precision, dtype, ta, tb, flip, bf16, align, bias, relu;
@@ -197,40 +199,71 @@ extern "C" void rt_cuda_blas_shutdown(void) {
     }
 }
 
-// Median-free timing: each candidate runs once to warm up, then BLAS_TIMED times between two
-// events; the least total wins. Operands are scratch buffers filled with a small nonzero
-// pattern (all-zero data runs faster than real data on tensor cores) and C is scratch too, so
-// tuning never touches the plan's buffers. Returns the index of the fastest, or 0 (the
-// heuristic's pick) when timing cannot run.
+// Tuning data: pseudo-random values of magnitude [0.5, 1) and either sign in the buffer's element
+// type (el: 2 bfloat16, 4 float, 8 double). Tensor cores run all-zero or constant data faster
+// than real data (less switching, higher clocks), which skews the choice.
+__global__ void gtc_blas_fill(void *p, int64_t n, int el) {
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+        uint32_t h = (uint32_t)i * 0x9e3779b9u ^ (uint32_t)(i >> 32);
+        h ^= h >> 16, h *= 0x85ebca6bu, h ^= h >> 13, h *= 0xc2b2ae35u, h ^= h >> 16;
+        if (el == 2) ((uint16_t *)p)[i] = (uint16_t)((h & 0x807fu) | 0x3f00u);
+        else if (el == 4) ((uint32_t *)p)[i] = (h & 0x807fffffu) | 0x3f000000u;
+        else ((uint64_t *)p)[i] = (uint64_t)((h & 0x800fffffu) | 0x3fe00000u) << 32 | (uint32_t)(h * 0x27d4eb2du);
+    }
+}
+
+// Each candidate runs once to warm up, then BLAS_TIMED times between two events; all candidates
+// are timed in a first round, the BLAS_FINALISTS fastest again in a second, and the least total
+// of a candidate's rounds wins (one round's clocks can favour whichever ran first). Operands
+// and C are scratch buffers of gtc_blas_fill's data, so tuning never touches the plan's buffers.
+// Returns the index of the fastest, or 0 (the heuristic's pick) when timing cannot run.
 #define BLAS_TIMED 3
+#define BLAS_FINALISTS 4
 static int time_candidates(RtCudaBlas *b, const cublasLtMatmulHeuristicResult_t *r, int n) {
     const RtPlanGemm *gm = &b->gm;
     const size_t el = gm->dtype == DT_FLOAT64 ? 8 : 4, in = b->stage[1] && gm->precision == RT_PREC_BF16 ? 2 : el;
     const int64_t ce = extent(gm->m, gm->ldc, gm->batch, gm->sc);
     void *buf[3] = {nullptr, nullptr, nullptr};
     cudaEvent_t e0 = nullptr, e1 = nullptr;
-    const size_t bytes[3] = {(size_t)b->extent[0] * in, (size_t)b->extent[1] * in, (size_t)ce * el};
-    int best = 0;
-    float best_ms = -1;
+    const size_t ebytes[3] = {in, in, el}, count[3] = {(size_t)b->extent[0], (size_t)b->extent[1], (size_t)ce};
+    float ms[BLAS_CANDIDATES_MAX];
     bool ok = cudaEventCreate(&e0) == cudaSuccess && cudaEventCreate(&e1) == cudaSuccess;
-    for (int i = 0; ok && i < 3; i++)
-        ok = cudaMalloc(&buf[i], bytes[i]) == cudaSuccess && cudaMemsetAsync(buf[i], 0x3c, bytes[i], g_cuda.stream) == cudaSuccess;
+    for (int i = 0; ok && i < 3; i++) {
+        ok = cudaMalloc(&buf[i], count[i] * ebytes[i]) == cudaSuccess;
+        if (ok) gtc_blas_fill<<<1024, 256, 0, g_cuda.stream>>>(buf[i], (int64_t)count[i], (int)ebytes[i]);
+    }
     const double one = 1, zero = 0;
     const float onef = 1, zerof = 0;
     const bool f64 = gm->dtype == DT_FLOAT64;
     const void *al = f64 ? (const void *)&one : &onef, *be = f64 ? (const void *)&zero : &zerof;
-    for (int c = 0; ok && c < n; c++) {
+    auto time_one = [&](int c) -> float {
         bool run = true;
-        float ms = 0;
-        for (int t = 0; run && t <= BLAS_TIMED; t++) {
-            if (t == 1) run = cudaEventRecord(e0, g_cuda.stream) == cudaSuccess;
+        float t = 0;
+        for (int rep = 0; run && rep <= BLAS_TIMED; rep++) {
+            if (rep == 1) run = cudaEventRecord(e0, g_cuda.stream) == cudaSuccess;
             run = run && cublasLtMatmul(g_lt, b->op, al, buf[1], b->la, buf[0], b->lb, be, buf[2], b->lc, buf[2], b->lc,
                                         &r[c].algo, b->ws, BLAS_WORKSPACE, g_cuda.stream) == CUBLAS_STATUS_SUCCESS;
         }
         run = run && cudaEventRecord(e1, g_cuda.stream) == cudaSuccess && cudaEventSynchronize(e1) == cudaSuccess &&
-              cudaEventElapsedTime(&ms, e0, e1) == cudaSuccess;
-        if (run && (best_ms < 0 || ms < best_ms)) best = c, best_ms = ms;
+              cudaEventElapsedTime(&t, e0, e1) == cudaSuccess;
+        return run ? t : -1.0f;
+    };
+    for (int c = 0; c < n; c++) ms[c] = ok ? time_one(c) : -1.0f;
+    for (int f = 0; ok && f < BLAS_FINALISTS; f++) { /* the f-th fastest of the first round, again */
+        int c = -1;
+        for (int j = 0; j < n; j++) {
+            if (ms[j] < 0) continue;
+            int rank = 0;
+            for (int i = 0; i < n; i++) rank += ms[i] >= 0 && (ms[i] < ms[j] || (ms[i] == ms[j] && i < j));
+            if (rank == f) c = j;
+        }
+        if (c < 0) break;
+        const float t = time_one(c);
+        if (t >= 0 && t < ms[c]) ms[c] = t;
     }
+    int best = 0;
+    for (int c = 0; c < n; c++)
+        if (ms[c] >= 0 && (ms[best] < 0 || ms[c] < ms[best])) best = c;
     cudaStreamSynchronize(g_cuda.stream);
     cudaGetLastError(); /* a candidate that failed to launch is only skipped */
     for (int i = 0; i < 3; i++)
@@ -255,8 +288,13 @@ static cublasStatus_t choose(RtCudaBlas *b, int k) {
             return CUBLAS_STATUS_SUCCESS;
         }
     const char *tune = getenv("GTC_BLAS_TUNE");
-    const int want = tune && !strcmp(tune, "0") ? 1 : BLAS_CANDIDATES;
-    cublasLtMatmulHeuristicResult_t r[BLAS_CANDIDATES];
+    int want = BLAS_CANDIDATES;
+    if (tune && *tune) {
+        char *end;
+        const long v = strtol(tune, &end, 10);
+        want = *end || v < 0 || v > BLAS_CANDIDATES_MAX ? BLAS_CANDIDATES : v ? (int)v : 1;
+    }
+    cublasLtMatmulHeuristicResult_t r[BLAS_CANDIDATES_MAX];
     int n = 0;
     cublasStatus_t s = cublasLtMatmulPreferenceCreate(&pref);
     if (s == CUBLAS_STATUS_SUCCESS)
