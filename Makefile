@@ -26,7 +26,7 @@ BLAS_LIBS := $(if $(OPENBLAS_OMP_DIR),-L$(OPENBLAS_OMP_DIR) $(BLAS_RPATH)) -lope
 
 IR_SRCS := ir/types.c ir/ops.c ir/graph.c ir/names.c ir/infer.c ir/verify.c ir/select.c ir/dump.c \
            ir/json_parse.c ir/json_read.c ir/json_train.c ir/json_write.c ir/text.c ir/composite.c
-COMPILER_SRCS := compiler/frontend.c compiler/pass_simplify.c compiler/pipeline.c compiler/pass_fuse.c compiler/pass_fuse_row.c \
+COMPILER_SRCS := compiler/frontend.c compiler/pass_simplify.c compiler/pass_bf16.c compiler/pipeline.c compiler/pass_fuse.c compiler/pass_fuse_row.c \
                  compiler/pass_schedule.c compiler/pass_memplan.c compiler/pass_lower.c compiler/target.c compiler/plan.c \
                  compiler/emit_str.c compiler/emit_expr.c compiler/emit_unswitch.c compiler/emit_loops.c compiler/emit_affine.c compiler/emit_step.c compiler/emit_cpu.c compiler/emit_cpu_row.c compiler/emit_cuda.c \
                  compiler/emit_plan.c compiler/emit_text.c compiler/forward.c

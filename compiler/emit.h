@@ -291,6 +291,8 @@ char *emit_red_final(const EmitRed *ri, const char *acc, const char *acc_i);
 typedef struct {
     NodeId mm, a, b;               /* the matmul and its in-memory operands */
     bool ta, tb;
+    bool half[2];                  /* A / B is a bfloat16 value the float32 product widens
+                                    * (Step.gemm_half: cuBLASLt reads it as is, the CPU widens a copy) */
     int64_t m, n, k;
     int64_t sam, sak, sbk, sbn;    /* element strides of op(A)[m,k] and op(B)[k,n] */
     int nb;                        /* batch rank of the output */

@@ -422,9 +422,14 @@ static void emit_cpu_gemm(Ex *x) {
             ex_line(x, "const long long oa = 0, ob = 0, bz = 0;");
         }
         /* the CPU backend's one GEMM call (templates/kernels_cpu_gemm.h: small products on one thread) */
-        ex_line(x, "gtc_cpu_%cgemm(%d, %d, %s, %s, %s, %s + oa, %lld, %s + ob, %lld, C + bz * %lldLL, %lld);",
-                f32 ? 's' : 'd', gm.ta ? 1 : 0, gm.tb ? 1 : 0, M, Nn, K, pa, (long long)lda, pb, (long long)ldb,
-                (long long)mn, (long long)(gm.n > 1 ? gm.n : 1));
+        if (gm.half[0] || gm.half[1])
+            ex_line(x, "gtc_cpu_sgemm_h(%d, %d, %s, %s, %s, %s + oa, %d, %lld, %s + ob, %d, %lld, C + bz * %lldLL, %lld);",
+                    gm.ta ? 1 : 0, gm.tb ? 1 : 0, M, Nn, K, pa, gm.half[0] ? 1 : 0, (long long)lda, pb, gm.half[1] ? 1 : 0,
+                    (long long)ldb, (long long)mn, (long long)(gm.n > 1 ? gm.n : 1));
+        else
+            ex_line(x, "gtc_cpu_%cgemm(%d, %d, %s, %s, %s, %s + oa, %lld, %s + ob, %lld, C + bz * %lldLL, %lld);",
+                    f32 ? 's' : 'd', gm.ta ? 1 : 0, gm.tb ? 1 : 0, M, Nn, K, pa, (long long)lda, pb, (long long)ldb,
+                    (long long)mn, (long long)(gm.n > 1 ? gm.n : 1));
         x->indent--;
         ex_line(x, "}");
     }

@@ -107,13 +107,14 @@ char *emit_plan_source(const Graph *g, const char *source_name, const char *cuda
         if (bl->on)
             str_add(&b, ",\n     /* cuBLASLt */ {1, %d, %d, %d, %d, %d, %lldLL, %lldLL, %lldLL, %lldLL, %lldLL, %lldLL, %lldLL, "
                         "%lldLL, %lldLL, %lldLL, {%d, %d, %d}, {%lldLL, %lldLL, %lldLL}, %d, %d, %lldLL, %d, %d, %d, %lldLL, "
-                        "%lldLL, %d, %.17g, {%d, %d}, %d}",
+                        "%lldLL, %d, %.17g, {%d, %d}, %d, {%d, %d}, %d}",
                     bl->epilogue, bl->precision, (int)bl->dtype, bl->ta, bl->tb, (long long)bl->m, (long long)bl->n,
                     (long long)bl->k, (long long)bl->batch, (long long)bl->lda, (long long)bl->ldb, (long long)bl->ldc,
                     (long long)bl->sa, (long long)bl->sb, (long long)bl->sc, bl->slot[0], bl->slot[1], bl->slot[2],
                     (long long)bl->off[0], (long long)bl->off[1], (long long)bl->off[2], bl->bias, bl->bias_slot,
                     (long long)bl->bias_off, bl->update, bl->c_slot, bl->d_slot, (long long)bl->c_off,
-                    (long long)bl->d_off, bl->lr_slot, bl->lr_value, bl->value[0], bl->value[1], bl->relu);
+                    (long long)bl->d_off, bl->lr_slot, bl->lr_value, bl->value[0], bl->value[1], bl->relu, bl->in16[0],
+                    bl->in16[1], bl->out16);
         else
             str_cat(&b, ", {0}");
         if (st->dist.on)

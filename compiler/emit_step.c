@@ -153,7 +153,8 @@ void emit_red_count(const Graph *g, EmitRed *ri, const char *args) {
 /* ---- GEMM ---------------------------------------------------------------------------------------- */
 
 int emit_gemm_info(const Graph *g, const Step *st, EmitGemm *gm, Diag *d) {
-    StepMatmul sm = {st->root, {st->gemm_in[0], st->gemm_in[1]}, {st->gemm_trans[0], st->gemm_trans[1]}};
+    StepMatmul sm = {st->root, {st->gemm_in[0], st->gemm_in[1]}, {st->gemm_trans[0], st->gemm_trans[1]},
+                     {st->gemm_half[0], st->gemm_half[1]}};
     return emit_matmul_info(g, &sm, false, gm, d);
 }
 
@@ -167,11 +168,13 @@ int emit_matmul_info(const Graph *g, const StepMatmul *sm, bool a_in_step, EmitG
     }
     gm->a = sm->in[0], gm->b = sm->in[1];
     gm->ta = sm->trans[0], gm->tb = sm->trans[1];
+    gm->half[0] = sm->half[0], gm->half[1] = sm->half[1];
     const TensorType *A = &N(g, gm->a)->type, *B = &N(g, gm->b)->type, *O = &mm->type;
     for (int k = 0; k < 2; k++) {
         const Node *op = N(g, k ? gm->b : gm->a);
         BufKind bk = g->plan->buf[k ? gm->b : gm->a].kind;
-        if (op->type.dtype != O->dtype) {
+        const bool widened = gm->half[k] && op->type.dtype == DT_BFLOAT16 && O->dtype == DT_FLOAT32;
+        if (op->type.dtype != O->dtype && !widened) {
             diag_node(d, mm, "compiled matmul needs operands of its result's dtype (%s), but %s is %s: cast it first",
                       ir_dtype_name(O->dtype), op->name, ir_dtype_name(op->type.dtype));
             return -1;
@@ -376,9 +379,10 @@ int emit_check_plan(const Graph *g, Diag *d) {
     }
     /* bfloat16 and float16 run eagerly (every backend op) but generated kernels do not compute
      * them yet: the one refusal both emitters and the JIT reach (an eager composite then runs op
-     * by op) */
+     * by op). pass_bf16's storage casts are the exception: a value stored as bfloat16 and read
+     * back as float32 (a load and a store through scalar.h's conversions, no arithmetic). */
     for (int i = 0; i < g->nnodes; i++)
-        if (ir_dtype_is_half(g->nodes[i].type.dtype)) {
+        if (ir_dtype_is_half(g->nodes[i].type.dtype) && !(g->nodes[i].op == OP_CAST && g->nodes[i].attrs.storage)) {
             diag_node(d, N(g, i), "%s values are not supported in compiled steps yet (eager operations "
                       "support them); cast to float32 before compiling", ir_dtype_name(g->nodes[i].type.dtype));
             return -1;

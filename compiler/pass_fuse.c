@@ -56,13 +56,23 @@ static void find_users(Fuse *f) {
 }
 
 /* Follows transposes that swap the last two axes (and keep the others): a GEMM reads the base
- * with a trans flag instead. Records the transposes it passes in `folded` when given. */
-static NodeId fold_transposes(Fuse *f, NodeId o, bool *trans, Group *gp) {
+ * with a trans flag instead; and the widening cast of a value pass_bf16 stores in bfloat16 (a
+ * storage cast to float32 of a bfloat16 value): the GEMM reads the bfloat16 value itself (*half).
+ * Records the nodes it passes in `folded` when given. */
+static NodeId fold_operand(Fuse *f, NodeId o, bool *trans, bool *half, Group *gp) {
     *trans = false;
+    if (half) *half = false;
     for (;;) {
         const Node *nd = N(f, o);
         int r = nd->type.rank, perm[IR_MAX_RANK];
         char err[128];
+        if (half && !*half && nd->op == OP_CAST && nd->attrs.storage && nd->type.dtype == DT_FLOAT32 && nd->in[0].id >= 0 &&
+            N(f, nd->in[0].id)->type.dtype == DT_BFLOAT16) {
+            if (gp) push(&gp->folded, &gp->nfolded, o);
+            *half = true;
+            o = nd->in[0].id;
+            continue;
+        }
         if (nd->op != OP_TRANSPOSE || r < 2 || nd->in[0].id < 0) break;
         if (ir_transpose_perm(&nd->attrs, r, perm, err, sizeof err)) break;
         bool swap = perm[r - 2] == r - 1 && perm[r - 1] == r - 2;
@@ -87,8 +97,8 @@ static void find_required(Fuse *f) {
     for (NodeId i = 0; i < f->n; i++) {
         if (!f->live[i] || N(f, i)->op != OP_MATMUL) continue;
         for (int k = 0; k < 2; k++) {
-            bool t;
-            NodeId b = fold_transposes(f, N(f, i)->in[k].id, &t, NULL);
+            bool t, h;
+            NodeId b = fold_operand(f, N(f, i)->in[k].id, &t, &h, NULL);
             if (N(f, b)->op != OP_INPUT) f->req[b] |= REQ_GEMM;
         }
     }
@@ -167,6 +177,9 @@ static bool row_local(const TensorType *o, const TensorType *s, int keep) {
 static bool eligible(Fuse *f, int s, NodeId j, bool sibling) {
     Group *gp = &f->gr[s];
     const Node *nd = N(f, j), *root = N(f, gp->root);
+    /* the widening of a bfloat16-stored value joins no step: GEMMs fold it into their operand,
+     * other readers inline it (reading the bfloat16 value from memory) */
+    if (nd->op == OP_CAST && nd->attrs.storage && nd->type.dtype != DT_BFLOAT16) return false;
     if (!gp->row) return kind_of(f, j) == K_ELEMWISE && ir_shape_equal(&nd->type, &root->type);
     const TensorType *S = &N(f, gp->x)->type;
     if (kind_of(f, j) == K_REDUCE) {
@@ -256,7 +269,8 @@ static void prune(Fuse *f, int s) {
 static void group_gemm(Fuse *f, NodeId i) {
     int s = new_group(f, STEP_GEMM, i);
     add_member(f, s, i);
-    for (int k = 0; k < 2; k++) f->gr[s].opnd[k] = fold_transposes(f, N(f, i)->in[k].id, &f->gr[s].trans[k], &f->gr[s]);
+    for (int k = 0; k < 2; k++)
+        f->gr[s].opnd[k] = fold_operand(f, N(f, i)->in[k].id, &f->gr[s].trans[k], &f->gr[s].half[k], &f->gr[s]);
     grow(f, s);
     prune(f, s);
 }
@@ -498,8 +512,13 @@ static void op_list(Fuse *f, const Group *gp, char *out, size_t n, OpKind kind) 
 static NodeId gemm_reader(Fuse *f, NodeId v) {
     CONSUMERS(f, v, c) {
         if (N(f, c)->op == OP_MATMUL && (f->home[v] < 0 || f->home[c] != f->home[v])) return c;
-        if (N(f, c)->op == OP_TRANSPOSE) {
-            CONSUMERS(f, c, c2) if (N(f, c2)->op == OP_MATMUL) return c2;
+        if (N(f, c)->op == OP_TRANSPOSE || (N(f, c)->op == OP_CAST && N(f, c)->attrs.storage)) {
+            CONSUMERS(f, c, c2) {
+                if (N(f, c2)->op == OP_MATMUL) return c2;
+                if (N(f, c2)->op == OP_TRANSPOSE) {
+                    CONSUMERS(f, c2, c3) if (N(f, c3)->op == OP_MATMUL) return c3;
+                }
+            }
         }
     }
     return -1;
@@ -654,6 +673,8 @@ static void value_reason(Fuse *f, Plan *p, NodeId i, const int *nsteps) {
         return;
     }
     if (nd->op == OP_FULL) plan_why(p, i, "constant: computed inline by its readers (no buffer)");
+    else if (f->nuse[i] == 0 && nd->op == OP_CAST)
+        plan_why(p, i, "widening of a bfloat16 value: its GEMMs read the bfloat16 operand (no buffer)");
     else if (f->nuse[i] == 0) plan_why(p, i, "transpose folded into a GEMM operand flag (no buffer)");
     else if (nsteps[i] > 1) plan_why(p, i, "%srecomputed in %d steps: cheap", pre, nsteps[i]);
     else if (kind_of(f, i) == K_VIEW) plan_why(p, i, "%sview: an index remap inside its reader (no buffer)", pre);
@@ -677,7 +698,8 @@ static void emit(Fuse *f, Plan *p) {
             if (f->mat[gp->mem[m]]) push(&st->outs, &st->nouts, gp->mem[m]);
         if (st->nnodes) qsort(st->nodes, (size_t)st->nnodes, sizeof *st->nodes, cmp_id);
         if (st->nins) qsort(st->ins, (size_t)st->nins, sizeof *st->ins, cmp_id);
-        for (int k = 0; k < 2; k++) st->gemm_in[k] = gp->opnd[k], st->gemm_trans[k] = gp->trans[k];
+        for (int k = 0; k < 2; k++)
+            st->gemm_in[k] = gp->opnd[k], st->gemm_trans[k] = gp->trans[k], st->gemm_half[k] = gp->half[k];
         st->row_pro = gp->rmm[0], st->row_epi = gp->rmm[1];
         st->copy_output = gp->copy_output;
         step_reason(f, s, st->reason, sizeof st->reason);

@@ -27,8 +27,9 @@ typedef struct {
     int keep;          /* row kernels: leading (row) axes of x */
     int64_t rowlen;    /* reductions: elements reduced into each output value */
     NodeId x;          /* reductions: the anchor's input; its shape is the row shape */
-    NodeId opnd[2];    /* GEMM: operands after folding transposes */
+    NodeId opnd[2];    /* GEMM: operands after folding transposes (and storage casts) */
     bool trans[2];
+    bool half[2];      /* GEMM: the operand is a bfloat16 value read as float32 (pass_bf16) */
     NodeId *folded;    /* GEMM, row matmuls: the transposes folded away */
     int nfolded;
     int copy_output;

@@ -61,7 +61,7 @@ static bool depends_on(Fuse *f, NodeId v, int s) {
 
 /* A floating-point rank-2 product [M, X] of rank-2 operands (no batch axes). */
 static bool plain_2d(Fuse *f, const Group *gm) {
-    return ir_dtype_is_float(N(f, gm->root)->type.dtype) && N(f, gm->root)->type.rank == 2 && N(f, gm->opnd[0])->type.rank == 2 && N(f, gm->opnd[1])->type.rank == 2;
+    return !gm->half[0] && !gm->half[1] && ir_dtype_is_float(N(f, gm->root)->type.dtype) && N(f, gm->root)->type.rank == 2 && N(f, gm->opnd[0])->type.rank == 2 && N(f, gm->opnd[1])->type.rank == 2;
 }
 
 /* Moves group b's members (and folded transposes) into group a; b is left dead. */

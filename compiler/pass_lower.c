@@ -129,13 +129,24 @@ static int gemm_tile(const Target *tg, const EmitGemm *gm, int64_t elem, bool tc
 /* Whether a GEMM step runs through cuBLASLt, and why (in `why`, for gtc plan). GTC_GEMM=cublaslt
  * or GTC_GEMM=kernel in the environment overrides the cost model where cuBLASLt can take the
  * product (the GPU tests run both forms on every graph; bench/scale.sh measures both). */
+int64_t lower_blas_min_macs(const Target *tg, DType dt) {
+    const bool tc = dt == DT_FLOAT32 && tg->precision != PREC_FP32;
+    const char *force = getenv("GTC_GEMM");
+    if (force && !strcmp(force, "cublaslt")) return 0;
+    if (force && !strcmp(force, "kernel")) return INT64_MAX;
+    return (tc ? BLAS_MACS_TC : BLAS_MACS_FP32) * (tg->sms > 0 ? tg->sms : 132) / 132;
+}
+
+bool lower_blas_shape(const Target *tg, int64_t m, int64_t n, int64_t k, DType dt) {
+    const int64_t min = lower_blas_min_macs(tg, dt);
+    return (dt == DT_FLOAT32 || dt == DT_FLOAT64) && n > SKINNY_N && k > SMALLK_K && m <= INT32_MAX && n <= INT32_MAX &&
+           k <= INT32_MAX && min < INT64_MAX && m * n * k >= min;
+}
+
 static bool gemm_blas(const Target *tg, const EmitGemm *gm, DType dt, bool sym, char *why, size_t n) {
     const int64_t macs = gm->m * gm->n * gm->k * gm->batch;
     const bool tc = dt == DT_FLOAT32 && tg->precision != PREC_FP32;
-    const char *force = getenv("GTC_GEMM");
-    int64_t min = (tc ? BLAS_MACS_TC : BLAS_MACS_FP32) * (tg->sms > 0 ? tg->sms : 132) / 132;
-    if (force && !strcmp(force, "cublaslt")) min = 0;
-    if (force && !strcmp(force, "kernel")) min = INT64_MAX;
+    const int64_t min = lower_blas_min_macs(tg, dt);
     int64_t sa, sb;
     if (dt != DT_FLOAT32 && dt != DT_FLOAT64)
         snprintf(why, n, "our kernel: cuBLASLt does not take %s products", ir_dtype_name(dt));
@@ -244,7 +255,13 @@ static int lower_launch(const Graph *g, const Target *tg, const Step *st, StepLo
         const int64_t elem = (int64_t)ir_dtype_size(N(g, gm.mm)->type.dtype);
         const TensorType *ta = &N(g, N(g, gm.mm)->in[0].id)->type;
         const bool sym = ir_type_symbolic(&N(g, gm.mm)->type) || ta->sym[ta->rank - 1];
-        if (gemm_blas(tg, &gm, N(g, gm.mm)->type.dtype, sym, out->why_gemm, sizeof out->why_gemm)) {
+        const bool blas = gemm_blas(tg, &gm, N(g, gm.mm)->type.dtype, sym, out->why_gemm, sizeof out->why_gemm);
+        if (!blas && (gm.half[0] || gm.half[1])) { /* pass_bf16 asked the same cost model */
+            diag_node(d, N(g, st->root), "internal: a product with a bfloat16 operand is not a cuBLASLt one (%s)",
+                      out->why_gemm);
+            return -1;
+        }
+        if (blas) {
             /* the epilogue kernel: a grid-stride loop over the product, as an elementwise step */
             out->form = LOWER_GEMM_BLAS;
             out->block[0] = EW_BLOCK;
@@ -371,9 +388,26 @@ static NodeId lib_bias(const Graph *g, const Step *st, Diag *d) {
 static NodeId lib_relu(const Graph *g, const Step *st, NodeId add, NodeId gemm_out) {
     bool out;
     const NodeId r = add < 0 ? -1 : only_reader(g, st, add, &out);
-    if (r < 0 || out || r != gemm_out || N(g, r)->op != OP_RELU || !ir_type_equal(&N(g, r)->type, &N(g, add)->type))
+    if (r < 0 || out || N(g, r)->op != OP_RELU || !ir_type_equal(&N(g, r)->type, &N(g, add)->type)) return -1;
+    if (r == gemm_out) return r;
+    const NodeId c = only_reader(g, st, r, &out); /* or the relu rounded to bfloat16 (lib_cast) */
+    return c >= 0 && !out && N(g, c)->op == OP_CAST && N(g, c)->type.dtype == DT_BFLOAT16 ? r : -1;
+}
+
+/* The cast to bfloat16 that cuBLASLt can apply as it writes D (a bfloat16 D, fp32 accumulation,
+ * the same round-to-nearest-even): of the product, its bias sum or their relu (`last`), that
+ * value's only reader, the step's only output, in a buffer nothing else aliases. pass_bf16 stores
+ * a hidden layer's activation this way: the product writes 2 bytes an element and no staging pass
+ * rounds it for the next products. -1: none. */
+static NodeId lib_cast(const Graph *g, const Step *st, NodeId last) {
+    bool out;
+    const NodeId c = only_reader(g, st, last, &out);
+    if (c < 0 || out || N(g, c)->op != OP_CAST || N(g, c)->type.dtype != DT_BFLOAT16 || st->nouts != 1 ||
+        st->outs[0] != c || N(g, last)->type.dtype != DT_FLOAT32 || ir_type_symbolic(&N(g, c)->type))
         return -1;
-    return r;
+    const BufRef *b = &g->plan->buf[c];
+    const bool fresh = b->kind == BUF_ARENA || (b->kind == BUF_OUTPUT && g->plan->output_alias && g->plan->output_alias[b->index] < 0);
+    return fresh ? c : -1;
 }
 
 /* Where a library GEMM (cblas; cuBLASLt) writes its product: the matmul's own buffer, else an output of the step of the
@@ -558,10 +592,16 @@ int pass_lower(Graph *g, const Target *t, Diag *d) {
         l->lib_bias = l->form == LOWER_GEMM_BLAS ? lib_bias(g, st, d) : -1;
         l->lib_relu = l->form == LOWER_GEMM_BLAS ? lib_relu(g, st, l->lib_bias, l->gemm_out) : -1;
         l->lib_update = l->form == LOWER_GEMM_BLAS && l->lib_bias < 0 ? lib_update(g, st, d) : -1;
+        l->lib_cast = -1;
+        if (l->form == LOWER_GEMM_BLAS && l->lib_update < 0 && one_f32_matrix(g, st, &(EmitGemm){0}, d)) {
+            const NodeId last = l->lib_relu >= 0 ? l->lib_relu : l->lib_bias >= 0 ? l->lib_bias : st->root;
+            if ((l->lib_cast = lib_cast(g, st, last)) < 0 && l->lib_relu >= 0 && l->lib_relu != l->gemm_out)
+                l->lib_relu = -1; /* the relu only goes with its cast: our kernel applies both */
+        }
         if (l->form == LOWER_GEMM_BLAS) {
             /* what cuBLASLt leaves, and where */
             const NodeId c = lower_blas_result(l, st->root);
-            const NodeId where = l->lib_update >= 0 ? l->lib_update : l->gemm_out;
+            const NodeId where = l->lib_update >= 0 ? l->lib_update : l->lib_cast >= 0 ? l->lib_cast : l->gemm_out;
             for (int k = 0; k < st->nouts && !l->epilogue; k++)
                 l->epilogue = !(st->outs[k] == c && where == c);
             if (l->lib_update >= 0) {
@@ -577,6 +617,17 @@ int pass_lower(Graph *g, const Target *t, Diag *d) {
                          a->name, N(g, a->in[0].id == st->root ? a->in[1].id : a->in[0].id)->name,
                          l->lib_relu >= 0 ? " and relu " : "", l->lib_relu >= 0 ? N(g, l->lib_relu)->name : "");
             }
+            if (l->lib_cast >= 0) {
+                size_t len = strlen(l->why_gemm);
+                snprintf(l->why_gemm + len, sizeof l->why_gemm - len, "; %s written in bfloat16 by cuBLASLt (its D)",
+                         N(g, l->lib_cast)->name);
+            }
+            for (int k = 0; k < 2; k++)
+                if (st->gemm_half[k]) {
+                    size_t len = strlen(l->why_gemm);
+                    snprintf(l->why_gemm + len, sizeof l->why_gemm - len, "; %s read in bfloat16 as stored (no staging)",
+                             N(g, st->gemm_in[k])->name);
+                }
         }
     }
     p->scratch_off = scratch ? (p->arena_bytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN : -1;

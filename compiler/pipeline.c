@@ -15,6 +15,7 @@ static const struct {
 } passes[] = {
     {"autodiff", pass_autodiff, NULL, false},
     {"simplify", pass_simplify, NULL, false},
+    {"bf16", NULL, pass_bf16, false},
     {"fuse", pass_fuse, NULL, true},
     {"schedule", pass_schedule, NULL, true},
     {"memplan", pass_memplan, NULL, true},

@@ -1,5 +1,5 @@
 /* compiler/pipeline.h: the compiler's pass pipeline over a verified graph (one literal table in
- * compiler/pipeline.c): autodiff → simplify → fuse → schedule → memplan → lower. */
+ * compiler/pipeline.c): autodiff → simplify → bf16 → fuse → schedule → memplan → lower. */
 #ifndef GTC_PIPELINE_H
 #define GTC_PIPELINE_H
 

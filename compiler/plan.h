@@ -56,6 +56,7 @@ typedef struct {
     NodeId mm;          /* the matmul, or -1 when none */
     NodeId in[2];       /* A and B after folding transposes (the epilogue's A is a step member) */
     bool trans[2];      /* whether A / B are read transposed */
+    bool half[2];       /* whether A / B is a bfloat16 value read as float32 (GEMM steps only) */
 } StepMatmul;
 
 /* The form of a step's CUDA kernel, decided by pass_lower (compiler/pass_lower.c). */
@@ -95,10 +96,14 @@ typedef struct {
     NodeId lib_relu;            /* LOWER_GEMM_BLAS with lib_bias: the relu of the biased product
                                  * that cuBLASLt's RELU_BIAS epilogue applies too, written into the
                                  * relu's own buffer (-1: none; CUDA only, as lib_bias) */
+    NodeId lib_cast;            /* LOWER_GEMM_BLAS: the cast to bfloat16 of the product (of its bias
+                                 * sum, of their relu) that cuBLASLt writes as its D, the step's one
+                                 * output (-1: none; CUDA only: the CPU's product goes to the
+                                 * scratch and its loop rounds) */
     NodeId lib_update;          /* LOWER_GEMM_BLAS: the sub w - lr * product that cuBLASLt computes
                                  * as alpha = -lr, beta = 1 with C = w, into the sub's own buffer
                                  * (-1: none; CUDA only, as lib_bias) */
-    char why_gemm[160];         /* STEP_GEMM: why this form (the cost model's words, for gtc plan) */
+    char why_gemm[384];         /* STEP_GEMM: why this form (the cost model's words, for gtc plan) */
     uint64_t after;             /* the steps this one waits for, edges implied by others left out
                                  * (bit i: step i; 0 for every step of a plan over 64 steps) */
     uint64_t uses;              /* RtPlanStep.uses: the argument-block slots its kernel uses */
@@ -107,7 +112,8 @@ typedef struct {
 /* What a cuBLASLt step's call leaves for its kernel: the update's difference, the relu of the
  * biased product, the biased product, or the bare product mm. */
 static inline NodeId lower_blas_result(const StepLower *l, NodeId mm) {
-    return l->lib_update >= 0 ? l->lib_update : l->lib_relu >= 0 ? l->lib_relu : l->lib_bias >= 0 ? l->lib_bias : mm;
+    return l->lib_update >= 0 ? l->lib_update : l->lib_cast >= 0 ? l->lib_cast : l->lib_relu >= 0 ? l->lib_relu
+           : l->lib_bias >= 0 ? l->lib_bias : mm;
 }
 
 typedef struct {
@@ -121,6 +127,8 @@ typedef struct {
     int nins;
     NodeId gemm_in[2];  /* STEP_GEMM: the in-memory operands A and B (transposes folded away) */
     bool gemm_trans[2]; /* STEP_GEMM: whether A / B are read transposed */
+    bool gemm_half[2];  /* STEP_GEMM: A / B is a bfloat16 value (pass_bf16) the product reads as
+                         * float32 (cuBLASLt's bf16 operand as it is; the CPU widens a copy) */
     StepMatmul row_pro; /* STEP_ROW: the skinny product whose rows it reduces (mm -1: none) */
     StepMatmul row_epi; /* STEP_ROW: the small-K product of a full-row member (mm -1: none) */
     int copy_output;    /* STEP_COPY: the graph output it writes (ins[0], through the view
@@ -203,5 +211,12 @@ int pass_schedule(Graph *g, Diag *d); /* orders steps: dependencies, donated buf
 int pass_memplan(Graph *g, Diag *d);  /* buffers: inputs, outputs, arena offsets */
 /* launch configurations, GEMM tiles, shared memory, CPU GEMM scratch, dependency edges */
 int pass_lower(Graph *g, const Target *t, Diag *d);
+/* The cost model's threshold: products of at least this many multiply-adds go to cuBLASLt (0:
+ * GTC_GEMM=cublaslt, INT64_MAX: GTC_GEMM=kernel), and whether an M x N x K product of dtype dt
+ * (one matrix, static sizes) is one of them: the same choice pass_lower makes for its step. */
+int64_t lower_blas_min_macs(const Target *tg, DType dt);
+bool lower_blas_shape(const Target *tg, int64_t m, int64_t n, int64_t k, DType dt);
+/* bfloat16 storage for the values that only products and sign tests read (--precision=bf16) */
+int pass_bf16(Graph *g, const Target *t, Diag *d);
 
 #endif

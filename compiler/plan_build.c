@@ -108,7 +108,13 @@ static int blas_fill(const Graph *g, const Step *st, RtPlanGemm *b, Diag *d) {
             diag_node(d, &g->nodes[gm.mm], "internal: a cuBLASLt step's operand has no single place and stride");
             return -1;
         }
-    const NodeId out = st->lower.gemm_out;
+    b->in16[0] = gm.half[0], b->in16[1] = gm.half[1];
+    if ((gm.half[0] || gm.half[1]) && p->target.precision != PREC_BF16) {
+        diag_node(d, &g->nodes[gm.mm], "internal: a bfloat16 operand outside --precision=bf16");
+        return -1;
+    }
+    b->out16 = st->lower.lib_cast >= 0;
+    const NodeId out = st->lower.lib_cast >= 0 ? st->lower.lib_cast : st->lower.gemm_out;
     if (out >= 0) {
         if (plan_buf_slot(g, &p->buf[out], &b->slot[2], &b->off[2])) {
             diag_node(d, &g->nodes[gm.mm], "internal: a cuBLASLt step's product has no buffer");

@@ -38,7 +38,7 @@ static void dump_attrs(FILE *f, const Node *n) {
         }
         if (a->has_steps) dump_ints(f, "steps", a->steps, a->nslice);
         break;
-    case OP_CAST: fprintf(f, " dtype=%s", ir_dtype_name(a->dtype)); break;
+    case OP_CAST: fprintf(f, " dtype=%s%s", ir_dtype_name(a->dtype), a->storage ? " storage" : ""); break;
     case OP_FULL:
         dump_ints(f, "shape", a->shape, a->nshape);
         fprintf(f, " value=%s dtype=%s", ir_fmt_number(a->value, num, sizeof num),

@@ -189,6 +189,9 @@ typedef struct {
     bool has_steps;
     DType dtype;                    /* cast, full, one_hot */
     bool has_dtype;
+    bool storage;                   /* cast: one of the pair compiler/pass_bf16.c puts around a
+                                     * value it stores in bfloat16 (--precision=bf16); a GEMM folds
+                                     * the widening one into a bfloat16 operand */
     double value;                   /* full; pad (default 0) */
     int npads;
     int64_t pads[2 * IR_MAX_RANK];  /* pad: all begins, then all ends (ONNX order) */

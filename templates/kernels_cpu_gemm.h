@@ -303,6 +303,37 @@ static inline void gtc_cpu_sgemm(int ta, int tb, int m, int n, int k, const floa
     gtc_cpu_gemm_end(saved);
 }
 
+#ifdef GTC_SCALAR_H /* generated code: ir/scalar.h's bfloat16 (the eager runtime has its own conversions) */
+/* The same float32 product when a or b (ah, bh) is a bfloat16 value (--precision=bf16 stores a
+ * value that only products and sign tests read in bfloat16, compiler/pass_bf16.c): each such
+ * operand is widened into a float copy first (exact), then multiplied as above. Without memory
+ * for the copy, a plain loop widens element by element (the same values, slower). */
+static inline void gtc_cpu_sgemm_h(int ta, int tb, int m, int n, int k, const void *a, int ah, int lda, const void *b,
+                                   int bh, int ldb, float *c, int ldc) {
+    const size_t na = (size_t)(ta ? k : m) * (size_t)lda, nb = (size_t)(tb ? n : k) * (size_t)ldb;
+    float *wa = ah ? (float *)malloc(na * sizeof(float) + 1) : NULL, *wb = bh ? (float *)malloc(nb * sizeof(float) + 1) : NULL;
+    if ((ah && !wa) || (bh && !wb)) {
+        free(wa), free(wb);
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++) {
+                float s = 0.0f;
+                for (int p = 0; p < k; p++) {
+                    const size_t ia = ta ? (size_t)p * lda + i : (size_t)i * lda + p, ib = tb ? (size_t)j * ldb + p : (size_t)p * ldb + j;
+                    const float x = ah ? gtc_bf16_f32(((const gtc_bf16 *)a)[ia]) : ((const float *)a)[ia];
+                    const float y = bh ? gtc_bf16_f32(((const gtc_bf16 *)b)[ib]) : ((const float *)b)[ib];
+                    s = fmaf(x, y, s);
+                }
+                c[(size_t)i * ldc + j] = s;
+            }
+        return;
+    }
+    for (size_t i = 0; ah && i < na; i++) wa[i] = gtc_bf16_f32(((const gtc_bf16 *)a)[i]);
+    for (size_t i = 0; bh && i < nb; i++) wb[i] = gtc_bf16_f32(((const gtc_bf16 *)b)[i]);
+    gtc_cpu_sgemm(ta, tb, m, n, k, ah ? wa : (const float *)a, lda, bh ? wb : (const float *)b, ldb, c, ldc);
+    free(wa), free(wb);
+}
+#endif
+
 static inline void gtc_cpu_dgemm(int ta, int tb, int m, int n, int k, const double *a, int lda, const double *b,
                                  int ldb, double *c, int ldc) {
     int saved = gtc_cpu_gemm_begin((double)m * n * k);

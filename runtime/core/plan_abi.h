@@ -45,7 +45,7 @@
  * (compiler/emit_cpu.c): starting a parallel region costs microseconds. */
 #define RT_CPU_PAR_MIN 32768
 
-#define RT_PLAN_ABI 12 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
+#define RT_PLAN_ABI 13 /* 3: RtPlanStep.uses; CUDA kernels begin with gtc_wait_prior_steps(); 4: .own_sm;
                        * 5: .after holds only the edges no others imply (was: every conflict);
                        * 6: RtPlan.checks and .check_off (the index-error word);
                        * 7: RtPlanIO.state (optimizer state a model owns);
@@ -57,7 +57,9 @@
                        *     empty kernel, silently skipping the all-reduce);
                        * 11: RtPlanGemm.value (products that read one value stage it once),
                        *     .bias (cuBLASLt's bias epilogue) and .update (alpha, beta);
-                       * 12: RtPlanGemm.relu (cuBLASLt's RELU_BIAS epilogue) */
+                       * 12: RtPlanGemm.relu (cuBLASLt's RELU_BIAS epilogue);
+                       * 13: RtPlanGemm.in16, .out16 (bfloat16 operands and D: --precision=bf16's
+                       *     values stored in bfloat16, compiler/pass_bf16.c) */
 #define RT_PLAN_MAX_ARGS_BYTES 4096 /* CUDA's kernel parameter space */
 #define RT_PLAN_STEP_MAX 9007199254740992.0 /* 2^53: the largest AdamW step t (a float64 input) the
                                              * executor takes; it refuses t < 1 and fractions */
@@ -140,6 +142,10 @@ typedef struct {
                           * an earlier one has staged (bfloat16, or transposed) in the same form
                           * reads that copy instead of staging it again */
     int relu;            /* with bias: C = max(op(A) @ op(B) + bias, 0) (cuBLASLt's RELU_BIAS) */
+    int in16[2];         /* A / B is bfloat16 in memory already (read as is, never staged; only
+                          * with precision bf16) */
+    int out16;           /* the product (its bias sum, their relu) is written as bfloat16 D at
+                          * slot[2] + off[2], rounded to nearest even; C is then bfloat16 too */
 } RtPlanGemm;
 
 typedef struct {

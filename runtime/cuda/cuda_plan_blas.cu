@@ -96,13 +96,16 @@ template <class O> __global__ void gtc_blas_stage_t(const float *__restrict__ x,
 }
 
 // C[r][c] += bias[c] (then relu, as cuBLASLt's max(x, 0)): the bias row where cuBLASLt offers no
-// algorithm with its BIAS (RELU_BIAS) epilogue for the product (the same float32 addition).
-__global__ void gtc_blas_bias(float *__restrict__ c, const float *__restrict__ bias, int64_t m, int64_t n, int64_t ldc,
-                              int relu) {
+// algorithm with its BIAS (RELU_BIAS) epilogue for the product (the same float32 addition; with a
+// bfloat16 D, from the product rounded to bfloat16, then rounded again).
+static __device__ __forceinline__ float bias_load(const float *p) { return *p; }
+static __device__ __forceinline__ float bias_load(const __nv_bfloat16 *p) { return __bfloat162float(*p); }
+template <class O> __global__ void gtc_blas_bias(O *__restrict__ c, const float *__restrict__ bias, int64_t m, int64_t n,
+                                                 int64_t ldc, int relu) {
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m * n; i += (int64_t)gridDim.x * blockDim.x) {
-        float *p = c + i / n * ldc + i % n;
-        const float v = *p + bias[i % n];
-        *p = relu ? fmaxf(v, 0.0f) : v;
+        O *p = c + i / n * ldc + i % n;
+        const float v = bias_load(p) + bias[i % n];
+        *p = stage_cvt(relu ? fmaxf(v, 0.0f) : v, p);
     }
 }
 
@@ -165,7 +168,7 @@ static cublasStatus_t layout(cublasLtMatrixLayout_t *l, cudaDataType_t t, int64_
 #define BLAS_CANDIDATES_MAX 64
 
 typedef struct BlasKey {
-    int precision, dtype, ta, tb, flip, bf16, align, bias, relu;
+    int precision, dtype, ta, tb, flip, bf16, align, bias, relu, out16;
     int64_t m, n, k, batch, lda, ldb, ldc, sa, sb, sc;
 } BlasKey;
 
@@ -182,7 +185,8 @@ static BlasKey blas_key(const RtCudaBlas *b, uint32_t align) {
     BlasKey key;
     memset(&key, 0, sizeof key); /* compared with memcmp: no stray padding */
     key.precision = g->precision, key.dtype = (int)g->dtype, key.ta = g->ta, key.tb = g->tb, key.flip = b->flip;
-    key.bf16 = b->stage[1] != nullptr && g->precision == RT_PREC_BF16, key.align = (int)align, key.bias = b->lib_bias;
+    key.bf16 = g->dtype != DT_FLOAT64 && g->precision == RT_PREC_BF16, key.align = (int)align, key.bias = b->lib_bias;
+    key.out16 = g->out16;
     key.relu = b->lib_bias && g->relu;
     key.m = g->m, key.n = g->n, key.k = g->k, key.batch = g->batch, key.lda = g->lda, key.ldb = g->ldb;
     key.ldc = g->ldc, key.sa = g->sa, key.sb = g->sb, key.sc = g->sc;
@@ -221,11 +225,11 @@ __global__ void gtc_blas_fill(void *p, int64_t n, int el) {
 #define BLAS_FINALISTS 4
 static int time_candidates(RtCudaBlas *b, const cublasLtMatmulHeuristicResult_t *r, int n) {
     const RtPlanGemm *gm = &b->gm;
-    const size_t el = gm->dtype == DT_FLOAT64 ? 8 : 4, in = b->stage[1] && gm->precision == RT_PREC_BF16 ? 2 : el;
+    const size_t el = gm->dtype == DT_FLOAT64 ? 8 : 4, in = el == 4 && gm->precision == RT_PREC_BF16 ? 2 : el;
     const int64_t ce = extent(gm->m, gm->ldc, gm->batch, gm->sc);
     void *buf[3] = {nullptr, nullptr, nullptr};
     cudaEvent_t e0 = nullptr, e1 = nullptr;
-    const size_t ebytes[3] = {in, in, el}, count[3] = {(size_t)b->extent[0], (size_t)b->extent[1], (size_t)ce};
+    const size_t ebytes[3] = {in, in, gm->out16 ? 2 : el}, count[3] = {(size_t)b->extent[0], (size_t)b->extent[1], (size_t)ce};
     float ms[BLAS_CANDIDATES_MAX];
     bool ok = cudaEventCreate(&e0) == cudaSuccess && cudaEventCreate(&e1) == cudaSuccess;
     for (int i = 0; ok && i < 3; i++) {
@@ -280,7 +284,7 @@ static cublasStatus_t choose(RtCudaBlas *b, int k) {
     if (b->have[k]) return CUBLAS_STATUS_SUCCESS;
     cublasLtMatmulPreference_t pref = nullptr;
     size_t wsz = BLAS_WORKSPACE;
-    const uint32_t align = k ? (b->gm.dtype == DT_FLOAT64 ? 8 : b->stage[0] || b->stage[1] ? 2 : 4) : 16;
+    const uint32_t align = k ? (b->gm.dtype == DT_FLOAT64 ? 8 : b->gm.precision == RT_PREC_BF16 ? 2 : 4) : 16;
     const BlasKey key = blas_key(b, align);
     for (const BlasTuned *t = g_tuned; t; t = t->next)
         if (!memcmp(&t->key, &key, sizeof key)) {
@@ -336,7 +340,12 @@ extern "C" RtCudaBlas *rt_cuda_blas_new(const RtPlanGemm *gm, const char *graph,
     RtPlanGemm staged = *gm;
     if (b->flip) staged.ta = 0, staged.lda = gm->k;
     gm = &staged;
-    const cudaDataType_t t = f64 ? CUDA_R_64F : CUDA_R_32F, tin = bf16 ? CUDA_R_16BF : t;
+    if ((gm->in16[0] || gm->in16[1] || gm->out16) && !bf16) {
+        rt_error(RT_ERUNTIME, "plan %s, step %d: a bfloat16 operand or product outside bf16 precision", graph, step);
+        rt_cuda_blas_free(b);
+        return nullptr;
+    }
+    const cudaDataType_t t = f64 ? CUDA_R_64F : CUDA_R_32F, tin = bf16 ? CUDA_R_16BF : t, tout = gm->out16 ? CUDA_R_16BF : t;
     const cublasComputeType_t ct = f64 ? CUBLAS_COMPUTE_64F
                                    : gm->precision == RT_PREC_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32
                                                                    : CUBLAS_COMPUTE_32F;
@@ -354,14 +363,14 @@ extern "C" RtCudaBlas *rt_cuda_blas_new(const RtPlanGemm *gm, const char *graph,
         s = layout(&b->la, tin, gm->tb ? gm->n : gm->k, gm->tb ? gm->k : gm->n, gm->ldb, gm->batch, gm->sb);
     if (s == CUBLAS_STATUS_SUCCESS)
         s = layout(&b->lb, tin, gm->ta ? gm->k : gm->m, gm->ta ? gm->m : gm->k, gm->lda, gm->batch, gm->sa);
-    if (s == CUBLAS_STATUS_SUCCESS) s = layout(&b->lc, t, gm->m, gm->n, gm->ldc, gm->batch, gm->sc);
+    if (s == CUBLAS_STATUS_SUCCESS) s = layout(&b->lc, tout, gm->m, gm->n, gm->ldc, gm->batch, gm->sc);
     if (s == CUBLAS_STATUS_SUCCESS) {
         e = cudaMalloc(&b->ws, BLAS_WORKSPACE);
         if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&b->cap, cudaStreamNonBlocking);
         b->extent[0] = extent(gm->ta ? gm->k : gm->m, gm->lda, gm->batch, gm->sa);
         b->extent[1] = extent(gm->tb ? gm->n : gm->k, gm->ldb, gm->batch, gm->sb);
         for (int k = 0; e == cudaSuccess && k < 2; k++)
-            if (bf16 || (k == 0 && b->flip))
+            if ((bf16 && !gm->in16[k]) || (k == 0 && b->flip))
                 e = cudaMalloc(&b->stage[k], (size_t)b->extent[k] * (bf16 ? sizeof(__nv_bfloat16) : sizeof(float)));
         if (e != cudaSuccess) {
             cuda_fail("allocating a cuBLASLt step's workspace", e);
@@ -380,9 +389,13 @@ extern "C" RtCudaBlas *rt_cuda_blas_new(const RtPlanGemm *gm, const char *graph,
         what = "cublasLtMatmulAlgoGetHeuristic";
         if (gm->bias) { /* cuBLASLt's BIAS (RELU_BIAS) epilogue where it has an algorithm for it */
             const cublasLtEpilogue_t epi = gm->relu ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_BIAS;
+            const cudaDataType_t bias_type = CUDA_R_32F; /* our float32 bias, whatever D's type */
             b->lib_bias = true; /* part of the tuned choice's key */
             b->lib_bias = cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi) ==
                               CUBLAS_STATUS_SUCCESS &&
+                          (!gm->out16 || cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE,
+                                                                        &bias_type, sizeof bias_type) ==
+                                             CUBLAS_STATUS_SUCCESS) &&
                           cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &b->bias_buf,
                                                          sizeof b->bias_buf) == CUBLAS_STATUS_SUCCESS &&
                           choose(b, 0) == CUBLAS_STATUS_SUCCESS;
@@ -479,7 +492,10 @@ extern "C" int rt_cuda_blas_capture(RtCudaBlas *b, const void *args, cudaGraph_t
     if (s == CUBLAS_STATUS_SUCCESS && gm->bias && !b->lib_bias) {
         const int64_t blocks = (gm->m * gm->n + 255) / 256;
         const unsigned grid = (unsigned)(blocks < 4096 ? blocks : 4096);
-        gtc_blas_bias<<<grid, 256, 0, b->cap>>>((float *)C, bias, gm->m, gm->n, gm->ldc, gm->relu);
+        if (gm->out16)
+            gtc_blas_bias<<<grid, 256, 0, b->cap>>>((__nv_bfloat16 *)C, bias, gm->m, gm->n, gm->ldc, gm->relu);
+        else
+            gtc_blas_bias<<<grid, 256, 0, b->cap>>>((float *)C, bias, gm->m, gm->n, gm->ldc, gm->relu);
     }
     cudaGraph_t g = nullptr;
     cudaError_t e = cudaStreamEndCapture(b->cap, &g);

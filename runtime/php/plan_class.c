@@ -386,6 +386,12 @@ void php_gtc_plan_method_getPlan(INTERNAL_FUNCTION_PARAMETERS) {
         if (st->kind == RT_STEP_GEMM && st->blas.on) { /* what cuBLASLt's epilogue applies */
             const char *epi = st->blas.bias ? (st->blas.relu ? "bias+relu" : "bias") : st->blas.update ? "update" : "none";
             add_assoc_string(&step, "gemm_epilogue", epi);
+            /* which of A, B and the product are bfloat16 in memory (--precision=bf16's storage) */
+            char b16[8] = "";
+            if (st->blas.in16[0]) strcat(b16, "A");
+            if (st->blas.in16[1]) strcat(b16, "B");
+            if (st->blas.out16) strcat(b16, "D");
+            add_assoc_string(&step, "gemm_bf16", b16);
         }
         add_next_index_zval(return_value, &step);
     }

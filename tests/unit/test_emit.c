@@ -143,8 +143,10 @@ TEST(emit_all__train_step__seven_kernels_three_gemms) {
     assert_non_null(strstr(cu, "const int le = lane < 2 ? lane : 1;"));
     assert_true(pro && h1 && h1 < pro);
     assert_int_equal(count(cu, "gtc_gemm_skinny_t<float, 2>"), 1);  /* dw2, A read transposed */
-    /* three products through the CPU backend's GEMM call, and its definition (kernels_cpu_gemm.h) */
-    assert_int_equal(count(c, "gtc_cpu_sgemm("), 3 + 1);
+    /* three products through the CPU backend's GEMM call, its definition and gtc_cpu_sgemm_h's call
+     * of it (kernels_cpu_gemm.h) */
+    assert_int_equal(count(c, "gtc_cpu_sgemm("), 3 + 2);
+    assert_int_equal(count(c, "gtc_cpu_sgemm_h("), 1); /* its definition only: no bfloat16 operand in fp32 */
     assert_non_null(strstr(p, ".gemms = 3,"));
     assert_non_null(strstr(p, ".reductions = 4,"));
     assert_non_null(strstr(p, ".class_name = \"MlpTrainStep\","));

@@ -474,17 +474,19 @@ TEST(pipeline_run__stop_after_fuse__plan_not_scheduled) {
     assert_string_equal(d.msg, "t.json: unknown pass \"nonesuch\"");
 }
 
-TEST(pipeline_pass_name__table__six_passes_in_order) {
-    assert_int_equal(pipeline_npasses(), 6);
+TEST(pipeline_pass_name__table__seven_passes_in_order) {
+    assert_int_equal(pipeline_npasses(), 7);
     assert_string_equal(pipeline_pass_name(0), "autodiff");
     assert_string_equal(pipeline_pass_name(1), "simplify");
-    assert_string_equal(pipeline_pass_name(2), "fuse");
-    assert_string_equal(pipeline_pass_name(3), "schedule");
-    assert_string_equal(pipeline_pass_name(4), "memplan");
-    assert_string_equal(pipeline_pass_name(5), "lower");
-    assert_null(pipeline_pass_name(6));
-    assert_int_equal(pipeline_find("memplan"), 4);
-    assert_int_equal(pipeline_find("lower"), 5);
+    assert_string_equal(pipeline_pass_name(2), "bf16");
+    assert_string_equal(pipeline_pass_name(3), "fuse");
+    assert_string_equal(pipeline_pass_name(4), "schedule");
+    assert_string_equal(pipeline_pass_name(5), "memplan");
+    assert_string_equal(pipeline_pass_name(6), "lower");
+    assert_null(pipeline_pass_name(7));
+    assert_int_equal(pipeline_find("memplan"), 5);
+    assert_int_equal(pipeline_find("lower"), 6);
+    assert_false(pipeline_builds_plan("bf16"));
 }
 
 /* ---- lowering and targets ------------------------------------------------------------------ */
@@ -821,7 +823,7 @@ int main(void) {
         cmocka_unit_test_teardown(pipeline_run__train_step__at_most_12_steps, teardown),
         cmocka_unit_test_teardown(pipeline_run__digits_step__at_most_12_steps, teardown),
         cmocka_unit_test_teardown(pipeline_run__stop_after_fuse__plan_not_scheduled, teardown),
-        cmocka_unit_test(pipeline_pass_name__table__six_passes_in_order),
+        cmocka_unit_test(pipeline_pass_name__table__seven_passes_in_order),
         cmocka_unit_test_teardown(pass_lower__train_step__launch_tile_smem_and_cpu_product, teardown),
         cmocka_unit_test_teardown(pass_lower__train_step__edges_reduced, teardown),
         cmocka_unit_test_teardown(pass_lower__digits_step__edges_reduced_and_reach_every_conflict, teardown),

@@ -32,7 +32,7 @@ static const RtPlanStep gtc_steps[] = {
      "x,w1,b1", "a1",
      "matmul with epilogue add h1, relu a1; ends: a1 is an operand of matmul z2 (GEMM operands are read from memory)",
      {1056, 1, 1}, {256, 1, 1}, 0, 0x0ull, 0x40dull, 0,
-     /* cuBLASLt */ {1, 0, 0, 3, 0, 0, 1024LL, 1024LL, 1024LL, 1LL, 1024LL, 1024LL, 1024LL, 0LL, 0LL, 1048576LL, {0, 2, 10}, {0LL, 0LL, 0LL}, 1, 3, 0LL, 0, 0, 0, 0LL, 0LL, 0, 0, {0, 2}, 1}, {0}},
+     /* cuBLASLt */ {1, 0, 0, 3, 0, 0, 1024LL, 1024LL, 1024LL, 1LL, 1024LL, 1024LL, 1024LL, 0LL, 0LL, 1048576LL, {0, 2, 10}, {0LL, 0LL, 0LL}, 1, 3, 0LL, 0, 0, 0, 0LL, 0LL, 0, 0, {0, 2}, 1, {0, 0}, 0}, {0}},
     {RT_STEP_GEMM, "gtc_k1", "matmul,sub,full,mul,add",
      "y,w2,a1", "d,d_d",
      "matmul with epilogue sub d, mul d_d_2, add d_d; ends: sq is cheap and only other steps read it: they recompute it",
@@ -57,7 +57,7 @@ static const RtPlanStep gtc_steps[] = {
      "x,w1,lr,d_h1", "w1_next",
      "matmul, transposes folded into operand flags, with epilogue mul w1_step, sub w1_next",
      {1056, 1, 1}, {256, 1, 1}, 0, 0x8ull, 0xc85ull, 0,
-     /* cuBLASLt */ {1, 0, 0, 3, 1, 0, 1024LL, 1024LL, 1024LL, 1LL, 1024LL, 1024LL, 1024LL, 0LL, 0LL, 1048576LL, {0, 10, 10}, {0LL, 4325376LL, 8519680LL}, 0, 0, 0LL, 1, 2, 7, 0LL, 0LL, 11, 0, {0, 21}, 0}, {0}},
+     /* cuBLASLt */ {1, 0, 0, 3, 1, 0, 1024LL, 1024LL, 1024LL, 1LL, 1024LL, 1024LL, 1024LL, 0LL, 0LL, 1048576LL, {0, 10, 10}, {0LL, 4325376LL, 8519680LL}, 0, 0, 0LL, 1, 2, 7, 0LL, 0LL, 11, 0, {0, 21}, 0, {0, 0}, 0}, {0}},
 };
 
 static const char gtc_cuda_source[] =
