@@ -1,14 +1,18 @@
 /* compiler/pass_bf16.c: --precision=bf16's storage rule. Under bf16 the products that go to
- * cuBLASLt take bfloat16 operands (fp32 accumulation); a float32 value that only such products and
- * sign tests read is therefore rounded to bfloat16 by every reader that matters, so it may as well
- * be stored that way: v becomes v_bf16 = cast(v, bfloat16) and v_f32 = cast(v_bf16, float32), and
- * v's readers read v_f32. The fusion planner then folds v_f32 into the products' operands (they
- * read v_bf16 as it is, pass_fuse.c) and inlines it into the sign tests; v's own step writes
- * v_bf16 (cuBLASLt's D in bfloat16 for a product's epilogue, pass_lower.c's lib_cast). A hidden
- * layer's activation a = relu(x @ w + b) is the case: read by the next layer's product, by its
- * own weight gradient's (a^T) and by relu's backward mask (a > 0). Each such value saves the staging
- * pass that rounded it for each product (read 4, write 2 bytes an element), half the product's
- * write and half the mask's read. PyTorch's autocast keeps activations in bf16 the same way.
+ * cuBLASLt take bfloat16 operands (fp32 accumulation); a float32 value that only such products,
+ * sign tests and sums read is therefore rounded to bfloat16 by every reader that matters (the
+ * products) or that barely notices (a sum accumulates the rounded values in float32, as PyTorch's
+ * autocast does for the bias gradient of a bfloat16 gradient), so it may as well be stored that
+ * way: v becomes v_bf16 = cast(v, bfloat16) and v_f32 = cast(v_bf16, float32), and v's readers
+ * read v_f32. The fusion planner then folds v_f32 into the products' operands (they read v_bf16
+ * as it is, pass_fuse.c) and inlines it into the other readers; v's own step writes v_bf16
+ * (cuBLASLt's D in bfloat16 for a product's epilogue, pass_lower.c's lib_cast). A hidden layer's
+ * activation a = relu(x @ w + b) is one case: read by the next layer's product, by its own weight
+ * gradient's (a^T) and by relu's backward mask (a > 0); a layer's output gradient dh another: read
+ * by the products of the input and the weight gradients and by the bias gradient's sum. Each such
+ * value saves the staging pass that rounded it for each product (read 4, write 2 bytes an
+ * element), half its producer's write and half its other readers' reads. PyTorch's autocast
+ * keeps activations and gradients in bf16 the same way.
  *
  * A sign test against 0 is exact under the rounding (bf16 has float32's exponent range) but for
  * float32 values below half bfloat16's smallest subnormal (2^-134), which round to 0: a relu
@@ -48,6 +52,11 @@ static bool sign_test(const Node *nd, NodeId v) {
     return o && o->id < 0 && o->value == 0;
 }
 
+/* A sum or mean of v over some of its axes (accumulated in float32 or wider whatever its input). */
+static bool sum_of(const Node *nd, NodeId v) {
+    return (nd->op == OP_SUM || nd->op == OP_MEAN) && nd->ninputs == 1 && nd->in[0].id == v;
+}
+
 /* A transpose swapping the two axes of a rank-2 value. */
 static bool swap_2d(const Node *nd) {
     if (nd->op != OP_TRANSPOSE || nd->type.rank != 2) return false;
@@ -85,7 +94,7 @@ static void users_build(Users *u, const Graph *g) {
 
 /* Whether v qualifies: a computed float32 value, not a graph output, read by at least one
  * cuBLASLt product (directly or through a transpose) and otherwise only by such products and
- * sign tests against 0. */
+ * sign tests against 0 and sums. */
 static bool qualifies(const Users *u, const Target *t, NodeId v, const bool *is_output) {
     const Graph *g = u->g;
     const Node *nd = &g->nodes[v];
@@ -102,7 +111,7 @@ static bool qualifies(const Users *u, const Target *t, NodeId v, const bool *is_
             for (int j = u->uoff[r]; j < u->uoff[r + 1]; j++)
                 if (!blas_reader(g, t, u->ulist[j])) return false;
             product = true;
-        } else if (!sign_test(rn, v)) {
+        } else if (!sign_test(rn, v) && !sum_of(rn, v)) {
             return false;
         }
     }

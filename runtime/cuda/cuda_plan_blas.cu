@@ -40,6 +40,8 @@ struct RtCudaBlas {
     bool borrowed[2];                  // stage[k] is an earlier step's copy (rt_cuda_blas_share)
     bool lib_bias;                     // gm.bias (and gm.relu) through cuBLASLt's epilogue (else gtc_blas_bias)
     float *bias_buf;                   // n floats: the bias row, copied before each call
+    bool bias16;                       // with a bfloat16 D: the bias row copied as bfloat16 (cuBLASLt
+                                       // had no algorithm for a float32 bias with that D)
 };
 
 static __device__ __forceinline__ float stage_cvt(float x, float *) { return x; }
@@ -168,7 +170,7 @@ static cublasStatus_t layout(cublasLtMatrixLayout_t *l, cudaDataType_t t, int64_
 #define BLAS_CANDIDATES_MAX 64
 
 typedef struct BlasKey {
-    int precision, dtype, ta, tb, flip, bf16, align, bias, relu, out16;
+    int precision, dtype, ta, tb, flip, bf16, align, bias, relu, out16, bias16;
     int64_t m, n, k, batch, lda, ldb, ldc, sa, sb, sc;
 } BlasKey;
 
@@ -186,7 +188,7 @@ static BlasKey blas_key(const RtCudaBlas *b, uint32_t align) {
     memset(&key, 0, sizeof key); /* compared with memcmp: no stray padding */
     key.precision = g->precision, key.dtype = (int)g->dtype, key.ta = g->ta, key.tb = g->tb, key.flip = b->flip;
     key.bf16 = g->dtype != DT_FLOAT64 && g->precision == RT_PREC_BF16, key.align = (int)align, key.bias = b->lib_bias;
-    key.out16 = g->out16;
+    key.out16 = g->out16, key.bias16 = b->bias16;
     key.relu = b->lib_bias && g->relu;
     key.m = g->m, key.n = g->n, key.k = g->k, key.batch = g->batch, key.lda = g->lda, key.ldb = g->ldb;
     key.ldc = g->ldc, key.sa = g->sa, key.sb = g->sb, key.sc = g->sc;
@@ -239,7 +241,9 @@ static int time_candidates(RtCudaBlas *b, const cublasLtMatmulHeuristicResult_t 
     const double one = 1, zero = 0;
     const float onef = 1, zerof = 0;
     const bool f64 = gm->dtype == DT_FLOAT64;
-    const void *al = f64 ? (const void *)&one : &onef, *be = f64 ? (const void *)&zero : &zerof;
+    /* beta as the call has it: a weight update (beta = 1) runs cuBLASLt's "badd" kernels, which read C */
+    const void *al = f64 ? (const void *)&one : &onef,
+               *be = gm->update ? (f64 ? (const void *)&one : &onef) : f64 ? (const void *)&zero : &zerof;
     auto time_one = [&](int c) -> float {
         bool run = true;
         float t = 0;
@@ -389,20 +393,27 @@ extern "C" RtCudaBlas *rt_cuda_blas_new(const RtPlanGemm *gm, const char *graph,
         what = "cublasLtMatmulAlgoGetHeuristic";
         if (gm->bias) { /* cuBLASLt's BIAS (RELU_BIAS) epilogue where it has an algorithm for it */
             const cublasLtEpilogue_t epi = gm->relu ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_BIAS;
-            const cudaDataType_t bias_type = CUDA_R_32F; /* our float32 bias, whatever D's type */
-            b->lib_bias = true; /* part of the tuned choice's key */
-            b->lib_bias = cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi) ==
-                              CUBLAS_STATUS_SUCCESS &&
-                          (!gm->out16 || cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE,
-                                                                        &bias_type, sizeof bias_type) ==
-                                             CUBLAS_STATUS_SUCCESS) &&
-                          cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &b->bias_buf,
-                                                         sizeof b->bias_buf) == CUBLAS_STATUS_SUCCESS &&
-                          choose(b, 0) == CUBLAS_STATUS_SUCCESS;
-            if (!b->lib_bias) {
+            /* the bias row as float32 (with a bfloat16 D, said explicitly: its default is D's type),
+             * else, with a bfloat16 D, rounded to bfloat16 as PyTorch's autocast has it */
+            for (int form = 0; form < (gm->out16 ? 2 : 1) && !b->lib_bias; form++) {
+                const cudaDataType_t bias_type = form ? CUDA_R_16BF : CUDA_R_32F;
+                b->lib_bias = true, b->bias16 = form == 1; /* part of the tuned choice's key */
                 b->have[0] = false;
+                b->lib_bias = cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi) ==
+                                  CUBLAS_STATUS_SUCCESS &&
+                              (!gm->out16 || cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE,
+                                                                            &bias_type, sizeof bias_type) ==
+                                                 CUBLAS_STATUS_SUCCESS) &&
+                              cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &b->bias_buf,
+                                                             sizeof b->bias_buf) == CUBLAS_STATUS_SUCCESS &&
+                              choose(b, 0) == CUBLAS_STATUS_SUCCESS;
+            }
+            if (!b->lib_bias) {
+                b->have[0] = false, b->bias16 = false;
                 const cublasLtEpilogue_t none = CUBLASLT_EPILOGUE_DEFAULT;
+                const cudaDataType_t dtype = tout; /* the bias type's default */
                 cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_EPILOGUE, &none, sizeof none);
+                if (gm->out16) cublasLtMatmulDescSetAttribute(b->op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &dtype, sizeof dtype);
             }
         }
         if (!b->lib_bias) s = choose(b, 0);
@@ -483,7 +494,11 @@ extern "C" int rt_cuda_blas_capture(RtCudaBlas *b, const void *args, cudaGraph_t
      * cudaErrorInvalidValue on the H200). */
     if (b->lib_bias) { /* the element-wise form always: one kernel function whatever the alignment */
         const int64_t blocks = (gm->n + 255) / 256;
-        gtc_blas_stage<float><<<(unsigned)(blocks < 1024 ? blocks : 1024), 256, 0, b->cap>>>(bias, b->bias_buf, gm->n);
+        if (b->bias16)
+            gtc_blas_stage<__nv_bfloat16><<<(unsigned)(blocks < 1024 ? blocks : 1024), 256, 0, b->cap>>>(
+                bias, (__nv_bfloat16 *)b->bias_buf, gm->n);
+        else
+            gtc_blas_stage<float><<<(unsigned)(blocks < 1024 ? blocks : 1024), 256, 0, b->cap>>>(bias, b->bias_buf, gm->n);
     }
     if (s == CUBLAS_STATUS_SUCCESS)
         s = cublasLtMatmul(g_lt, b->op, f64 ? (const void *)&one : &alphaf, B, b->la, A, b->lb,

@@ -1,6 +1,7 @@
 // tests/gpu/test_half_rounding.cu: ir/scalar.h's software bfloat16/float16 rounding (the one every
 // backend uses) against CUDA's own conversions on the device, over every float32 bit pattern
-// (__float2bfloat16_rn, __float2half_rn) and 2^26 doubles (__double2bfloat16, __double2half),
+// (__float2bfloat16_rn, __float2half_rn; and gtc_to_bf16(float), the hardware conversion device
+// code uses on sm_80 and later) and 2^26 doubles (__double2bfloat16, __double2half),
 // and the widening of every 16-bit pattern (__bfloat162float, __half2float). NaN inputs are
 // compared as "both NaN" (the payload is not part of the contract). Prints the mismatch counts;
 // exit status 1 when any. Needs a GPU (make test-gpu).
@@ -21,9 +22,11 @@ __device__ bool nan16(uint16_t b, int ebits) {
 __global__ void k_from_f32(uint64_t base, uint64_t n) {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
         float f = __uint_as_float((unsigned)(base + i));
-        uint16_t ob = gtc_to_bf16(f).bits, cb = __bfloat16_as_ushort(__float2bfloat16_rn(f));
+        uint16_t ob = gtc_bf16_of_f64((double)f).bits, cb = __bfloat16_as_ushort(__float2bfloat16_rn(f));
         uint16_t oh = gtc_to_f16(f).bits, ch = __half_as_ushort(__float2half_rn(f));
+        uint16_t fb = gtc_to_bf16(f).bits;
         if (ob != cb && !(nan16(ob, 8) && nan16(cb, 8))) atomicAdd(&g_bad[0], 1ull);
+        if (fb != cb && !(nan16(fb, 8) && nan16(cb, 8))) atomicAdd(&g_bad[0], 1ull);
         if (oh != ch && !(nan16(oh, 5) && nan16(ch, 5))) atomicAdd(&g_bad[1], 1ull);
     }
 }

@@ -1,5 +1,5 @@
 --TEST--
-Fusion::compile(precision: 'bf16'): a value only cuBLASLt products and sign tests read is stored in bfloat16 (compiler/pass_bf16.c): the plan says so, the products read it as stored, and every backend computes exactly the rounded value (integer data: the bfloat16 rounding is the only inexact step); not when another op reads it, nor with fp32
+Fusion::compile(precision: 'bf16'): a value only cuBLASLt products, sign tests and sums read is stored in bfloat16 (compiler/pass_bf16.c): the plan says so (getPlan()'s gemm_bf16), the products read it as stored, and every backend computes exactly the rounded value (integer data: the bfloat16 rounding is the only inexact step); not when another op reads it, nor with fp32
 --ENV--
 GTC_GEMM=cublaslt
 --FILE--
@@ -80,14 +80,21 @@ $want3 = $exact;
 foreach ($want3 as $i => $row) foreach ($row as $j => $v) $want3[$i][$j] = $v + $zeros[$i];
 echo "fp32: ", plan_says($g), "; result ", same($g->run($x, $w1, $b1, $w2), $want3), "\n";
 
-// another reader of h (a sum) needs its float32 value: h stays float32
+// a sum of h reads the rounded values too (as autocast's bias gradient of a bf16 gradient)
 $fn2 = fn($x, $w1, $b1, $w2) => ($h = $x->matmul($w1)->add($b1)->relu())->matmul($w2)->add($h->sum(1, true));
+$want4 = $want;
+foreach ($want4 as $i => $row) foreach ($row as $j => $v) $want4[$i][$j] = $v + array_sum($h16[$i]);
 $g = Fusion::compile($fn2, [$x, $w1, $b1, $w2], precision: 'bf16');
-echo "bf16 with h summed: ", plan_says($g), "\n";
+echo "bf16 with h summed: ", plan_says($g), "; result ", same($g->run($x, $w1, $b1, $w2), $want4), "\n";
+// another reader (h * 2) needs h's float32 value: h stays float32
+$fn3 = fn($x, $w1, $b1, $w2) => ($h = $x->matmul($w1)->add($b1)->relu())->matmul($w2)->add($h->multiply(2.0)->sum(1, true));
+$g = Fusion::compile($fn3, [$x, $w1, $b1, $w2], precision: 'bf16');
+echo "bf16 with h doubled: ", plan_says($g), "\n";
 ?>
 --EXPECT--
 elements of h that bfloat16 rounds: many
 bf16: D writes t2_bf16 A
 bf16: result is the rounded h times w2, exactly
 fp32: - -; result exactly
-bf16 with h summed: - -
+bf16 with h summed: D writes t2_bf16 A; result exactly
+bf16 with h doubled: - -
