@@ -489,6 +489,88 @@ TEST(pipeline_pass_name__table__seven_passes_in_order) {
     assert_false(pipeline_builds_plan("bf16"));
 }
 
+/* ---- bfloat16 storage (compiler/pass_bf16.c) ------------------------------------------------- */
+
+/* relu(x @ w1 + b) -> h, read by the product h @ w2 (512^3: cuBLASLt's under the cost model), then
+ * by `extra` (a node reading h, or none), planned for the H200 in `prec`. */
+static Plan *plan_bf16(TargetPrecision prec, const char *extra, const char *outputs) {
+    char text[4096];
+    snprintf(text, sizeof text,
+             "{\"format\": \"gtc-graph\", \"version\": 1, \"name\": \"t\", "
+             "\"inputs\": [{\"name\": \"x\", \"dtype\": \"float32\", \"shape\": [512, 512]},"
+             " {\"name\": \"w1\", \"dtype\": \"float32\", \"shape\": [512, 512]},"
+             " {\"name\": \"w2\", \"dtype\": \"float32\", \"shape\": [512, 512]},"
+             " {\"name\": \"b\", \"dtype\": \"float32\", \"shape\": [512]}],"
+             "\"nodes\": [{\"name\": \"z\", \"op\": \"matmul\", \"inputs\": [\"x\", \"w1\"]},"
+             " {\"name\": \"zb\", \"op\": \"add\", \"inputs\": [\"z\", \"b\"]},"
+             " {\"name\": \"h\", \"op\": \"relu\", \"inputs\": [\"zb\"]},"
+             " {\"name\": \"y\", \"op\": \"matmul\", \"inputs\": [\"h\", \"w2\"]}%s],"
+             "\"outputs\": {%s}}",
+             extra, outputs);
+    Diag d;
+    diag_init(&d, "t.json");
+    g = ir_read_json(text, strlen(text), &d);
+    if (!g) fail_msg("graph does not load: %s", d.msg);
+    Target t = *target_default();
+    t.precision = prec;
+    if (pipeline_run(g, &t, &d, NULL)) fail_msg("pipeline failed: %s", d.msg);
+    return g->plan;
+}
+
+TEST(pass_bf16__product_and_sign_test__stored_and_folded) {
+    Plan *p = plan_bf16(PREC_BF16, ", {\"name\": \"m\", \"op\": \"gt\", \"inputs\": [\"h\", 0]}",
+                        "\"y\": \"y\", \"m\": \"m\"");
+    const NodeId h16 = id("h_bf16"), h32 = id("h_f32");
+    assert_int_equal(g->nodes[h16].type.dtype, DT_BFLOAT16);
+    assert_true(g->nodes[h16].attrs.storage && g->nodes[h32].attrs.storage);
+    assert_int_equal(p->buf[id("h")].kind, BUF_NONE); /* only its cast is written */
+    assert_int_equal(p->buf[h16].kind, BUF_ARENA);
+    assert_int_equal(p->buf[h16].bytes, 512 * 512 * 2);
+    assert_int_equal(p->buf[h32].kind, BUF_NONE);
+    const Step *w = &p->steps[writer(p, "h_bf16")], *r = &p->steps[writer(p, "y")];
+    assert_int_equal(w->lower.form, LOWER_GEMM_BLAS);
+    assert_int_equal(w->lower.lib_cast, h16); /* cuBLASLt's bfloat16 D, after its bias and relu */
+    assert_int_equal(w->lower.lib_relu, id("h"));
+    assert_int_equal(w->lower.lib_bias, id("zb"));
+    assert_false(w->lower.epilogue);
+    assert_int_equal(w->lower.gemm_out, -1);   /* the CPU's product goes to the scratch */
+    assert_int_equal(r->gemm_in[0], h16);
+    assert_true(r->gemm_half[0] && !r->gemm_half[1]);
+    assert_false(r->lower.epilogue);
+    /* the sign test reads the bfloat16 value */
+    const Step *ms = &p->steps[writer(p, "m")];
+    bool reads = false;
+    for (int k = 0; k < ms->nins; k++) reads |= ms->ins[k] == h16;
+    assert_true(reads);
+}
+
+TEST(pass_bf16__sum_reader__stored) {
+    plan_bf16(PREC_BF16, ", {\"name\": \"s\", \"op\": \"sum\", \"inputs\": [\"h\"], \"axes\": [0]}",
+              "\"y\": \"y\", \"s\": \"s\"");
+    assert_true(graph_find(g, "h_bf16") >= 0);
+}
+
+TEST(pass_bf16__other_reader_output_or_fp32__stays_float32) {
+    plan_bf16(PREC_BF16, ", {\"name\": \"e\", \"op\": \"exp\", \"inputs\": [\"h\"]}",
+              "\"y\": \"y\", \"e\": \"e\"");
+    assert_int_equal(graph_find(g, "h_bf16"), -1);
+    teardown(NULL);
+    plan_bf16(PREC_BF16, "", "\"y\": \"y\", \"h\": \"h\""); /* h is a graph output */
+    assert_int_equal(graph_find(g, "h_bf16"), -1);
+    teardown(NULL);
+    plan_bf16(PREC_BF16, ", {\"name\": \"m\", \"op\": \"gt\", \"inputs\": [\"h\", 1]}", /* not a sign test */
+              "\"y\": \"y\", \"m\": \"m\"");
+    assert_int_equal(graph_find(g, "h_bf16"), -1);
+    teardown(NULL);
+    plan_bf16(PREC_TF32, "", "\"y\": \"y\"");
+    assert_int_equal(graph_find(g, "h_bf16"), -1);
+    teardown(NULL);
+    setenv("GTC_GEMM", "kernel", 1); /* the product in our kernel: nothing reads bfloat16 */
+    plan_bf16(PREC_BF16, "", "\"y\": \"y\"");
+    unsetenv("GTC_GEMM");
+    assert_int_equal(graph_find(g, "h_bf16"), -1);
+}
+
 /* ---- lowering and targets ------------------------------------------------------------------ */
 
 /* examples/train_step.json lowered for target t (NULL: the default H200). */
@@ -824,6 +906,9 @@ int main(void) {
         cmocka_unit_test_teardown(pipeline_run__digits_step__at_most_12_steps, teardown),
         cmocka_unit_test_teardown(pipeline_run__stop_after_fuse__plan_not_scheduled, teardown),
         cmocka_unit_test(pipeline_pass_name__table__seven_passes_in_order),
+        cmocka_unit_test_teardown(pass_bf16__product_and_sign_test__stored_and_folded, teardown),
+        cmocka_unit_test_teardown(pass_bf16__sum_reader__stored, teardown),
+        cmocka_unit_test_teardown(pass_bf16__other_reader_output_or_fp32__stays_float32, teardown),
         cmocka_unit_test_teardown(pass_lower__train_step__launch_tile_smem_and_cpu_product, teardown),
         cmocka_unit_test_teardown(pass_lower__train_step__edges_reduced, teardown),
         cmocka_unit_test_teardown(pass_lower__digits_step__edges_reduced_and_reach_every_conflict, teardown),
