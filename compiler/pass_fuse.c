@@ -538,6 +538,9 @@ static void end_cause(Fuse *f, int s, char *out, size_t n) {
             if (f->req[gp->mem[m]] & REQ_DIST)
                 snprintf(out, n, "%s is a parameter gradient: %s reads it after it is averaged across ranks", mn, cn);
             else if (k == K_MATMUL) snprintf(out, n, "%s is an operand of matmul %s (GEMM operands are read from memory)", mn, cn);
+            else if (N(f, c)->op == OP_CAST && N(f, c)->attrs.storage && gemm_reader(f, gp->mem[m]) >= 0)
+                snprintf(out, n, "%s is stored in bfloat16 for matmul %s (GEMM operands are read from memory)", mn,
+                         N(f, gemm_reader(f, gp->mem[m]))->name);
             else if (k == K_VIEW && gemm_reader(f, gp->mem[m]) >= 0)
                 snprintf(out, n, "%s is an operand of matmul %s through %s", mn, N(f, gemm_reader(f, gp->mem[m]))->name, cn);
             else if (k == K_VIEW) snprintf(out, n, "%s views %s (views fuse into their readers)", cn, mn);
