@@ -55,7 +55,8 @@ static void usage(FILE *f) {
                "--dim batch=N fixes a symbolic dimension).\n"
                "Every command takes --target=sm_NN (or --arch=sm_NN): the GPU the plan is lowered for\n"
                "(default sm_90, docs/codegen.md), --precision=fp32|tf32|bf16: how its products are\n"
-               "computed (default fp32, exact), and --data-parallel: a training step that averages its\n"
+               "computed (default fp32, exact; bf16 also stores the values that only products, sign\n"
+               "tests and sums read in bfloat16), and --data-parallel: a training step that averages its\n"
                "parameter gradients across the ranks of `gtc run` (docs/distributed.md).\n");
 }
 

@@ -126,7 +126,7 @@ static char *fresh_name(const Graph *g, const char *base, const char *suffix) {
     return xstrdup(buf);
 }
 
-static Node cast_node(const Graph *g, const char *name, NodeId in, const TensorType *t, DType to) {
+static Node cast_node(const char *name, NodeId in, const TensorType *t, DType to) {
     Node c;
     memset(&c, 0, sizeof c);
     c.name = xstrdup(name);
@@ -139,7 +139,6 @@ static Node cast_node(const Graph *g, const char *name, NodeId in, const TensorT
     c.type.dtype = to;
     c.input_index = -1;
     snprintf(c.loc, sizeof c.loc, "bf16");
-    (void)g;
     return c;
 }
 
@@ -170,8 +169,8 @@ int pass_bf16(Graph *g, const Target *t, Diag *d) {
         wide[i] = -1;
         if (!pick[i]) continue;
         char *n16 = fresh_name(g, g->nodes[i].name, "_bf16"), *n32 = fresh_name(g, g->nodes[i].name, "_f32");
-        nn[m] = cast_node(g, n16, newid[i], &g->nodes[i].type, DT_BFLOAT16);
-        nn[m + 1] = cast_node(g, n32, m, &g->nodes[i].type, DT_FLOAT32);
+        nn[m] = cast_node(n16, newid[i], &g->nodes[i].type, DT_BFLOAT16);
+        nn[m + 1] = cast_node(n32, m, &g->nodes[i].type, DT_FLOAT32);
         wide[i] = m + 1;
         m += 2;
         free(n16), free(n32);
