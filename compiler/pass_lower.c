@@ -126,9 +126,6 @@ static int gemm_tile(const Target *tg, const EmitGemm *gm, int64_t elem, bool tc
 #define BLAS_MACS_FP32 ((int64_t)1 << 29)
 #define BLAS_MACS_TC ((int64_t)1 << 27)
 
-/* Whether a GEMM step runs through cuBLASLt, and why (in `why`, for gtc plan). GTC_GEMM=cublaslt
- * or GTC_GEMM=kernel in the environment overrides the cost model where cuBLASLt can take the
- * product (the GPU tests run both forms on every graph; bench/scale.sh measures both). */
 int64_t lower_blas_min_macs(const Target *tg, DType dt) {
     const bool tc = dt == DT_FLOAT32 && tg->precision != PREC_FP32;
     const char *force = getenv("GTC_GEMM");
@@ -143,6 +140,9 @@ bool lower_blas_shape(const Target *tg, int64_t m, int64_t n, int64_t k, DType d
            k <= INT32_MAX && min < INT64_MAX && m * n * k >= min;
 }
 
+/* Whether a GEMM step runs through cuBLASLt, and why (in `why`, for gtc plan). GTC_GEMM=cublaslt
+ * or GTC_GEMM=kernel in the environment overrides the cost model where cuBLASLt can take the
+ * product (the GPU tests run both forms on every graph; bench/scale.sh measures both). */
 static bool gemm_blas(const Target *tg, const EmitGemm *gm, DType dt, bool sym, char *why, size_t n) {
     const int64_t macs = gm->m * gm->n * gm->k * gm->batch;
     const bool tc = dt == DT_FLOAT32 && tg->precision != PREC_FP32;
