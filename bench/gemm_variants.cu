@@ -86,7 +86,7 @@ __device__ __forceinline__ void gtc_gemm_v0(const T *__restrict__ A, long long s
 template <int M, int N, int K, bool AK, bool BK1, int BM, int BN, int TM, int KS, int BK, bool TF32 = false>
 __global__ void __launch_bounds__(BM / TM * (BN / 4) * KS, 1)
 kvar(const float *A, const float *B, const float *bias, float *C) {
-    gtc_gemm<float, BM, BN, TM, KS, BK, AK, BK1, TF32>(A, AK ? K : 1, AK ? 1 : M, B, BK1 ? 1 : N, BK1 ? K : 1, M, N, K,
+    gtc_gemm<float, BM, BN, TM, KS, BK, AK, BK1, TF32, 4>(A, AK ? K : 1, AK ? 1 : M, B, BK1 ? 1 : N, BK1 ? K : 1, M, N, K,
         [&](int i, int j, float acc) { C[i * N + j] = acc + bias[j]; });
 }
 template <int M, int N, int K, bool AK, bool BK1>
@@ -163,12 +163,12 @@ struct Case {
 #define VAR(C, BM_, BN_, TM_, KS_, BK_) \
     C.run(#BM_ "x" #BN_ " tm" #TM_ " ks" #KS_ " bk" #BK_, kvar<M_, N_, K_, AK_, BK1_, BM_, BN_, TM_, KS_, BK_>, \
           dim3((M_ + BM_ - 1) / BM_, (N_ + BN_ - 1) / BN_), BM_ / TM_ * (BN_ / 4) * KS_, \
-          GtcGemmSmem<float, BM_, BN_, TM_, KS_, BK_, AK_, BK1_>::BYTES)
+          GtcGemmSmem<float, BM_, BN_, TM_, KS_, BK_, AK_, BK1_, false, 4>::BYTES)
 /* the same tile on TF32 tensor cores (--precision=tf32): TF32's bound, 2^-11 per product term */
 #define VAR_TC(C, BM_, BN_, TM_, KS_, BK_) \
     C.run(#BM_ "x" #BN_ " tm" #TM_ " ks" #KS_ " bk" #BK_ " tf32", kvar<M_, N_, K_, AK_, BK1_, BM_, BN_, TM_, KS_, BK_, true>, \
           dim3((M_ + BM_ - 1) / BM_, (N_ + BN_ - 1) / BN_), BM_ / TM_ * (BN_ / 4) * KS_, \
-          GtcGemmSmem<float, BM_, BN_, TM_, KS_, BK_, AK_, BK1_>::BYTES, 2e-3)
+          GtcGemmSmem<float, BM_, BN_, TM_, KS_, BK_, AK_, BK1_, true, 4>::BYTES, 2e-3)
 
 /* The split of K over thread-block clusters (64x64 tiles in clusters of 2 to 8: 11.5 us against
  * 7.3 for the emitted tile, bench/README.md) was removed from the template with the planner's

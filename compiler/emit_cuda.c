@@ -565,9 +565,9 @@ static void emit_cuda_gemm(Ex *x) {
                 tile->form == LOWER_GEMM_SKINNY_T ? "_t" : "", T, (long long)(gm.n > 0 ? gm.n : 1), (long long)gm.sam,
                 (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn, sz[0], sz[1], sz[2]);
     else
-        ex_line(x, "gtc_gemm<%s, %d, %d, %d, %d, %d, %s, %s%s>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %s, %s, %s,", T,
+        ex_line(x, "gtc_gemm<%s, %d, %d, %d, %d, %d, %s, %s, %s, %d>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %s, %s, %s,", T,
                 tile->bm, tile->bn, tile->tm, tile->ks, tile->bk, gm.sak == 1 ? "true" : "false",
-                gm.sbk == 1 ? "true" : "false", tile->tf32 ? ", true" : "",
+                gm.sbk == 1 ? "true" : "false", tile->tf32 ? "true" : "false", tile->nst,
                 (long long)gm.sam, (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn, sz[0], sz[1], sz[2]);
     for (int i = 0; i < 4; i++) free(sz[i]);
     x->indent++;

@@ -47,14 +47,36 @@ static unsigned reduce_block(int64_t count) {
 #define SMALLK_K 8
 
 /* The tiled GEMM's dynamic shared memory in bytes: GtcGemmSmem<...>::BYTES of
- * templates/kernels_prelude.cuh, the same formula (the kernel traps when launched with less). */
-#define GEMM_PIPE (96 * 1024)
+ * templates/kernels_prelude.cuh, the same formula (the kernel traps when launched with less):
+ * t->nst K steps of the A and B tiles (rows padded by 4 elements, on TF32 tensor cores those along
+ * M or N by 8), or the K groups' partial tiles (rows padded by 8 on tensor cores). */
 static unsigned gemm_smem(const StepLower *t, bool ak, bool bk1, int64_t elem) {
-    const int64_t ra = ak ? t->bm : t->bk, sa = (ak ? t->bk : t->bm) + 4;
-    const int64_t rb = bk1 ? t->bn : t->bk, sb = (bk1 ? t->bk : t->bn) + 4;
-    const int64_t stage = (ra * sa + rb * sb) * elem, ns0 = GEMM_PIPE / stage, nst = ns0 > 4 ? 4 : ns0;
-    const int64_t pipe = nst * stage, red = (int64_t)t->ks * t->bm * t->bn * elem;
+    const int64_t pm = t->tf32 ? 8 : 4, bnp = t->bn + (t->tf32 ? 8 : 0);
+    const int64_t ra = ak ? t->bm : t->bk, sa = ak ? t->bk + 4 : t->bm + pm;
+    const int64_t rb = bk1 ? t->bn : t->bk, sb = bk1 ? t->bk + 4 : t->bn + pm;
+    const int64_t pipe = t->nst * (ra * sa + rb * sb) * elem, red = (int64_t)t->ks * t->bm * bnp * elem;
     return (unsigned)(pipe > red ? pipe : red);
+}
+
+/* K steps in flight (gtc_gemm's NST): up to 4 within 96 KB, so that two or three blocks share an
+ * SM; but when the grid fits in one wave each block has its SM to itself (the executor's own_sm),
+ * and then all of K, up to 9 steps within the target's shared memory, so the block issues its
+ * whole operand slices before it first waits (TF32: the train step's 512x256x480 products 5.3 ->
+ * 5.2 and 5.1 -> 4.9 us, H200, bench/gemm_split.cu). K symbolic: the bound's steps. */
+#define GEMM_PIPE (96 * 1024)
+#define GEMM_NST_MAX 9
+static int gemm_stages(const Target *tg, const EmitGemm *gm, int64_t elem, const StepLower *t) {
+    const bool ak = gm->sak == 1, bk1 = gm->sbk == 1;
+    StepLower c = *t;
+    int nst = 2;
+    for (c.nst = 3; c.nst <= 4; c.nst++)
+        if (gemm_smem(&c, ak, bk1, elem) <= GEMM_PIPE) nst = c.nst;
+    const int64_t blocks = (gm->m + t->bm - 1) / t->bm * ((gm->n + t->bn - 1) / t->bn) * gm->batch;
+    const int64_t kt = (gm->k + t->bk - 1) / t->bk;
+    if (t->tf32 && blocks <= tg->sms)
+        for (c.nst = nst + 1; c.nst <= GEMM_NST_MAX && c.nst <= kt + 1; c.nst++)
+            if (gemm_smem(&c, ak, bk1, elem) <= (unsigned)tg->smem_block) nst = c.nst;
+    return nst;
 }
 
 /* Fills the form and tile of a GEMM step. The tiles {bm, bn, tm, ks, bk}, in order of preference:
@@ -99,6 +121,9 @@ static int gemm_tile(const Target *tg, const EmitGemm *gm, int64_t elem, bool tc
             continue;
         StepLower cand = *t;
         cand.bm = c[0], cand.bn = c[1], cand.tm = c[2], cand.ks = c[3], cand.bk = c[4];
+        cand.tf32 = tc && tile_tc_ok(&cand);
+        cand.nst = 2;
+        cand.nst = gemm_stages(tg, gm, elem, &cand);
         if (gemm_smem(&cand, gm->sak == 1, gm->sbk == 1, elem) > (unsigned)tg->smem_block) continue;
         *t = cand;
         found = true;
@@ -109,7 +134,6 @@ static int gemm_tile(const Target *tg, const EmitGemm *gm, int64_t elem, bool tc
         diag_node(d, mm, "no GEMM tile fits the %d bytes of shared memory per block of %s", tg->smem_block, tg->name);
         return -1;
     }
-    t->tf32 = tc && tile_tc_ok(t);
     return 0;
 }
 

@@ -272,13 +272,13 @@ static char *headline(const Graph *g, const Step *s, char *out, size_t n) {
     return out;
 }
 
-/* The kernel form pass_lower chose, in words: "tiled gemm 32x32 tm8 ks8 bk64". */
+/* The kernel form pass_lower chose, in words: "tiled gemm 32x32 tm8 ks8 bk64 st4". */
 static char *form_str(const StepLower *l, char *out, size_t n) {
     static const char *const names[] = {"-", "grid-stride", "block per output", "8 columns per block", "warp per row",
                                         "thread per row", "tiled gemm", "skinny gemm", "skinny gemm (A transposed)",
                                         "small-K gemm", "cuBLASLt gemm, grid-stride epilogue"};
     if (l->form == LOWER_GEMM_TILED)
-        snprintf(out, n, "%s %dx%d tm%d ks%d bk%d%s", names[l->form], l->bm, l->bn, l->tm, l->ks, l->bk,
+        snprintf(out, n, "%s %dx%d tm%d ks%d bk%d st%d%s", names[l->form], l->bm, l->bn, l->tm, l->ks, l->bk, l->nst,
                  l->tf32 ? " tf32 mma" : "");
     else if (l->form == LOWER_ROW_WARP)
         snprintf(out, n, "%s (%d per block)", names[l->form], l->warps);
@@ -448,6 +448,7 @@ static cJSON *json_lower(const Graph *g, int i) {
         cJSON_AddNumberToObject(t, "tm", l->tm);
         cJSON_AddNumberToObject(t, "ks", l->ks);
         cJSON_AddNumberToObject(t, "bk", l->bk);
+        cJSON_AddNumberToObject(t, "nst", l->nst);
         if (l->tf32) cJSON_AddBoolToObject(t, "tf32", true);
     }
     if (l->form == LOWER_ROW_WARP) cJSON_AddNumberToObject(o, "rows_per_block", l->warps);

@@ -81,6 +81,7 @@ typedef struct {
     LowerForm form;
     int bm, bn, tm, ks, bk;     /* LOWER_GEMM_TILED: tile, micro-tile rows, K slices, K step */
     bool tf32;                  /* LOWER_GEMM_TILED: on TF32 tensor cores (gtc_gemm's TF32) */
+    int nst;                    /* LOWER_GEMM_TILED: K steps in flight (gtc_gemm's NST) */
     int warps;                  /* LOWER_ROW_WARP: rows (warps) per block */
     unsigned grid[3], block[3]; /* the CUDA launch configuration */
     unsigned smem;              /* dynamic shared memory, bytes (the tiled GEMM's K pipeline) */

@@ -136,19 +136,23 @@ __device__ __forceinline__ void gtc_wait_prior_steps() {
 #endif
 }
 
-/* The tiled GEMM's shared memory: K steps in flight (at most 4, within GTC_GEMM_PIPE bytes), or
- * the groups' partial tiles at the end, whichever is larger. It is dynamic shared memory, so the
- * launch gives the size: compiler/pass_lower.c (gemm_smem) computes the same number, and the kernel
- * traps when launched with less. Four steps in flight instead of the two that fit in static shared
- * memory: the train step's 512x256x480 products 7.3 -> 6.6-7.1 us (H200). */
-#define GTC_GEMM_PIPE (96 * 1024)
+/* The tiled GEMM's shared memory: NST K steps in flight, or the groups' partial tiles at the end,
+ * whichever is larger. It is dynamic shared memory, so the launch gives the size:
+ * compiler/pass_lower.c (gemm_smem, which also chooses NST) computes the same number, and the
+ * kernel traps when launched with less. Rows are padded so that reads hit distinct banks: by 4
+ * elements where the FMA path reads 16 bytes along them; on TF32 tensor cores, where the mma
+ * fragments read down a column (row k = lane % 4, element lane / 4), rows along M or N by 8 and
+ * the partial tiles' rows by 8 (pairs of a fragment stored as 8 bytes). With pad 4 there and
+ * unpadded partial tiles the train step's 512x256x480 products took 6.1-6.2 us, padded 5.1-5.5
+ * (H200, bench/gemm_split.cu). */
 extern __shared__ __align__(32) unsigned char gtc_dsmem[];
-template <class T, int BM, int BN, int TM, int KS, int BK, bool AK, bool BK1> struct GtcGemmSmem {
-    static constexpr int RA = AK ? BM : BK, CA = AK ? BK : BM, SA = CA + 4;
-    static constexpr int RB = BK1 ? BN : BK, CB = BK1 ? BK : BN, SB = CB + 4;
+template <class T, int BM, int BN, int TM, int KS, int BK, bool AK, bool BK1, bool TF32, int NST> struct GtcGemmSmem {
+    static constexpr int PM = TF32 ? 8 : 4;
+    static constexpr int RA = AK ? BM : BK, CA = AK ? BK : BM, SA = CA + (AK ? 4 : PM);
+    static constexpr int RB = BK1 ? BN : BK, CB = BK1 ? BK : BN, SB = CB + (BK1 ? 4 : PM);
+    static constexpr int BNP = BN + (TF32 ? 8 : 0);
     static constexpr int TILE = RA * SA + RB * SB, STAGE = TILE * (int)sizeof(T);
-    static constexpr int NS0 = GTC_GEMM_PIPE / STAGE, NST = NS0 > 4 ? 4 : NS0;
-    static constexpr int PIPE = NST * STAGE, RED = KS * BM * BN * (int)sizeof(T);
+    static constexpr int PIPE = NST * STAGE, RED = KS * BM * BNP * (int)sizeof(T);
     static constexpr int BYTES = PIPE > RED ? PIPE : RED;
 };
 
@@ -209,7 +213,7 @@ template <int BM, int BN, int G, int KG> struct GtcTcSplit {
  * products under the cuBLASLt threshold), the same pipeline, group sum and epilogue.
  * epi(i, j, acc) stores each in-range result; consecutive threads take consecutive j (coalesced
  * stores). */
-template <class T, int BM, int BN, int TM, int KS, int BK, bool AK, bool BK1, bool TF32 = false, class Epi>
+template <class T, int BM, int BN, int TM, int KS, int BK, bool AK, bool BK1, bool TF32, int NST, class Epi>
 __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam, long long sak,
                                          const T *__restrict__ B, long long sbk, long long sbn,
                                          int M, int N, int K, Epi epi) {
@@ -218,9 +222,9 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
     static_assert(KG * KS == BK && KG % 4 == 0, "each group takes a multiple of 4 of every K step");
     static_assert(TM % 4 == 0 && (sizeof(T) == 4 || sizeof(T) == 8), "4-wide loads of 4- or 8-byte elements");
     /* shared tiles in the global layout, rows padded by 4 elements (16-byte rows, distinct banks) */
-    using L = GtcGemmSmem<T, BM, BN, TM, KS, BK, AK, BK1>;
-    constexpr int RA = L::RA, CA = L::CA, SA = L::SA, RB = L::RB, CB = L::CB, SB = L::SB, TILE = L::TILE, NST = L::NST;
-    static_assert(NST >= 2, "two K steps fit in GTC_GEMM_PIPE");
+    using L = GtcGemmSmem<T, BM, BN, TM, KS, BK, AK, BK1, TF32, NST>;
+    constexpr int RA = L::RA, CA = L::CA, SA = L::SA, RB = L::RB, CB = L::CB, SB = L::SB, TILE = L::TILE, BNP = L::BNP;
+    static_assert(NST >= 2, "two K steps in flight");
     unsigned dyn;
     asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dyn));
     if (dyn < (unsigned)L::BYTES) __trap(); /* launched with less than the tile needs */
@@ -392,8 +396,9 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
 #pragma unroll
             for (int j = 0; j < CN; j++) {
                 const int r = (wm * CM + i) * 16 + fq, c = (wn * CN + j) * 8 + 2 * ft;
-                T *p = sm + (g * BM + r) * BN + c;
-                p[0] = cacc[i][j][0], p[1] = cacc[i][j][1], p[8 * BN] = cacc[i][j][2], p[8 * BN + 1] = cacc[i][j][3];
+                T *p = sm + (g * BM + r) * BNP + c;
+                *(float2 *)p = make_float2(cacc[i][j][0], cacc[i][j][1]);
+                *(float2 *)(p + 8 * BNP) = make_float2(cacc[i][j][2], cacc[i][j][3]);
             }
     } else {
 #pragma unroll
@@ -401,16 +406,16 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
 #pragma unroll
             for (int j = 0; j < TN; j++) {
                 const int r = AK ? tm + GM * i : tm * TM + i, c = BK1 ? tn + GN * j : tn * TN + j;
-                sm[(g * BM + r) * BN + c] = acc[i][j];
+                sm[(g * BM + r) * BNP + c] = acc[i][j];
             }
     }
     __syncthreads();
 #pragma unroll
     for (int e = tid; e < BM * BN; e += NT) {
         const int r = e / BN, c = e % BN, gm = m0 + r, gn = n0 + c;
-        T s = sm[e];
+        T s = sm[r * BNP + c];
 #pragma unroll
-        for (int k = 1; k < KS; k++) s = s + sm[k * BM * BN + e];
+        for (int k = 1; k < KS; k++) s = s + sm[(k * BM + r) * BNP + c];
         if (gm < M && gn < N) epi(gm, gn, s);
     }
 }

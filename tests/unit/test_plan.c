@@ -865,7 +865,7 @@ TEST(plan_print__three_formats__deterministic) {
         char *a = print((PlanFormat)fmt), *b = print((PlanFormat)fmt);
         assert_string_equal(a, b);
         if (fmt == PLAN_TEXT) assert_non_null(strstr(a, "totals: steps 7 (gemm 3, row 1, reduce 3"));
-        if (fmt == PLAN_TEXT) assert_non_null(strstr(a, "  kernel: tiled gemm 32x32 tm8 ks8 bk64; grid 16 x 8 x 1, block 256, "
+        if (fmt == PLAN_TEXT) assert_non_null(strstr(a, "  kernel: tiled gemm 32x32 tm8 ks8 bk64 st4; grid 16 x 8 x 1, block 256, "
                                                       "shared memory 71680 bytes, own SM; CPU product in h1\n"));
         if (fmt == PLAN_TEXT) assert_non_null(strstr(a, "\n  after: s1; uses: "));
         if (fmt == PLAN_TEXT) assert_non_null(strstr(a, "\nscratch: arena [1579008,2070528) "));

@@ -15,7 +15,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
     gtc_wait_prior_steps();
     const float *A = ((float *)a.p[0]);
     const float *B = ((float *)a.p[2]);
-    gtc_gemm<float, 32, 32, 8, 8, 64, true, false>(A, 480LL, 1LL, B, 256LL, 1LL, 512, 256, 480,
+    gtc_gemm<float, 32, 32, 8, 8, 64, true, false, false, 4>(A, 480LL, 1LL, B, 256LL, 1LL, 512, 256, 480,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[3])[j];
@@ -224,7 +224,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k5(struct gtc_args a) {
     gtc_wait_prior_steps();
     const float *A = ((float *)a.p[0]);
     const float *B = ((float *)(a.p[12] + 1054720));
-    gtc_gemm<float, 32, 32, 8, 8, 64, false, false>(A, 1LL, 480LL, B, 256LL, 1LL, 480, 256, 512,
+    gtc_gemm<float, 32, 32, 8, 8, 64, false, false, false, 4>(A, 1LL, 480LL, B, 256LL, 1LL, 480, 256, 512,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[2])[(j + i * 256)];

@@ -1,0 +1,371 @@
+/* bench/gemm_split.cu: TF32 tensor-core products of the 480-256-2 training step's size
+ * (512x256x480 and its weight gradient 480x256x512): the tiled kernel gtc_gemm emits (32x32
+ * tiles, 8 K groups of one warp) with 4 K steps in flight and with all of K in flight (NST, as
+ * pass_lower.c chooses when the grid fits in one wave), against gtc_gemm_tc below, a split of K
+ * over the blocks of a thread-block cluster (each block holding its whole slice in flight, the
+ * partial tiles summed through distributed shared memory, deterministic). gtc_gemm_tc lost to
+ * the emitted kernel in every shape tried (bench/README.md, "TF32 products of the 480-256-2
+ * step"); it stays here as the measured alternative. Each variant is checked against a float64
+ * CPU product and for the same bits twice, then timed as 20 launches in one CUDA Graph (median
+ * of 31 replays, per launch), plain and with programmatic dependent launch (the executor's edges
+ * on sm_90), next to an empty kernel.
+ * Build here: nvcc -std=c++17 -O3 -arch=sm_90 -o build/dev/gemm_split bench/gemm_split.cu
+ * Run on the GPU machine: build/dev/gemm_split (any argument: one checked launch per variant,
+ * for ncu) */
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <algorithm>
+#include <vector>
+#include <cuda_runtime.h>
+#include "../templates/kernels_types.cuh"
+#include "../ir/scalar.h"
+#include "../templates/kernels_prelude.cuh"
+
+/* Thread-block clusters (sm_90): a split barrier (arrive, then wait; writes before the arrive are
+ * visible after the wait to every block of the cluster), and a 16-byte store into block `rank`'s
+ * shared memory at the address p has in this block's (mapa + st.shared::cluster). */
+__device__ __forceinline__ void gtc_cluster_arrive() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void gtc_cluster_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void gtc_cluster_st4(float *p, unsigned rank, float4 v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    unsigned r;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(gtc_smem_u32(p)), "r"(rank));
+    asm volatile("st.shared::cluster.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(r), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w)
+                 : "memory");
+#else
+    __trap(); /* sm_90 and later only */
+    (void)p, (void)rank, (void)v;
+#endif
+}
+
+/* gtc_gemm_tc's shared memory: NST K steps of BK in flight, the A and B tiles in their global
+ * layout with rows padded so the mma fragments' reads hit distinct banks (a K-contiguous row
+ * BK + 4 elements, an M- or N-contiguous row BM + 8 / BN + 8), or the WK warp groups' partial
+ * tiles at the end (rows padded by 8), whichever is larger; then, with S > 1, the tile once more:
+ * the S ranks' shares of the tile this block sums. */
+template <int BM, int BN, int BK, int NST, int WK, int S, bool AK, bool BK1> struct GtcGemmTcSmem {
+    static constexpr int RA = AK ? BM : BK, CA = AK ? BK : BM, SA = AK ? BK + 4 : BM + 8;
+    static constexpr int RB = BK1 ? BN : BK, CB = BK1 ? BK : BN, SB = BK1 ? BK + 4 : BN + 8;
+    static constexpr int BNP = BN + 8, TILE = RA * SA + RB * SB, PIPE = NST * TILE * 4, RED = WK * BM * BNP * 4;
+    static constexpr int MAIN = PIPE > RED ? PIPE : RED, BYTES = MAIN + (S > 1 ? BM * BN * 4 : 0);
+};
+
+/* C = A B for one BM x BN tile of C on TF32 tensor cores, K split over the S blocks of a cluster
+ * (blockIdx.z, the cluster's rank: rank r multiplies its own slice of K). Why: a product as small
+ * as the 480-256-2 step's (512x256x480) has 32-128 tiles, and a block that walks all of K a few
+ * steps at a time waits on L2 latency at every step with its SM nearly idle; split over a
+ * cluster, each block has its whole slice in flight at once (NST steps of BK). WM x WN x WK
+ * warps: the tile in WM x WN warp tiles of m16n8 mma tiles, the K steps dealt to WK warp groups.
+ * The groups' partial tiles are summed in shared memory in group order; each rank then sends
+ * share q of its sum to rank q (distributed shared memory), and after one cluster barrier rank q
+ * sums the S shares it holds in rank order and stores them (deterministic). Operands rounded to
+ * TF32, fp32 accumulation; any M, N, K and strides (16-byte copies where they allow, else
+ * element copies, zero-filled outside M, N and the slice). epi(i, j, acc) as in gtc_gemm. */
+template <int BM, int BN, int BK, int NST, int S, int WM, int WN, int WK, bool AK, bool BK1, class Epi>
+__device__ __forceinline__ void gtc_gemm_tc(const float *__restrict__ A, long long sam, long long sak,
+                                            const float *__restrict__ B, long long sbk, long long sbn,
+                                            int M, int N, int K, Epi epi) {
+    using L = GtcGemmTcSmem<BM, BN, BK, NST, WK, S, AK, BK1>;
+    constexpr int NT = WM * WN * WK * 32, CM = BM / WM / 16, CN = BN / WN / 8, SH = BM * BN / S;
+    constexpr int RA = L::RA, CA = L::CA, SA = L::SA, RB = L::RB, CB = L::CB, SB = L::SB, TILE = L::TILE, BNP = L::BNP;
+    static_assert(CM * WM * 16 == BM && CN * WN * 8 == BN && BK % (8 * WK) == 0, "warp tiles cover the tile");
+    static_assert(NST >= 2 && SH % 4 == 0 && BN % 4 == 0 && S >= 1 && S <= 8, "a pipeline; ranks' shares of the tile");
+    unsigned dyn;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dyn));
+    if (dyn < (unsigned)L::BYTES) __trap(); /* launched with less than the tile needs */
+    if constexpr (S > 1) gtc_cluster_arrive(); /* waited before the first remote store: every rank has started */
+    float *const sm = (float *)gtc_dsmem, *const recv = sm + L::MAIN / 4;
+    const int tid = threadIdx.x, m0 = (int)blockIdx.x * BM, n0 = (int)blockIdx.y * BN;
+    const int rank = S > 1 ? (int)blockIdx.z : 0, Kc = ((K + S - 1) / S + 7) / 8 * 8;
+    const int kb = rank * Kc, ke = K < kb + Kc ? K : kb + Kc, KT = ke > kb ? (ke - kb + BK - 1) / BK : 0;
+    const bool va = (AK ? sak == 1 && sam % 4 == 0 && K % 4 == 0 : sam == 1 && sak % 4 == 0 && M % 4 == 0) &&
+                    ((unsigned long long)A & 15) == 0;
+    const bool vb = (BK1 ? sbk == 1 && sbn % 4 == 0 && K % 4 == 0 : sbn == 1 && sbk % 4 == 0 && N % 4 == 0) &&
+                    ((unsigned long long)B & 15) == 0;
+    auto load = [&](int st, int k0) {
+        float *As = sm + st * TILE, *Bs = As + RA * SA;
+#pragma unroll 4
+        for (int c = tid; c < RA * CA / 4; c += NT) {
+            const int r = c / (CA / 4), cc = c % (CA / 4) * 4, m = m0 + (AK ? r : cc), k = k0 + (AK ? cc : r);
+            const float *src = A + (long long)m * sam + (long long)k * sak;
+            if (va) {
+                const bool ok = m < M && k < ke;
+                gtc_cp_async<16>(As + r * SA + cc, ok ? src : A, ok);
+            } else {
+#pragma unroll
+                for (int v = 0; v < 4; v++) {
+                    const bool ok = m + (AK ? 0 : v) < M && k + (AK ? v : 0) < ke;
+                    gtc_cp_async<4>(As + r * SA + cc + v, ok ? src + (AK ? v * sak : v * sam) : A, ok);
+                }
+            }
+        }
+#pragma unroll 4
+        for (int c = tid; c < RB * CB / 4; c += NT) {
+            const int r = c / (CB / 4), cc = c % (CB / 4) * 4, n = n0 + (BK1 ? r : cc), k = k0 + (BK1 ? cc : r);
+            const float *src = B + (long long)k * sbk + (long long)n * sbn;
+            if (vb) {
+                const bool ok = n < N && k < ke;
+                gtc_cp_async<16>(Bs + r * SB + cc, ok ? src : B, ok);
+            } else {
+#pragma unroll
+                for (int v = 0; v < 4; v++) {
+                    const bool ok = n + (BK1 ? 0 : v) < N && k + (BK1 ? v : 0) < ke;
+                    gtc_cp_async<4>(Bs + r * SB + cc + v, ok ? src + (BK1 ? v * sbk : v * sbn) : B, ok);
+                }
+            }
+        }
+    };
+    const int w = tid / 32, wk = w / (WM * WN), wm = w % (WM * WN) / WN, wn = w % WN, fq = (tid & 31) >> 2, ft = tid & 3;
+    float acc[CM][CN][4];
+#pragma unroll
+    for (int i = 0; i < CM; i++)
+#pragma unroll
+        for (int j = 0; j < CN; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) acc[i][j][e] = 0.0f;
+#pragma unroll
+    for (int s = 0; s < NST - 1; s++) {
+        if (s < KT) load(s, kb + s * BK);
+        gtc_cp_commit();
+    }
+    for (int kt = 0; kt < KT; kt++) {
+        gtc_cp_wait<NST - 2>();
+        __syncthreads();
+        if (kt + NST - 1 < KT) load((kt + NST - 1) % NST, kb + (kt + NST - 1) * BK);
+        gtc_cp_commit();
+        const float *As = sm + kt % NST * TILE, *Bs = As + RA * SA;
+        auto at = [&](int m, int k) { return gtc_tf32(AK ? As[m * SA + k] : As[k * SA + m]); };
+        auto bt = [&](int k, int n) { return gtc_tf32(BK1 ? Bs[n * SB + k] : Bs[k * SB + n]); };
+#pragma unroll
+        for (int q = wk * 8; q < BK; q += 8 * WK) {
+            unsigned a[CM][4], b[CN][2];
+#pragma unroll
+            for (int i = 0; i < CM; i++) {
+                const int r = (wm * CM + i) * 16 + fq;
+                a[i][0] = at(r, q + ft), a[i][1] = at(r + 8, q + ft), a[i][2] = at(r, q + ft + 4), a[i][3] = at(r + 8, q + ft + 4);
+            }
+#pragma unroll
+            for (int j = 0; j < CN; j++) {
+                const int c = (wn * CN + j) * 8 + fq;
+                b[j][0] = bt(q + ft, c), b[j][1] = bt(q + ft + 4, c);
+            }
+#pragma unroll
+            for (int i = 0; i < CM; i++)
+#pragma unroll
+                for (int j = 0; j < CN; j++) gtc_mma_tf32(acc[i][j], a[i], b[j]);
+        }
+    }
+    gtc_cp_wait<0>();
+    __syncthreads();
+    /* the warp groups' partial tiles */
+#pragma unroll
+    for (int i = 0; i < CM; i++)
+#pragma unroll
+        for (int j = 0; j < CN; j++) {
+            const int r = (wm * CM + i) * 16 + fq, c = (wn * CN + j) * 8 + 2 * ft;
+            float *p = sm + (wk * BM + r) * BNP + c;
+            *(float2 *)p = make_float2(acc[i][j][0], acc[i][j][1]);
+            *(float2 *)(p + 8 * BNP) = make_float2(acc[i][j][2], acc[i][j][3]);
+        }
+    __syncthreads();
+    /* their sum in group order, four consecutive elements of a row at a time: stored (S == 1), or
+     * sent to the rank that sums that share of the tile */
+    if constexpr (S > 1) gtc_cluster_wait();
+    for (int e = tid * 4; e < BM * BN; e += NT * 4) {
+        const int er = e / BN * BNP + e % BN;
+        float4 s = *(const float4 *)(sm + er);
+#pragma unroll
+        for (int g = 1; g < WK; g++) {
+            const float4 t = *(const float4 *)(sm + g * BM * BNP + er);
+            s.x = s.x + t.x, s.y = s.y + t.y, s.z = s.z + t.z, s.w = s.w + t.w;
+        }
+        if constexpr (S == 1) {
+            const int gm = m0 + e / BN, gn = n0 + e % BN;
+            if (gm < M) {
+                if (gn < N) epi(gm, gn, s.x);
+                if (gn + 1 < N) epi(gm, gn + 1, s.y);
+                if (gn + 2 < N) epi(gm, gn + 2, s.z);
+                if (gn + 3 < N) epi(gm, gn + 3, s.w);
+            }
+        } else {
+            gtc_cluster_st4(recv + rank * SH + e % SH, (unsigned)(e / SH), s);
+        }
+    }
+    if constexpr (S > 1) {
+        gtc_cluster_arrive();
+        gtc_cluster_wait();
+        for (int e = tid * 4; e < SH; e += NT * 4) {
+            float4 s = *(const float4 *)(recv + e);
+#pragma unroll
+            for (int q = 1; q < S; q++) {
+                const float4 t = *(const float4 *)(recv + q * SH + e);
+                s.x = s.x + t.x, s.y = s.y + t.y, s.z = s.z + t.z, s.w = s.w + t.w;
+            }
+            const int te = rank * SH + e, gm = m0 + te / BN, gn = n0 + te % BN;
+            if (gm < M) {
+                if (gn < N) epi(gm, gn, s.x);
+                if (gn + 1 < N) epi(gm, gn + 1, s.y);
+                if (gn + 2 < N) epi(gm, gn + 2, s.z);
+                if (gn + 3 < N) epi(gm, gn + 3, s.w);
+            }
+        }
+    }
+}
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_) { printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); exit(1); } } while (0)
+
+template <int M, int N, int K, bool AK, bool BK1, int BM, int BN, int TM, int KS, int BK, int NST>
+__global__ void __launch_bounds__(BM / TM * (BN / 4) * KS, 1)
+kold(const float *A, const float *B, const float *bias, float *C) {
+    gtc_wait_prior_steps();
+    gtc_gemm<float, BM, BN, TM, KS, BK, AK, BK1, true, NST>(A, AK ? K : 1, AK ? 1 : M, B, BK1 ? 1 : N, BK1 ? K : 1, M, N, K,
+        [&](int i, int j, float acc) { C[i * N + j] = acc + bias[j]; });
+}
+__global__ void kempty(const float *, const float *, const float *, float *) { gtc_wait_prior_steps(); }
+
+template <int M, int N, int K, bool AK, bool BK1, int BM, int BN, int BK, int NST, int S, int WM, int WN, int WK>
+__global__ void __cluster_dims__(1, 1, S) __launch_bounds__(WM * WN * WK * 32, 1)
+knew(const float *A, const float *B, const float *bias, float *C) {
+    gtc_wait_prior_steps();
+    gtc_gemm_tc<BM, BN, BK, NST, S, WM, WN, WK, AK, BK1>(A, AK ? K : 1, AK ? 1 : M, B, BK1 ? 1 : N, BK1 ? K : 1, M, N, K,
+        [&](int i, int j, float acc) { C[i * N + j] = acc + bias[j]; });
+}
+
+static bool g_quick = false; /* one checked launch per variant, no timing (for ncu) */
+
+template <int M, int N, int K, bool AK, bool BK1>
+struct Case {
+    const char *name;
+    float *dA, *dB, *dbias, *dC;
+    std::vector<double> ref;
+    std::vector<float> hA, hB, hbias;
+    cudaStream_t st;
+    cudaEvent_t t0, t1;
+    Case(const char *n) : name(n) {
+        hA.resize((size_t)M * K), hB.resize((size_t)K * N), hbias.resize(N);
+        srand(1);
+        for (auto &v : hA) v = (float)rand() / RAND_MAX - 0.5f;
+        for (auto &v : hB) v = (float)rand() / RAND_MAX - 0.5f;
+        for (auto &v : hbias) v = (float)rand() / RAND_MAX - 0.5f;
+        ref.assign((size_t)M * N, 0.0);
+        for (int i = 0; i < M; i++)
+            for (int k = 0; k < K; k++) {
+                double a = AK ? hA[(size_t)i * K + k] : hA[(size_t)k * M + i];
+                for (int j = 0; j < N; j++) ref[(size_t)i * N + j] += a * (BK1 ? hB[(size_t)j * K + k] : hB[(size_t)k * N + j]);
+            }
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) ref[(size_t)i * N + j] += hbias[j];
+        CK(cudaMalloc(&dA, hA.size() * 4)); CK(cudaMalloc(&dB, hB.size() * 4));
+        CK(cudaMalloc(&dbias, N * 4)); CK(cudaMalloc(&dC, (size_t)M * N * 4));
+        CK(cudaMemcpy(dA, hA.data(), hA.size() * 4, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(dB, hB.data(), hB.size() * 4, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(dbias, hbias.data(), N * 4, cudaMemcpyHostToDevice));
+        CK(cudaStreamCreate(&st)); CK(cudaEventCreate(&t0)); CK(cudaEventCreate(&t1));
+    }
+    using Kern = void (*)(const float *, const float *, const float *, float *);
+    void launch(Kern kernel, dim3 grid, int threads, int smem, bool pdl) {
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = grid, cfg.blockDim = dim3(threads), cfg.dynamicSmemBytes = smem, cfg.stream = st;
+        cudaLaunchAttribute at[1];
+        at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        at[0].val.programmaticStreamSerializationAllowed = 1;
+        cfg.attrs = at, cfg.numAttrs = pdl ? 1 : 0;
+        CK(cudaLaunchKernelEx(&cfg, kernel, (const float *)dA, (const float *)dB, (const float *)dbias, dC));
+    }
+    double time(Kern kernel, dim3 grid, int threads, int smem, bool pdl) {
+        cudaGraph_t g; cudaGraphExec_t x;
+        CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
+        for (int r = 0; r < 20; r++) launch(kernel, grid, threads, smem, pdl);
+        CK(cudaStreamEndCapture(st, &g));
+        CK(cudaGraphInstantiate(&x, g, 0));
+        CK(cudaGraphLaunch(x, st));
+        float ms[31];
+        for (int r = 0; r < 31; r++) {
+            cudaEventRecord(t0, st); cudaGraphLaunch(x, st); cudaEventRecord(t1, st);
+            CK(cudaEventSynchronize(t1)); cudaEventElapsedTime(&ms[r], t0, t1);
+        }
+        std::sort(ms, ms + 31);
+        cudaGraphExecDestroy(x); cudaGraphDestroy(g);
+        return ms[15] / 20 * 1e3;
+    }
+    void run(const char *var, Kern kernel, dim3 grid, int threads, int smem, double tol = 2e-3) {
+        CK(cudaMemset(dC, 0xff, (size_t)M * N * 4)); /* NaN poison */
+        if (smem > 48 * 1024) CK(cudaFuncSetAttribute((const void *)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        launch(kernel, grid, threads, smem, false);
+        CK(cudaGetLastError());
+        CK(cudaStreamSynchronize(st));
+        std::vector<float> h((size_t)M * N);
+        CK(cudaMemcpy(h.data(), dC, h.size() * 4, cudaMemcpyDeviceToHost));
+        double num = 0, den = 0, worst = 0;
+        for (size_t e = 0; e < h.size(); e++) {
+            double d = (double)h[e] - ref[e];
+            if (!(d == d)) d = 1e30;
+            num += d * d, den += ref[e] * ref[e], worst = std::max(worst, std::fabs(d));
+        }
+        /* the same launch twice gives the same bits (the sums' order is fixed) */
+        std::vector<float> h2((size_t)M * N);
+        launch(kernel, grid, threads, smem, false);
+        CK(cudaStreamSynchronize(st));
+        CK(cudaMemcpy(h2.data(), dC, h2.size() * 4, cudaMemcpyDeviceToHost));
+        const bool same = memcmp(h.data(), h2.data(), h.size() * 4) == 0;
+        const double plain = g_quick ? 0 : time(kernel, grid, threads, smem, false), pdl = g_quick ? 0 : time(kernel, grid, threads, smem, true);
+        printf("%-22s %-34s grid %3u x %2u x %u  %7.2f us  pdl %7.2f us  rel err %.1e%s%s\n", name, var, grid.x, grid.y,
+               grid.z, plain, pdl, std::sqrt(num / den), std::sqrt(num / den) > tol ? "  FAIL" : "",
+               same ? "" : "  NOT DETERMINISTIC");
+    }
+};
+
+#define OLD(C, BM_, BN_, TM_, KS_, BK_, NST_) \
+    C.run("gtc_gemm " #BM_ "x" #BN_ " tm" #TM_ " ks" #KS_ " bk" #BK_ " st" #NST_, \
+          kold<M_, N_, K_, AK_, BK1_, BM_, BN_, TM_, KS_, BK_, NST_>, \
+          dim3((M_ + BM_ - 1) / BM_, (N_ + BN_ - 1) / BN_), BM_ / TM_ * (BN_ / 4) * KS_, \
+          GtcGemmSmem<float, BM_, BN_, TM_, KS_, BK_, AK_, BK1_, true, NST_>::BYTES)
+#define NEW(C, BM_, BN_, BK_, NST_, S_, WM_, WN_, WK_) \
+    C.run("tc " #BM_ "x" #BN_ " bk" #BK_ " st" #NST_ " S" #S_ " w" #WM_ "x" #WN_ "x" #WK_, \
+          knew<M_, N_, K_, AK_, BK1_, BM_, BN_, BK_, NST_, S_, WM_, WN_, WK_>, \
+          dim3((M_ + BM_ - 1) / BM_, (N_ + BN_ - 1) / BN_, S_), WM_ * WN_ * WK_ * 32, \
+          GtcGemmTcSmem<BM_, BN_, BK_, NST_, WK_, S_, AK_, BK1_>::BYTES)
+
+template <int M_, int N_, int K_, bool AK_, bool BK1_> void shape(const char *name) {
+    Case<M_, N_, K_, AK_, BK1_> c(name);
+    if (g_quick) { /* one launch each, for ncu */
+        OLD(c, 32, 32, 8, 8, 64, 9);
+        NEW(c, 64, 64, 32, 5, 4, 2, 2, 2);
+        return;
+    }
+    c.run("empty kernel", kempty, dim3(128), 256, 0, 1e30);
+    OLD(c, 32, 32, 8, 8, 64, 4);
+    OLD(c, 32, 32, 8, 8, 64, 9);       /* emitted: all of K in flight */
+    OLD(c, 32, 32, 8, 16, 128, 4);     /* 512 threads */
+    OLD(c, 32, 32, 4, 8, 64, 4);
+    OLD(c, 16, 32, 4, 8, 64, 4);       /* 256 blocks */
+    NEW(c, 32, 32, 64, 9, 1, 1, 1, 8); /* the emitted split, no cluster */
+    NEW(c, 32, 32, 64, 5, 2, 1, 1, 8);
+    NEW(c, 64, 64, 32, 5, 4, 2, 2, 2);
+    NEW(c, 64, 64, 32, 5, 4, 2, 2, 4); /* 512 threads */
+    NEW(c, 64, 64, 32, 3, 8, 2, 2, 2);
+    NEW(c, 128, 64, 32, 3, 8, 4, 2, 2);
+    NEW(c, 32, 64, 32, 5, 4, 1, 2, 4);
+}
+
+int main(int argc, char **argv) {
+    g_quick = argc > 1;
+    cudaDeviceProp p;
+    CK(cudaGetDeviceProperties(&p, 0));
+    printf("gemm_split on %s (%d SMs)\n", p.name, p.multiProcessorCount);
+    shape<512, 256, 480, true, false>("x@w1 512x256x480");
+    shape<480, 256, 512, false, false>("x^T@dh1 480x256x512");
+    if (g_quick) return 0;
+    shape<500, 250, 470, true, true>("ragged 500x250x470");
+    shape<500, 250, 470, false, false>("ragged^T 500x250x470");
+    return 0;
+}
