@@ -12,12 +12,7 @@
  * Build here: nvcc -std=c++17 -O3 -arch=sm_90 -o build/dev/gemm_split bench/gemm_split.cu
  * Run on the GPU machine: build/dev/gemm_split (any argument: one checked launch per variant,
  * for ncu) */
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <algorithm>
-#include <vector>
-#include <cuda_runtime.h>
+#include "gemm_case.cuh"
 #include "../templates/kernels_types.cuh"
 #include "../ir/scalar.h"
 #include "../templates/kernels_prelude.cuh"
@@ -221,7 +216,6 @@ __device__ __forceinline__ void gtc_gemm_tc(const float *__restrict__ A, long lo
     }
 }
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_) { printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); exit(1); } } while (0)
 
 template <int M, int N, int K, bool AK, bool BK1, int BM, int BN, int TM, int KS, int BK, int NST>
 __global__ void __launch_bounds__(BM / TM * (BN / 4) * KS, 1)
@@ -240,100 +234,16 @@ knew(const float *A, const float *B, const float *bias, float *C) {
         [&](int i, int j, float acc) { C[i * N + j] = acc + bias[j]; });
 }
 
-static bool g_quick = false; /* one checked launch per variant, no timing (for ncu) */
-
-template <int M, int N, int K, bool AK, bool BK1>
-struct Case {
-    const char *name;
-    float *dA, *dB, *dbias, *dC;
-    std::vector<double> ref;
-    std::vector<float> hA, hB, hbias;
-    cudaStream_t st;
-    cudaEvent_t t0, t1;
-    Case(const char *n) : name(n) {
-        hA.resize((size_t)M * K), hB.resize((size_t)K * N), hbias.resize(N);
-        srand(1);
-        for (auto &v : hA) v = (float)rand() / RAND_MAX - 0.5f;
-        for (auto &v : hB) v = (float)rand() / RAND_MAX - 0.5f;
-        for (auto &v : hbias) v = (float)rand() / RAND_MAX - 0.5f;
-        ref.assign((size_t)M * N, 0.0);
-        for (int i = 0; i < M; i++)
-            for (int k = 0; k < K; k++) {
-                double a = AK ? hA[(size_t)i * K + k] : hA[(size_t)k * M + i];
-                for (int j = 0; j < N; j++) ref[(size_t)i * N + j] += a * (BK1 ? hB[(size_t)j * K + k] : hB[(size_t)k * N + j]);
-            }
-        for (int i = 0; i < M; i++)
-            for (int j = 0; j < N; j++) ref[(size_t)i * N + j] += hbias[j];
-        CK(cudaMalloc(&dA, hA.size() * 4)); CK(cudaMalloc(&dB, hB.size() * 4));
-        CK(cudaMalloc(&dbias, N * 4)); CK(cudaMalloc(&dC, (size_t)M * N * 4));
-        CK(cudaMemcpy(dA, hA.data(), hA.size() * 4, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(dB, hB.data(), hB.size() * 4, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(dbias, hbias.data(), N * 4, cudaMemcpyHostToDevice));
-        CK(cudaStreamCreate(&st)); CK(cudaEventCreate(&t0)); CK(cudaEventCreate(&t1));
-    }
-    using Kern = void (*)(const float *, const float *, const float *, float *);
-    void launch(Kern kernel, dim3 grid, int threads, int smem, bool pdl) {
-        cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = grid, cfg.blockDim = dim3(threads), cfg.dynamicSmemBytes = smem, cfg.stream = st;
-        cudaLaunchAttribute at[1];
-        at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        at[0].val.programmaticStreamSerializationAllowed = 1;
-        cfg.attrs = at, cfg.numAttrs = pdl ? 1 : 0;
-        CK(cudaLaunchKernelEx(&cfg, kernel, (const float *)dA, (const float *)dB, (const float *)dbias, dC));
-    }
-    double time(Kern kernel, dim3 grid, int threads, int smem, bool pdl) {
-        cudaGraph_t g; cudaGraphExec_t x;
-        CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-        for (int r = 0; r < 20; r++) launch(kernel, grid, threads, smem, pdl);
-        CK(cudaStreamEndCapture(st, &g));
-        CK(cudaGraphInstantiate(&x, g, 0));
-        CK(cudaGraphLaunch(x, st));
-        float ms[31];
-        for (int r = 0; r < 31; r++) {
-            cudaEventRecord(t0, st); cudaGraphLaunch(x, st); cudaEventRecord(t1, st);
-            CK(cudaEventSynchronize(t1)); cudaEventElapsedTime(&ms[r], t0, t1);
-        }
-        std::sort(ms, ms + 31);
-        cudaGraphExecDestroy(x); cudaGraphDestroy(g);
-        return ms[15] / 20 * 1e3;
-    }
-    void run(const char *var, Kern kernel, dim3 grid, int threads, int smem, double tol = 2e-3) {
-        CK(cudaMemset(dC, 0xff, (size_t)M * N * 4)); /* NaN poison */
-        if (smem > 48 * 1024) CK(cudaFuncSetAttribute((const void *)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-        launch(kernel, grid, threads, smem, false);
-        CK(cudaGetLastError());
-        CK(cudaStreamSynchronize(st));
-        std::vector<float> h((size_t)M * N);
-        CK(cudaMemcpy(h.data(), dC, h.size() * 4, cudaMemcpyDeviceToHost));
-        double num = 0, den = 0, worst = 0;
-        for (size_t e = 0; e < h.size(); e++) {
-            double d = (double)h[e] - ref[e];
-            if (!(d == d)) d = 1e30;
-            num += d * d, den += ref[e] * ref[e], worst = std::max(worst, std::fabs(d));
-        }
-        /* the same launch twice gives the same bits (the sums' order is fixed) */
-        std::vector<float> h2((size_t)M * N);
-        launch(kernel, grid, threads, smem, false);
-        CK(cudaStreamSynchronize(st));
-        CK(cudaMemcpy(h2.data(), dC, h2.size() * 4, cudaMemcpyDeviceToHost));
-        const bool same = memcmp(h.data(), h2.data(), h.size() * 4) == 0;
-        const double plain = g_quick ? 0 : time(kernel, grid, threads, smem, false), pdl = g_quick ? 0 : time(kernel, grid, threads, smem, true);
-        printf("%-22s %-34s grid %3u x %2u x %u  %7.2f us  pdl %7.2f us  rel err %.1e%s%s\n", name, var, grid.x, grid.y,
-               grid.z, plain, pdl, std::sqrt(num / den), std::sqrt(num / den) > tol ? "  FAIL" : "",
-               same ? "" : "  NOT DETERMINISTIC");
-    }
-};
-
 #define OLD(C, BM_, BN_, TM_, KS_, BK_, NST_) \
     C.run("gtc_gemm " #BM_ "x" #BN_ " tm" #TM_ " ks" #KS_ " bk" #BK_ " st" #NST_, \
           kold<M_, N_, K_, AK_, BK1_, BM_, BN_, TM_, KS_, BK_, NST_>, \
           dim3((M_ + BM_ - 1) / BM_, (N_ + BN_ - 1) / BN_), BM_ / TM_ * (BN_ / 4) * KS_, \
-          GtcGemmSmem<float, BM_, BN_, TM_, KS_, BK_, AK_, BK1_, true, NST_>::BYTES)
+          GtcGemmSmem<float, BM_, BN_, TM_, KS_, BK_, AK_, BK1_, true, NST_>::BYTES, 2e-3)
 #define NEW(C, BM_, BN_, BK_, NST_, S_, WM_, WN_, WK_) \
     C.run("tc " #BM_ "x" #BN_ " bk" #BK_ " st" #NST_ " S" #S_ " w" #WM_ "x" #WN_ "x" #WK_, \
           knew<M_, N_, K_, AK_, BK1_, BM_, BN_, BK_, NST_, S_, WM_, WN_, WK_>, \
           dim3((M_ + BM_ - 1) / BM_, (N_ + BN_ - 1) / BN_, S_), WM_ * WN_ * WK_ * 32, \
-          GtcGemmTcSmem<BM_, BN_, BK_, NST_, WK_, S_, AK_, BK1_>::BYTES)
+          GtcGemmTcSmem<BM_, BN_, BK_, NST_, WK_, S_, AK_, BK1_>::BYTES, 2e-3)
 
 template <int M_, int N_, int K_, bool AK_, bool BK1_> void shape(const char *name) {
     Case<M_, N_, K_, AK_, BK1_> c(name);

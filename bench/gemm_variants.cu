@@ -2,16 +2,12 @@
  * shapes on the training step's two big products (x @ w1: 512x256x480, A's K contiguous;
  * x^T @ dh1: 480x256x512, A's M contiguous), next to the previous kernel (v0: 16x16 threads with
  * 2x2 micro-tiles). Each variant is checked against a float64 CPU product (relative error) and
- * timed as 20 launches in one CUDA Graph (median of 31 replays, per launch), with a bias epilogue.
+ * timed as 20 launches in one CUDA Graph (median of 31 replays, per launch; bench/gemm_case.cuh), with a
+ * bias epilogue.
  * The TF32 rows: the same template on tensor cores (gtc_gemm's TF32, --precision=tf32).
  * Build here: nvcc -std=c++17 -O3 -arch=sm_90 -o build/dev/gemm_variants bench/gemm_variants.cu
  * Run on the GPU machine: build/dev/gemm_variants */
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <algorithm>
-#include <vector>
-#include <cuda_runtime.h>
+#include "gemm_case.cuh"
 #include "../templates/kernels_types.cuh"
 #include "../ir/scalar.h"
 #include "../templates/kernels_prelude.cuh"
@@ -94,71 +90,6 @@ __global__ void __launch_bounds__(256) kold(const float *A, const float *B, cons
     gtc_gemm_v0<float, 32, 32, 32, AK, !BK1>(A, AK ? K : 1, AK ? 1 : M, B, BK1 ? 1 : N, BK1 ? K : 1, M, N, K,
         [&](int i, int j, float acc) { C[i * N + j] = acc + bias[j]; });
 }
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_) { printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); exit(1); } } while (0)
-
-template <int M, int N, int K, bool AK, bool BK1>
-struct Case {
-    const char *name;
-    float *dA, *dB, *dbias, *dC;
-    std::vector<double> ref;
-    std::vector<float> hA, hB, hbias;
-    cudaStream_t st;
-    cudaEvent_t t0, t1;
-    Case(const char *n) : name(n) {
-        hA.resize((size_t)M * K), hB.resize((size_t)K * N), hbias.resize(N);
-        srand(1);
-        for (auto &v : hA) v = (float)rand() / RAND_MAX - 0.5f;
-        for (auto &v : hB) v = (float)rand() / RAND_MAX - 0.5f;
-        for (auto &v : hbias) v = (float)rand() / RAND_MAX - 0.5f;
-        ref.assign((size_t)M * N, 0.0);
-        for (int i = 0; i < M; i++)
-            for (int k = 0; k < K; k++) {
-                double a = AK ? hA[(size_t)i * K + k] : hA[(size_t)k * M + i];
-                for (int j = 0; j < N; j++) ref[(size_t)i * N + j] += a * (BK1 ? hB[(size_t)j * K + k] : hB[(size_t)k * N + j]);
-            }
-        for (int i = 0; i < M; i++)
-            for (int j = 0; j < N; j++) ref[(size_t)i * N + j] += hbias[j];
-        CK(cudaMalloc(&dA, hA.size() * 4)); CK(cudaMalloc(&dB, hB.size() * 4));
-        CK(cudaMalloc(&dbias, N * 4)); CK(cudaMalloc(&dC, (size_t)M * N * 4));
-        CK(cudaMemcpy(dA, hA.data(), hA.size() * 4, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(dB, hB.data(), hB.size() * 4, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(dbias, hbias.data(), N * 4, cudaMemcpyHostToDevice));
-        CK(cudaStreamCreate(&st)); CK(cudaEventCreate(&t0)); CK(cudaEventCreate(&t1));
-    }
-    template <class F> void run(const char *var, F kernel, dim3 grid, int threads = 256, int smem = 0, double tol = 1e-5) {
-        CK(cudaMemset(dC, 0xff, (size_t)M * N * 4)); /* NaN poison */
-        if (smem > 48 * 1024) CK(cudaFuncSetAttribute((const void *)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-        kernel<<<grid, threads, smem, st>>>(dA, dB, dbias, dC);
-        CK(cudaGetLastError());
-        CK(cudaStreamSynchronize(st));
-        std::vector<float> h((size_t)M * N);
-        CK(cudaMemcpy(h.data(), dC, h.size() * 4, cudaMemcpyDeviceToHost));
-        double num = 0, den = 0, worst = 0;
-        for (size_t e = 0; e < h.size(); e++) {
-            double d = (double)h[e] - ref[e];
-            if (!(d == d)) d = 1e30;
-            num += d * d, den += ref[e] * ref[e], worst = std::max(worst, std::fabs(d));
-        }
-        cudaGraph_t g; cudaGraphExec_t x;
-        CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-        for (int r = 0; r < 20; r++) kernel<<<grid, threads, smem, st>>>(dA, dB, dbias, dC);
-        CK(cudaStreamEndCapture(st, &g));
-        CK(cudaGraphInstantiate(&x, g, 0));
-        CK(cudaGraphLaunch(x, st));
-        float ms[31];
-        for (int r = 0; r < 31; r++) {
-            cudaEventRecord(t0, st); cudaGraphLaunch(x, st); cudaEventRecord(t1, st);
-            CK(cudaEventSynchronize(t1)); cudaEventElapsedTime(&ms[r], t0, t1);
-        }
-        std::sort(ms, ms + 31);
-        double flop = 2.0 * M * N * K;
-        printf("%-22s %-26s grid %3u x %2u  %7.2f us  %6.2f TFLOP/s  rel err %.1e  max abs err %.1e%s\n", name, var,
-               grid.x, grid.y, ms[15] / 20 * 1e3, flop / (ms[15] / 20 * 1e-3) / 1e12, std::sqrt(num / den), worst,
-               std::sqrt(num / den) > tol ? "  FAIL" : "");
-        cudaGraphExecDestroy(x); cudaGraphDestroy(g);
-    }
-};
 
 #define VAR(C, BM_, BN_, TM_, KS_, BK_) \
     C.run(#BM_ "x" #BN_ " tm" #TM_ " ks" #KS_ " bk" #BK_, kvar<M_, N_, K_, AK_, BK1_, BM_, BN_, TM_, KS_, BK_>, \

@@ -1,19 +1,17 @@
 /* bench/load_floor.cu: how fast 128 blocks (one per SM of the H200) pull B bytes each from L2
  * into shared memory, by three means: 16-byte cp.async by every thread, 16-byte global loads into
- * registers, and bulk copies (cp.async.bulk, sm_90) of 4 KB completing on an mbarrier. The floor
+ * registers, and bulk copies (cp.async.bulk, sm_90) of 1 or 4 KB completing on an mbarrier; and by
+ * cp.async when every block reads the same bytes (as GEMM blocks sharing a panel do), each in the
+ * same order or starting at its own chunk. The floor
  * under bench/gemm_split.cu's products (their tiles are 61-123 KB of operands per block). Each
- * row: 20 launches in one CUDA Graph, median of 31 replays, per launch.
+ * row: 20 launches in one CUDA Graph, median of 31 replays, per launch (bench/gemm_case.cuh).
  * Build here: nvcc -std=c++17 -O3 -arch=sm_90 -o build/dev/load_floor bench/load_floor.cu
  * Run on the GPU machine: build/dev/load_floor */
-#include <cstdio>
-#include <cstdlib>
-#include <algorithm>
-#include <cuda_runtime.h>
+#include "gemm_case.cuh"
 #include "../templates/kernels_types.cuh"
 #include "../ir/scalar.h"
 #include "../templates/kernels_prelude.cuh"
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_) { printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); exit(1); } } while (0)
 
 /* block b reads bytes [b * bytes % span, ...) of src: neighbouring blocks overlap as tiles do */
 __device__ __forceinline__ const char *block_src(const char *src, int bytes, int span) {
@@ -100,29 +98,7 @@ using Kern = void (*)(const char *, float *, int, int);
 static cudaStream_t st;
 static double time_it(Kern k, int blocks, int smem, const char *src, float *out, int bytes, int span) {
     if (smem > 48 * 1024) CK(cudaFuncSetAttribute((const void *)k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    cudaGraph_t g; cudaGraphExec_t x;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(blocks), cfg.blockDim = dim3(256), cfg.dynamicSmemBytes = smem, cfg.stream = st;
-    cudaLaunchAttribute at[1];
-    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    at[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = at, cfg.numAttrs = 1;
-    CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-    for (int r = 0; r < 20; r++) CK(cudaLaunchKernelEx(&cfg, k, src, out, bytes, span));
-    CK(cudaStreamEndCapture(st, &g));
-    CK(cudaGraphInstantiate(&x, g, 0));
-    CK(cudaGraphLaunch(x, st));
-    CK(cudaStreamSynchronize(st));
-    cudaEvent_t t0, t1;
-    cudaEventCreate(&t0), cudaEventCreate(&t1);
-    float ms[31];
-    for (int r = 0; r < 31; r++) {
-        cudaEventRecord(t0, st); cudaGraphLaunch(x, st); cudaEventRecord(t1, st);
-        CK(cudaEventSynchronize(t1)); cudaEventElapsedTime(&ms[r], t0, t1);
-    }
-    std::sort(ms, ms + 31);
-    cudaGraphExecDestroy(x); cudaGraphDestroy(g);
-    return ms[15] / 20 * 1e3;
+    return bench_graph_us(st, [&] { bench_launch(k, dim3(blocks), 256, smem, st, true, src, out, bytes, span); });
 }
 
 int main() {
