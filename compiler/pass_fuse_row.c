@@ -1,11 +1,14 @@
-/* compiler/pass_fuse_row.c: the fusion planner's row matmuls: tiny products over the same rows as
- * a ROW step move into it, so one kernel (a warp per row) computes them row by row:
+/* compiler/pass_fuse_row.c: the fusion planner's additions to ROW steps, so one kernel (a warp
+ * per row) computes them row by row:
  *  - prologue: a skinny product [M, L] (L <= PLAN_ROW_MM_MAX) whose rows the step reduces (the
  *    logits of a classifier head, a1 @ w2 + b2): its GEMM step (with its elementwise epilogue)
  *    joins the row step; lanes stride over K, a warp reduction per column;
  *  - epilogue: a small-K product of a full-row member [M, L] by a matrix read from memory
  *    ([L, N], K = L; the input gradient dlogits @ w2^T): its GEMM step joins, lanes stride over
- *    the N columns of the output row, with its elementwise epilogue (where(h1 > 0, ., 0)).
+ *    the N columns of the output row, with its elementwise epilogue (where(h1 > 0, ., 0));
+ *  - reductions of the same rows that only the row step reads and that do not depend on it
+ *    (log-softmax's backward sums the labels' row, sum(y), independently of the logits): their
+ *    REDUCE step joins, so the row step has one kernel less before it and one edge less into it.
  * Only rank-2 products whose other operand is independent of the row step qualify, and only when
  * no third step sits between the two (that would be a cycle). Refusals are noted in the reason. */
 #include <stdarg.h>
@@ -198,12 +201,50 @@ static void try_epilogue(Fuse *f, int s) {
     free(cand);
 }
 
+/* Whether REDUCE step p may join row step s: a row reduction of s's row shape over the same axes,
+ * none of its members an output of the graph or read outside p and s, and independent of s (its
+ * members then read nothing s computes: no cycle). Its elementwise members have p's row shape or
+ * one value per row (grow() admitted them against the same shape), so s's kernel computes them
+ * as its own. */
+static bool absorbable(Fuse *f, int s, int p) {
+    const Group *r = &f->gr[s], *q = &f->gr[p];
+    if (p == s || q->dead || q->kind != STEP_REDUCE || !q->row || q->mask != r->mask || q->keep != r->keep ||
+        !ir_shape_equal(&N(f, q->x)->type, &N(f, r->x)->type))
+        return false;
+    bool read_by_s = false;
+    for (int m = 0; m < q->nmem; m++) {
+        NodeId v = q->mem[m];
+        if (plan_output_of(f->g, v) >= 0 || (f->req[v] & ~REQ_OUTPUT)) return false;
+        CONSUMERS(f, v, c) {
+            if (f->home[c] == s) read_by_s = true;
+            else if (f->home[c] != p) return false;
+        }
+        if (depends_on(f, v, s)) return false;
+    }
+    return read_by_s;
+}
+
+/* Moves every absorbable REDUCE step into row step s (members sorted: the kernel computes them
+ * in node order, each reduction before the members that read it). */
+static void absorb_reductions(Fuse *f, int s) {
+    for (int p = 0; p < f->ngr; p++) {
+        if (!absorbable(f, s, p)) continue;
+        Group *r = &f->gr[s], *q = &f->gr[p];
+        for (int m = 0; m < q->nmem; m++) push(&r->mem, &r->nmem, q->mem[m]), f->home[q->mem[m]] = s;
+        qsort(r->mem, (size_t)r->nmem, sizeof *r->mem, cmp_id);
+        r->nred += q->nred;
+        q->dead = true;
+        q->nmem = 0;
+    }
+}
+
 void fuse_row_matmuls(Fuse *f) {
     int ngr = f->ngr;
     for (int s = 0; s < ngr; s++) {
         if (f->gr[s].kind != STEP_ROW || f->gr[s].dead) continue;
         try_prologue(f, s);
         try_epilogue(f, s);
+        absorb_reductions(f, s);
     }
     int *to = xcalloc((size_t)f->ngr + 1, sizeof *to), n = 0;
     for (int s = 0; s < f->ngr; s++) {

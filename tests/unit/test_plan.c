@@ -166,6 +166,44 @@ TEST(pass_fuse__logsumexp__one_row_step) {
     assert_int_equal(p->steps[0].outs[0], id("lse"));
 }
 
+/* softmax rows of x scaled by the row sums of another input y (as log-softmax's backward sums
+ * the labels' row): the REDUCE step of those sums joins the row step that alone reads them */
+#define XY_IN                                                                                        \
+    "\"inputs\": [{\"name\": \"x\", \"dtype\": \"float32\", \"shape\": [64, 128]},"                    \
+    " {\"name\": \"y\", \"dtype\": \"float32\", \"shape\": [64, 128]}], "
+#define YSUM_NODES                                                                                   \
+    ", {\"name\": \"yn\", \"op\": \"neg\", \"inputs\": [\"y\"]},"                                       \
+    " {\"name\": \"ys\", \"op\": \"sum\", \"inputs\": [\"yn\"], \"axes\": [1], \"keepdims\": true},"    \
+    " {\"name\": \"q\", \"op\": \"mul\", \"inputs\": [\"p\", \"ys\"]}"
+
+TEST(pass_fuse__independent_row_sum_read_by_the_row_step__joins_it) {
+    Plan *p = plan_text(XY_IN "\"nodes\": [" SOFTMAX_NODES YSUM_NODES "], \"outputs\": {\"q\": \"q\"}");
+    assert_int_equal(p->nsteps, 1);
+    assert_int_equal(p->steps[0].kind, STEP_ROW);
+    assert_int_equal(writer(p, "q"), 0);
+    assert_int_equal(p->buf[id("ys")].kind, BUF_NONE);
+    assert_non_null(strstr(p->steps[0].reason, "sum ys"));
+}
+
+TEST(pass_fuse__independent_row_sum_also_an_output__keeps_its_step) {
+    Plan *p = plan_text(XY_IN "\"nodes\": [" SOFTMAX_NODES YSUM_NODES "], \"outputs\": {\"q\": \"q\", \"ys\": \"ys\"}");
+    assert_int_equal(p->nsteps, 2);
+    assert_int_equal(count_kind(p, STEP_ROW), 1);
+    assert_int_equal(count_kind(p, STEP_REDUCE), 1);
+    assert_int_not_equal(writer(p, "ys"), writer(p, "q"));
+}
+
+TEST(pass_fuse__independent_row_sum_read_elsewhere_too__keeps_its_step) {
+    /* r = ys * 2 is another output: the sums' step computes it, so it stays a step of its own */
+    Plan *p = plan_text(XY_IN "\"nodes\": [" SOFTMAX_NODES YSUM_NODES
+                        ", {\"name\": \"r\", \"op\": \"mul\", \"inputs\": [\"ys\", 2.0]}],"
+                        " \"outputs\": {\"q\": \"q\", \"r\": \"r\"}");
+    assert_int_equal(p->nsteps, 2);
+    assert_int_equal(count_kind(p, STEP_ROW), 1);
+    assert_int_not_equal(writer(p, "ys"), writer(p, "q"));
+    assert_int_equal(writer(p, "ys"), writer(p, "r"));
+}
+
 TEST(pass_fuse__logits_softmax_ce_backward__one_row_step_with_prologue_and_epilogue) {
     Plan *p = plan_file("tests/golden/row_matmul/graph.json");
     assert_int_equal(p->nsteps, 2);
@@ -885,6 +923,9 @@ int main(void) {
         cmocka_unit_test_teardown(pass_fuse__row_softmax__one_row_step, teardown),
         cmocka_unit_test_teardown(pass_fuse__softmax_rows_longer_than_4096__no_row_step, teardown),
         cmocka_unit_test_teardown(pass_fuse__logsumexp__one_row_step, teardown),
+        cmocka_unit_test_teardown(pass_fuse__independent_row_sum_read_by_the_row_step__joins_it, teardown),
+        cmocka_unit_test_teardown(pass_fuse__independent_row_sum_also_an_output__keeps_its_step, teardown),
+        cmocka_unit_test_teardown(pass_fuse__independent_row_sum_read_elsewhere_too__keeps_its_step, teardown),
         cmocka_unit_test_teardown(pass_fuse__logits_softmax_ce_backward__one_row_step_with_prologue_and_epilogue, teardown),
         cmocka_unit_test_teardown(pass_fuse__epilogue_b_depends_on_the_rows__stays_a_gemm, teardown),
         cmocka_unit_test_teardown(pass_fuse__ten_classes__no_row_matmuls, teardown),

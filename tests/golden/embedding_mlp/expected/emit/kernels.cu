@@ -24,7 +24,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
         long long j5 = (long long)v4;
         if (j5 < 0) j5 += 50LL;
         if (j5 < 0 || j5 >= 50LL) {
-            unsigned long long *gtc_e = (unsigned long long *)(a.p[14] + 8192);
+            unsigned long long *gtc_e = (unsigned long long *)(a.p[14] + 7936);
             if (atomicCAS(gtc_e, 0ULL, 1ULL) == 0ULL) gtc_e[1] = (unsigned long long)(long long)v4;
             j5 = 0;
         }
@@ -48,31 +48,8 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k1(struct gtc_args a) {
         });
 }
 
-/* step 2: reduce: full d_ylogp, mul d_logp, neg bw_logp, sum d_lse; grid 32 x 1 x 1, block 32 */
-extern "C" __global__ void __launch_bounds__(32) gtc_k2(struct gtc_args a) {
-    gtc_wait_prior_steps();
-    for (int o = blockIdx.x; o < 32; o += gridDim.x) {
-        const int c0 = o;
-        (void)c0;
-        double acc1 = 0;
-        for (int t2 = threadIdx.x; t2 < 4; t2 += 32) {
-            const int c3 = t2;
-            (void)c3;
-            const float v4 = ((float *)a.p[1])[(c3 + c0 * 4)];
-            const float v5 = (float)(((float)-0.03125) * v4);
-            const float v6 = (float)(-v5);
-            acc1 += (double)v6;
-        }
-        acc1 = gtc_block_reduce(acc1, GtcSum(), (double)0);
-        const float v7 = ((float)acc1);
-        if (threadIdx.x == 0) {
-            ((float *)(a.p[14] + 4096))[c0] = v7;
-        }
-    }
-}
-
-/* step 3: row: matmul z2, add logits, max m, sub sh, exp ex, sum se, log lse, sub logp, mul ylogp, sum ll, full d_ylogp, mul d_logp, div d_se, mul bw_ex, add d_sh, transpose bw_z2_2, matmul d_a1, gt bw_a1, where d_h1; grid 8 x 1 x 1, block 128 */
-extern "C" __global__ void __launch_bounds__(128) gtc_k3(struct gtc_args a) {
+/* step 2: row: matmul z2, add logits, max m, sub sh, exp ex, sum se, log lse, sub logp, mul ylogp, sum ll, full d_ylogp, mul d_logp, neg bw_logp, sum d_lse, div d_se, mul bw_ex, add d_sh, transpose bw_z2_2, matmul d_a1, gt bw_a1, where d_h1; grid 8 x 1 x 1, block 128 */
+extern "C" __global__ void __launch_bounds__(128) gtc_k2(struct gtc_args a) {
     gtc_wait_prior_steps();
     const float *const A1 = ((float *)(a.p[14] + 2048));
     const float *const B1 = ((float *)a.p[5]);
@@ -90,74 +67,81 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k3(struct gtc_args a) {
         (void)c1;
         const float v2 = ((float *)a.p[6])[c1];
         const float v3 = ((float *)a.p[1])[(c1 + c0 * 4)];
-        const float v4 = ((float *)(a.p[14] + 4096))[c0];
         const int gtc_j0 = lane + 0 < 16 ? lane + 0 : 15;
-        const float v5 = ((float *)(a.p[14] + 2048))[(gtc_j0 + c0 * 16)];
+        const float v4 = ((float *)(a.p[14] + 2048))[(gtc_j0 + c0 * 16)];
         gtc_row_skinny<float, 4>(A1, 16LL, 1LL, B1, 4LL, 1LL, c0, 4, 16, gtc_rp[wr]);
-        float acc6 = (-GTC_INF_F);
+        float acc5 = (-GTC_INF_F);
         if (lane < 4) {
-            const float v8 = (float)(gtc_rp[wr][c1] + v2);
-            if (v8 > acc6 || (v8 != v8 && acc6 == acc6)) acc6 = v8;
+            const float v7 = (float)(gtc_rp[wr][c1] + v2);
+            if (v7 > acc5 || (v7 != v7 && acc5 == acc5)) acc5 = v7;
         }
-        acc6 = gtc_warp_reduce(acc6, GtcMax());
-        const float v9 = ((float)acc6);
-        double acc10 = 0;
+        acc5 = gtc_warp_reduce(acc5, GtcMax());
+        const float v8 = ((float)acc5);
+        double acc9 = 0;
         if (lane < 4) {
-            const float v12 = (float)(gtc_rp[wr][c1] + v2);
-            const float v13 = (float)(v12 - v9);
-            const float v14 = (float)(gtc_exp(v13));
-            acc10 += (double)v14;
+            const float v11 = (float)(gtc_rp[wr][c1] + v2);
+            const float v12 = (float)(v11 - v8);
+            const float v13 = (float)(gtc_exp(v12));
+            acc9 += (double)v13;
         }
-        acc10 = gtc_warp_reduce(acc10, GtcSum());
-        const float v15 = ((float)acc10);
-        const float v16 = (float)(gtc_log(v15));
-        double acc17 = 0;
+        acc9 = gtc_warp_reduce(acc9, GtcSum());
+        const float v14 = ((float)acc9);
+        const float v15 = (float)(gtc_log(v14));
+        double acc16 = 0;
         if (lane < 4) {
-            const float v19 = (float)(gtc_rp[wr][c1] + v2);
-            const float v20 = (float)(v19 - v9);
-            const float v21 = (float)(v20 - v16);
-            const float v22 = (float)(v3 * v21);
-            acc17 += (double)v22;
+            const float v18 = (float)(gtc_rp[wr][c1] + v2);
+            const float v19 = (float)(v18 - v8);
+            const float v20 = (float)(v19 - v15);
+            const float v21 = (float)(v3 * v20);
+            acc16 += (double)v21;
         }
-        acc17 = gtc_warp_reduce(acc17, GtcSum());
-        const float v23 = ((float)acc17);
-        const float v24 = (float)(v4 / v15);
+        acc16 = gtc_warp_reduce(acc16, GtcSum());
+        const float v22 = ((float)acc16);
+        double acc23 = 0;
+        if (lane < 4) {
+            const float v25 = (float)(((float)-0.03125) * v3);
+            const float v26 = (float)(-v25);
+            acc23 += (double)v26;
+        }
+        acc23 = gtc_warp_reduce(acc23, GtcSum());
+        const float v27 = ((float)acc23);
+        const float v28 = (float)(v27 / v14);
         if (lane == 0) {
-            ((float *)(a.p[14] + 4352))[c0] = v23;
+            ((float *)(a.p[14] + 4096))[c0] = v22;
         }
         if (lane < 4) {
             const int e = le;
-            const float v25 = (float)(((float)-0.03125) * v3);
-            const float v26 = (float)(gtc_rp[wr][c1] + v2);
-            const float v27 = (float)(v26 - v9);
-            const float v28 = (float)(gtc_exp(v27));
-            const float v29 = (float)(v24 * v28);
-            const float v30 = (float)(v25 + v29);
-            gtc_ra[wr][e] = v30;
-            ((float *)(a.p[14] + 4608))[(c1 + c0 * 4)] = v30;
+            const float v29 = (float)(((float)-0.03125) * v3);
+            const float v30 = (float)(gtc_rp[wr][c1] + v2);
+            const float v31 = (float)(v30 - v8);
+            const float v32 = (float)(gtc_exp(v31));
+            const float v33 = (float)(v28 * v32);
+            const float v34 = (float)(v29 + v33);
+            gtc_ra[wr][e] = v34;
+            ((float *)(a.p[14] + 4352))[(c1 + c0 * 4)] = v34;
         }
         __syncwarp();
         {
             const float gtc_acc0 = gtc_row_dot<float, 4>(gtc_ra[wr], B2, 1LL, 4LL, gtc_j0, 4);
             if (lane + 0 < 16) {
-                const gtc_bool v31 = (gtc_bool)(v5 > ((float)0));
-                const float v32 = (float)(gtc_where(v31, gtc_acc0, ((float)0)));
-                ((float *)(a.p[14] + 5120))[(gtc_j0 + c0 * 16)] = v32;
+                const gtc_bool v35 = (gtc_bool)(v4 > ((float)0));
+                const float v36 = (float)(gtc_where(v35, gtc_acc0, ((float)0)));
+                ((float *)(a.p[14] + 4864))[(gtc_j0 + c0 * 16)] = v36;
             }
         }
         __syncwarp(); /* the warp's rows in shared memory are rewritten next */
     }
 }
 
-/* step 4: reduce: mean llm, neg loss; grid 1 x 1 x 1, block 32 */
-extern "C" __global__ void __launch_bounds__(32) gtc_k4(struct gtc_args a) {
+/* step 3: reduce: mean llm, neg loss; grid 1 x 1 x 1, block 32 */
+extern "C" __global__ void __launch_bounds__(32) gtc_k3(struct gtc_args a) {
     gtc_wait_prior_steps();
     for (int o = blockIdx.x; o < 1; o += gridDim.x) {
         double acc0 = 0;
         for (int t1 = threadIdx.x; t1 < 32; t1 += 32) {
             const int c2 = t1;
             (void)c2;
-            const float v3 = ((float *)(a.p[14] + 4352))[c2];
+            const float v3 = ((float *)(a.p[14] + 4096))[c2];
             acc0 += (double)v3;
         }
         acc0 = gtc_block_reduce(acc0, GtcSum(), (double)0);
@@ -169,8 +153,8 @@ extern "C" __global__ void __launch_bounds__(32) gtc_k4(struct gtc_args a) {
     }
 }
 
-/* step 5: reduce: sum d_b2, mul b2_step, sub b2_next; grid 4 x 1 x 1, block 32 */
-extern "C" __global__ void __launch_bounds__(32) gtc_k5(struct gtc_args a) {
+/* step 4: reduce: sum d_b2, mul b2_step, sub b2_next; grid 4 x 1 x 1, block 32 */
+extern "C" __global__ void __launch_bounds__(32) gtc_k4(struct gtc_args a) {
     gtc_wait_prior_steps();
     for (int o = blockIdx.x; o < 4; o += gridDim.x) {
         const int c0 = o;
@@ -179,7 +163,7 @@ extern "C" __global__ void __launch_bounds__(32) gtc_k5(struct gtc_args a) {
         for (int t2 = threadIdx.x; t2 < 32; t2 += 32) {
             const int c3 = t2;
             (void)c3;
-            const float v4 = ((float *)(a.p[14] + 4608))[(c0 + c3 * 4)];
+            const float v4 = ((float *)(a.p[14] + 4352))[(c0 + c3 * 4)];
             acc1 += (double)v4;
         }
         acc1 = gtc_block_reduce(acc1, GtcSum(), (double)0);
@@ -194,11 +178,11 @@ extern "C" __global__ void __launch_bounds__(32) gtc_k5(struct gtc_args a) {
     }
 }
 
-/* step 6: gemm: transpose bw_z2, matmul d_w2, mul w2_step, sub w2_next; grid 2 x 1 x 1, block 256 */
-extern "C" __global__ void __launch_bounds__(256) gtc_k6(struct gtc_args a) {
+/* step 5: gemm: transpose bw_z2, matmul d_w2, mul w2_step, sub w2_next; grid 2 x 1 x 1, block 256 */
+extern "C" __global__ void __launch_bounds__(256) gtc_k5(struct gtc_args a) {
     gtc_wait_prior_steps();
     const float *A = ((float *)(a.p[14] + 2048));
-    const float *B = ((float *)(a.p[14] + 4608));
+    const float *B = ((float *)(a.p[14] + 4352));
     gtc_gemm_skinny_t<float, 4>(A, 1LL, 16LL, B, 4LL, 1LL, 16, 4, 32,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
@@ -210,8 +194,8 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k6(struct gtc_args a) {
         });
 }
 
-/* step 7: reduce: sum d_b1, mul b1_step, sub b1_next; grid 2 x 1 x 1, block 256 */
-extern "C" __global__ void __launch_bounds__(256) gtc_k7(struct gtc_args a) {
+/* step 6: reduce: sum d_b1, mul b1_step, sub b1_next; grid 2 x 1 x 1, block 256 */
+extern "C" __global__ void __launch_bounds__(256) gtc_k6(struct gtc_args a) {
     gtc_wait_prior_steps();
     for (int o0 = (int)blockIdx.x * 8; o0 < 16; o0 += (int)gridDim.x * 8) {
         const int o = o0 + (threadIdx.x & 7);
@@ -221,7 +205,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k7(struct gtc_args a) {
         for (int t2 = (threadIdx.x >> 3); o < 16 && t2 < 32; t2 += 32) {
             const int c3 = t2;
             (void)c3;
-            const float v4 = ((float *)(a.p[14] + 5120))[(c0 + c3 * 16)];
+            const float v4 = ((float *)(a.p[14] + 4864))[(c0 + c3 * 16)];
             acc1 += (double)v4;
         }
         acc1 = gtc_col_reduce(acc1, GtcSum());
@@ -236,10 +220,10 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k7(struct gtc_args a) {
     }
 }
 
-/* step 8: gemm: transpose bw_z1_2, matmul d_x; grid 2 x 1 x 1, block 256 */
-extern "C" __global__ void __launch_bounds__(256) gtc_k8(struct gtc_args a) {
+/* step 7: gemm: transpose bw_z1_2, matmul d_x; grid 2 x 1 x 1, block 256 */
+extern "C" __global__ void __launch_bounds__(256) gtc_k7(struct gtc_args a) {
     gtc_wait_prior_steps();
-    const float *A = ((float *)(a.p[14] + 5120));
+    const float *A = ((float *)(a.p[14] + 4864));
     const float *B = ((float *)a.p[3]);
     gtc_gemm<float, 16, 16, 4, 16, 64, true, true, false, 4>(A, 16LL, 1LL, B, 1LL, 16LL, 32, 16, 16,
         [&](int i, int j, float acc) {
@@ -248,11 +232,11 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k8(struct gtc_args a) {
         });
 }
 
-/* step 9: gemm: transpose bw_z1, matmul d_w1, mul w1_step, sub w1_next; grid 1 x 1 x 1, block 256 */
-extern "C" __global__ void __launch_bounds__(256) gtc_k9(struct gtc_args a) {
+/* step 8: gemm: transpose bw_z1, matmul d_w1, mul w1_step, sub w1_next; grid 1 x 1 x 1, block 256 */
+extern "C" __global__ void __launch_bounds__(256) gtc_k8(struct gtc_args a) {
     gtc_wait_prior_steps();
     const float *A = ((float *)a.p[14]);
-    const float *B = ((float *)(a.p[14] + 5120));
+    const float *B = ((float *)(a.p[14] + 4864));
     gtc_gemm<float, 16, 16, 4, 16, 64, false, false, false, 4>(A, 1LL, 16LL, B, 16LL, 1LL, 16, 16, 32,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
@@ -264,8 +248,8 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k9(struct gtc_args a) {
         });
 }
 
-/* step 10: elementwise: reshape d_e, full bw_e, scatter_add d_emb, mul emb_step, sub emb_next; grid 2 x 1 x 1, block 256 */
-extern "C" __global__ void __launch_bounds__(256) gtc_k10(struct gtc_args a) {
+/* step 9: elementwise: reshape d_e, full bw_e, scatter_add d_emb, mul emb_step, sub emb_next; grid 2 x 1 x 1, block 256 */
+extern "C" __global__ void __launch_bounds__(256) gtc_k9(struct gtc_args a) {
     gtc_wait_prior_steps();
     for (int i = (int)blockIdx.x * blockDim.x + threadIdx.x; i < 400; i += (int)gridDim.x * blockDim.x) {
         const int c0 = i % 8;
@@ -280,7 +264,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k10(struct gtc_args a) {
             long long j7 = (long long)v6;
             if (j7 < 0) j7 += 50LL;
             if (j7 < 0 || j7 >= 50LL) {
-                unsigned long long *gtc_e = (unsigned long long *)(a.p[14] + 8192);
+                unsigned long long *gtc_e = (unsigned long long *)(a.p[14] + 7936);
                 if (atomicCAS(gtc_e, 0ULL, 2ULL) == 0ULL) gtc_e[1] = (unsigned long long)(long long)v6;
                 continue;
             }
@@ -298,5 +282,5 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k10(struct gtc_args a) {
 }
 
 #ifndef __CUDACC_RTC__
-extern "C" const void *const gtc_cuda_kernels[] = {(const void *)gtc_k0, (const void *)gtc_k1, (const void *)gtc_k2, (const void *)gtc_k3, (const void *)gtc_k4, (const void *)gtc_k5, (const void *)gtc_k6, (const void *)gtc_k7, (const void *)gtc_k8, (const void *)gtc_k9, (const void *)gtc_k10};
+extern "C" const void *const gtc_cuda_kernels[] = {(const void *)gtc_k0, (const void *)gtc_k1, (const void *)gtc_k2, (const void *)gtc_k3, (const void *)gtc_k4, (const void *)gtc_k5, (const void *)gtc_k6, (const void *)gtc_k7, (const void *)gtc_k8, (const void *)gtc_k9};
 #endif

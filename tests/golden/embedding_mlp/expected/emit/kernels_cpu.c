@@ -29,7 +29,7 @@ GTC_CPU_STEP static void gtc_c0(const void *args) {
                 long long j4 = (long long)v3;
                 if (j4 < 0) j4 += 50LL;
                 if (j4 < 0 || j4 >= 50LL) {
-                    long long *gtc_e = (long long *)(a->p[14] + 8192);
+                    long long *gtc_e = (long long *)(a->p[14] + 7936);
                     if (!gtc_e[0]) gtc_e[0] = 1, gtc_e[1] = (long long)v3;
                     j4 = 0;
                 }
@@ -60,25 +60,8 @@ GTC_CPU_STEP static void gtc_c1(const void *args) {
     }
 }
 
-/* step 2: reduce: full d_ylogp, mul d_logp, neg bw_logp, sum d_lse */
+/* step 2: row: matmul z2, add logits, max m, sub sh, exp ex, sum se, log lse, sub logp, mul ylogp, sum ll, full d_ylogp, mul d_logp, neg bw_logp, sum d_lse, div d_se, mul bw_ex, add d_sh, transpose bw_z2_2, matmul d_a1, gt bw_a1, where d_h1 */
 GTC_CPU_STEP static void gtc_c2(const void *args) {
-    const struct gtc_args *a = (const struct gtc_args *)args;
-    (void)a;
-    for (int c0 = 0; c0 < 32; c0++) {
-        float fs1[4];
-        for (int c2 = 0; c2 < 4; c2++) {
-            const float v3 = ((float *)a->p[1])[(c2 + c0 * 4)];
-            const float v4 = (float)(((float)-0.03125) * v3);
-            const float v5 = (float)(-v4);
-            fs1[c2] = v5;
-        }
-        const float v6 = ((float)gtc_fsum_block(fs1, 4));
-        ((float *)(a->p[14] + 4096))[c0] = v6;
-    }
-}
-
-/* step 3: row: matmul z2, add logits, max m, sub sh, exp ex, sum se, log lse, sub logp, mul ylogp, sum ll, full d_ylogp, mul d_logp, div d_se, mul bw_ex, add d_sh, transpose bw_z2_2, matmul d_a1, gt bw_a1, where d_h1 */
-GTC_CPU_STEP static void gtc_c3(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 32; c0++) {
@@ -122,36 +105,43 @@ GTC_CPU_STEP static void gtc_c3(const void *args) {
             fs16[c17] = v23;
         }
         const float v24 = ((float)gtc_fsum_block(fs16, 4));
-        const float v25 = ((float *)(a->p[14] + 4096))[c0];
-        const float v26 = (float)(v25 / v14);
-        ((float *)(a->p[14] + 4352))[c0] = v24;
-        for (int c27 = 0; c27 < 4; c27++) {
-            const float v28 = ((float *)a->p[1])[(c27 + c0 * 4)];
-            const float v29 = (float)(((float)-0.03125) * v28);
-            const float v30 = (float)(v26 * rm6[c27]);
-            const float v31 = (float)(v29 + v30);
-            ra[c27] = v31;
-            ((float *)(a->p[14] + 4608))[(c27 + c0 * 4)] = v31;
+        float fs25[4];
+        for (int c26 = 0; c26 < 4; c26++) {
+            const float v27 = ((float *)a->p[1])[(c26 + c0 * 4)];
+            const float v28 = (float)(((float)-0.03125) * v27);
+            const float v29 = (float)(-v28);
+            fs25[c26] = v29;
         }
-        for (int c32 = 0; c32 < 16; c32++) {
+        const float v30 = ((float)gtc_fsum_block(fs25, 4));
+        const float v31 = (float)(v30 / v14);
+        ((float *)(a->p[14] + 4096))[c0] = v24;
+        for (int c32 = 0; c32 < 4; c32++) {
+            const float v33 = ((float *)a->p[1])[(c32 + c0 * 4)];
+            const float v34 = (float)(((float)-0.03125) * v33);
+            const float v35 = (float)(v31 * rm6[c32]);
+            const float v36 = (float)(v34 + v35);
+            ra[c32] = v36;
+            ((float *)(a->p[14] + 4352))[(c32 + c0 * 4)] = v36;
+        }
+        for (int c37 = 0; c37 < 16; c37++) {
             float acc = 0;
             for (long long k = 0; k < 4LL; k++)
-                acc = ra[k] * ((float *)a->p[5])[k * 1LL + (long long)c32 * 4LL] + acc;
-            const float v33 = ((float *)(a->p[14] + 2048))[(c32 + c0 * 16)];
-            const gtc_bool v34 = (gtc_bool)(v33 > ((float)0));
-            const float v35 = (float)(gtc_where(v34, acc, ((float)0)));
-            ((float *)(a->p[14] + 5120))[(c32 + c0 * 16)] = v35;
+                acc = ra[k] * ((float *)a->p[5])[k * 1LL + (long long)c37 * 4LL] + acc;
+            const float v38 = ((float *)(a->p[14] + 2048))[(c37 + c0 * 16)];
+            const gtc_bool v39 = (gtc_bool)(v38 > ((float)0));
+            const float v40 = (float)(gtc_where(v39, acc, ((float)0)));
+            ((float *)(a->p[14] + 4864))[(c37 + c0 * 16)] = v40;
         }
     }
 }
 
-/* step 4: reduce: mean llm, neg loss */
-GTC_CPU_STEP static void gtc_c4(const void *args) {
+/* step 3: reduce: mean llm, neg loss */
+GTC_CPU_STEP static void gtc_c3(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float fs0[32];
     for (int c1 = 0; c1 < 32; c1++) {
-        const float v2 = ((float *)(a->p[14] + 4352))[c1];
+        const float v2 = ((float *)(a->p[14] + 4096))[c1];
         fs0[c1] = v2;
     }
     const float v3 = ((float)(gtc_fsum_block(fs0, 32) / (double)32));
@@ -159,8 +149,8 @@ GTC_CPU_STEP static void gtc_c4(const void *args) {
     ((float *)a->p[8])[0] = v4;
 }
 
-/* step 5: reduce: sum d_b2, mul b2_step, sub b2_next */
-GTC_CPU_STEP static void gtc_c5(const void *args) {
+/* step 4: reduce: sum d_b2, mul b2_step, sub b2_next */
+GTC_CPU_STEP static void gtc_c4(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int cb0 = 0; cb0 < 4; cb0 += 64) {
@@ -172,7 +162,7 @@ GTC_CPU_STEP static void gtc_c5(const void *args) {
             float *const accb1_p = accb1[accb1_k % GTC_FSUM_LANES];
             for (int l = 0; l < nb2; l++) {
                 const int ck4 = cb0 + l;
-                const float v5 = ((float *)(a->p[14] + 4608))[(ck4 + c3 * 4)];
+                const float v5 = ((float *)(a->p[14] + 4352))[(ck4 + c3 * 4)];
                 accb1_p[l] += v5;
             }
             if (++accb1_k % GTC_FSUM_BLOCK == 0) gtc_fsum_cols_block(&accb1[0][0], &accb1_lv[0][0], 64, &accb1_n, nb2);
@@ -191,14 +181,14 @@ GTC_CPU_STEP static void gtc_c5(const void *args) {
     }
 }
 
-/* step 6: gemm: transpose bw_z2, matmul d_w2, mul w2_step, sub w2_next */
-GTC_CPU_STEP static void gtc_c6(const void *args) {
+/* step 5: gemm: transpose bw_z2, matmul d_w2, mul w2_step, sub w2_next */
+GTC_CPU_STEP static void gtc_c5(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    float *const C = ((float *)(a->p[14] + 7168));
+    float *const C = ((float *)(a->p[14] + 6912));
     {
         const long long oa = 0, ob = 0, bz = 0;
-        gtc_cpu_sgemm(1, 0, 16, 4, 32, ((float *)(a->p[14] + 2048)) + oa, 16, ((float *)(a->p[14] + 4608)) + ob, 4, C + bz * 64LL, 4);
+        gtc_cpu_sgemm(1, 0, 16, 4, 32, ((float *)(a->p[14] + 2048)) + oa, 16, ((float *)(a->p[14] + 4352)) + ob, 4, C + bz * 64LL, 4);
     }
     for (int c0 = 0; c0 < 16; c0++) {
         for (int c1 = 0; c1 < 4; c1++) {
@@ -212,8 +202,8 @@ GTC_CPU_STEP static void gtc_c6(const void *args) {
     }
 }
 
-/* step 7: reduce: sum d_b1, mul b1_step, sub b1_next */
-GTC_CPU_STEP static void gtc_c7(const void *args) {
+/* step 6: reduce: sum d_b1, mul b1_step, sub b1_next */
+GTC_CPU_STEP static void gtc_c6(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int cb0 = 0; cb0 < 16; cb0 += 64) {
@@ -225,7 +215,7 @@ GTC_CPU_STEP static void gtc_c7(const void *args) {
             float *const accb1_p = accb1[accb1_k % GTC_FSUM_LANES];
             for (int l = 0; l < nb2; l++) {
                 const int ck4 = cb0 + l;
-                const float v5 = ((float *)(a->p[14] + 5120))[(ck4 + c3 * 16)];
+                const float v5 = ((float *)(a->p[14] + 4864))[(ck4 + c3 * 16)];
                 accb1_p[l] += v5;
             }
             if (++accb1_k % GTC_FSUM_BLOCK == 0) gtc_fsum_cols_block(&accb1[0][0], &accb1_lv[0][0], 64, &accb1_n, nb2);
@@ -244,25 +234,25 @@ GTC_CPU_STEP static void gtc_c7(const void *args) {
     }
 }
 
-/* step 8: gemm: transpose bw_z1_2, matmul d_x */
-GTC_CPU_STEP static void gtc_c8(const void *args) {
+/* step 7: gemm: transpose bw_z1_2, matmul d_x */
+GTC_CPU_STEP static void gtc_c7(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     float *const C = ((float *)(a->p[14] + 2048));
     {
         const long long oa = 0, ob = 0, bz = 0;
-        gtc_cpu_sgemm(0, 1, 32, 16, 16, ((float *)(a->p[14] + 5120)) + oa, 16, ((float *)a->p[3]) + ob, 16, C + bz * 512LL, 16);
+        gtc_cpu_sgemm(0, 1, 32, 16, 16, ((float *)(a->p[14] + 4864)) + oa, 16, ((float *)a->p[3]) + ob, 16, C + bz * 512LL, 16);
     }
 }
 
-/* step 9: gemm: transpose bw_z1, matmul d_w1, mul w1_step, sub w1_next */
-GTC_CPU_STEP static void gtc_c9(const void *args) {
+/* step 8: gemm: transpose bw_z1, matmul d_w1, mul w1_step, sub w1_next */
+GTC_CPU_STEP static void gtc_c8(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
-    float *const C = ((float *)(a->p[14] + 7168));
+    float *const C = ((float *)(a->p[14] + 6912));
     {
         const long long oa = 0, ob = 0, bz = 0;
-        gtc_cpu_sgemm(1, 0, 16, 16, 32, ((float *)a->p[14]) + oa, 16, ((float *)(a->p[14] + 5120)) + ob, 16, C + bz * 256LL, 16);
+        gtc_cpu_sgemm(1, 0, 16, 16, 32, ((float *)a->p[14]) + oa, 16, ((float *)(a->p[14] + 4864)) + ob, 16, C + bz * 256LL, 16);
     }
     for (int c0 = 0; c0 < 16; c0++) {
         for (int c1 = 0; c1 < 16; c1++) {
@@ -276,8 +266,8 @@ GTC_CPU_STEP static void gtc_c9(const void *args) {
     }
 }
 
-/* step 10: elementwise: reshape d_e, full bw_e, scatter_add d_emb, mul emb_step, sub emb_next */
-GTC_CPU_STEP static void gtc_c10(const void *args) {
+/* step 9: elementwise: reshape d_e, full bw_e, scatter_add d_emb, mul emb_step, sub emb_next */
+GTC_CPU_STEP static void gtc_c9(const void *args) {
     const struct gtc_args *a = (const struct gtc_args *)args;
     (void)a;
     for (int c0 = 0; c0 < 50; c0++) {
@@ -292,7 +282,7 @@ GTC_CPU_STEP static void gtc_c10(const void *args) {
                 long long j7 = (long long)v6;
                 if (j7 < 0) j7 += 50LL;
                 if (j7 < 0 || j7 >= 50LL) {
-                    long long *gtc_e = (long long *)(a->p[14] + 8192);
+                    long long *gtc_e = (long long *)(a->p[14] + 7936);
                     if (!gtc_e[0]) gtc_e[0] = 2, gtc_e[1] = (long long)v6;
                     continue;
                 }
@@ -310,4 +300,4 @@ GTC_CPU_STEP static void gtc_c10(const void *args) {
     }
 }
 
-const RtCpuKernel gtc_cpu_kernels[] = {gtc_c0, gtc_c1, gtc_c2, gtc_c3, gtc_c4, gtc_c5, gtc_c6, gtc_c7, gtc_c8, gtc_c9, gtc_c10};
+const RtCpuKernel gtc_cpu_kernels[] = {gtc_c0, gtc_c1, gtc_c2, gtc_c3, gtc_c4, gtc_c5, gtc_c6, gtc_c7, gtc_c8, gtc_c9};
