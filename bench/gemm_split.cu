@@ -221,7 +221,7 @@ template <int M, int N, int K, bool AK, bool BK1, int BM, int BN, int TM, int KS
 __global__ void __launch_bounds__(BM / TM * (BN / 4) * KS, 1)
 kold(const float *A, const float *B, const float *bias, float *C) {
     gtc_wait_prior_steps();
-    gtc_gemm<float, BM, BN, TM, KS, BK, AK, BK1, true, NST>(A, AK ? K : 1, AK ? 1 : M, B, BK1 ? 1 : N, BK1 ? K : 1, M, N, K,
+    gtc_gemm<float, BM, BN, TM, KS, BK, AK, BK1, true, NST, 0>(A, AK ? K : 1, AK ? 1 : M, B, BK1 ? 1 : N, BK1 ? K : 1, M, N, K,
         [&](int i, int j, float acc) { C[i * N + j] = acc + bias[j]; });
 }
 __global__ void kempty(const float *, const float *, const float *, float *) { gtc_wait_prior_steps(); }

@@ -82,7 +82,7 @@ __device__ __forceinline__ void gtc_gemm_v0(const T *__restrict__ A, long long s
 template <int M, int N, int K, bool AK, bool BK1, int BM, int BN, int TM, int KS, int BK, bool TF32 = false>
 __global__ void __launch_bounds__(BM / TM * (BN / 4) * KS, 1)
 kvar(const float *A, const float *B, const float *bias, float *C) {
-    gtc_gemm<float, BM, BN, TM, KS, BK, AK, BK1, TF32, 4>(A, AK ? K : 1, AK ? 1 : M, B, BK1 ? 1 : N, BK1 ? K : 1, M, N, K,
+    gtc_gemm<float, BM, BN, TM, KS, BK, AK, BK1, TF32, 4, 0>(A, AK ? K : 1, AK ? 1 : M, B, BK1 ? 1 : N, BK1 ? K : 1, M, N, K,
         [&](int i, int j, float acc) { C[i * N + j] = acc + bias[j]; });
 }
 template <int M, int N, int K, bool AK, bool BK1>

@@ -521,6 +521,31 @@ static void emit_cuda_blas_epilogue(Ex *x, const EmitGemm *gm) {
     free(outs), free(cs), free(dst);
 }
 
+/* Which operands of a tiled GEMM step no step of the plan writes (1: A, 2: B): the caller's
+ * inputs that are not updated in place. gtc_gemm requests their first K steps before it waits
+ * for the steps before it (the kernel then has no wait of its own at its start), so on sm_90,
+ * launched early by a programmatic edge, it loads them while those steps still run (the train
+ * step's x^T @ dh1 loads x while the row step computes dh1). */
+static int gemm_early(const Graph *g, const EmitGemm *gm) {
+    const Plan *p = g->plan;
+    int early = 0;
+    for (int k = 0; k < 2; k++) {
+        const BufRef *b = &p->buf[k ? gm->b : gm->a];
+        bool mine = b->kind == BUF_INPUT;
+        for (int j = 0; mine && p->output_alias && j < g->noutputs; j++) mine = p->output_alias[j] != b->index;
+        if (mine) early |= 1 << k;
+    }
+    return early;
+}
+
+/* Whether step st's kernel waits for the steps before it inside gtc_gemm (gemm_early). */
+static bool waits_in_gemm(const Graph *g, const Step *st) {
+    EmitGemm gm;
+    Diag quiet = {0};
+    return st->kind == STEP_GEMM && st->lower.form == LOWER_GEMM_TILED && !emit_gemm_info(g, st, &gm, &quiet) &&
+           gemm_early(g, &gm) != 0;
+}
+
 static void emit_cuda_gemm(Ex *x) {
     EmitGemm gm;
     if (emit_gemm_info(x->g, x->st, &gm, x->d)) {
@@ -565,9 +590,9 @@ static void emit_cuda_gemm(Ex *x) {
                 tile->form == LOWER_GEMM_SKINNY_T ? "_t" : "", T, (long long)(gm.n > 0 ? gm.n : 1), (long long)gm.sam,
                 (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn, sz[0], sz[1], sz[2]);
     else
-        ex_line(x, "gtc_gemm<%s, %d, %d, %d, %d, %d, %s, %s, %s, %d>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %s, %s, %s,", T,
+        ex_line(x, "gtc_gemm<%s, %d, %d, %d, %d, %d, %s, %s, %s, %d, %d>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %s, %s, %s,", T,
                 tile->bm, tile->bn, tile->tm, tile->ks, tile->bk, gm.sak == 1 ? "true" : "false",
-                gm.sbk == 1 ? "true" : "false", tile->tf32 ? "true" : "false", tile->nst,
+                gm.sbk == 1 ? "true" : "false", tile->tf32 ? "true" : "false", tile->nst, gemm_early(x->g, &gm),
                 (long long)gm.sam, (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn, sz[0], sz[1], sz[2]);
     for (int i = 0; i < 4; i++) free(sz[i]);
     x->indent++;
@@ -616,7 +641,7 @@ char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
         }
         str_add(&b, "; grid %u x %u x %u, block %u */\n", l->grid[0], l->grid[1], l->grid[2], l->block[0]);
         str_add(&b, "extern \"C\" __global__ void __launch_bounds__(%u) %s_k%d(struct gtc_args a) {\n", l->block[0], p->sym, s);
-        str_cat(&b, "    gtc_wait_prior_steps();\n");
+        if (!waits_in_gemm(g, st)) str_cat(&b, "    gtc_wait_prior_steps();\n");
         Ex x;
         ex_init(&x, g, EMIT_CUDA, s, &b, d);
         switch (st->kind) {

@@ -129,7 +129,9 @@ template <int N> __device__ __forceinline__ void gtc_cp_wait() {
  * edges (runtime/cuda/cuda_graph.cu): a kernel may be launched once the steps it depends on have
  * launched all their blocks, and it waits here until they have finished and their writes are
  * visible, so its launch overlaps their run. Launched with ordinary edges, or before sm_90, this
- * returns at once. Nothing before it may touch global memory. */
+ * returns at once. Nothing before it may read memory a step of the plan writes, or write any:
+ * gtc_gemm<..., EARLY> requests operands that no step writes (the caller's inputs that are not
+ * updated in place) before it waits here. */
 __device__ __forceinline__ void gtc_wait_prior_steps() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;" ::: "memory");
@@ -213,7 +215,7 @@ template <int BM, int BN, int G, int KG> struct GtcTcSplit {
  * products under the cuBLASLt threshold), the same pipeline, group sum and epilogue.
  * epi(i, j, acc) stores each in-range result; consecutive threads take consecutive j (coalesced
  * stores). */
-template <class T, int BM, int BN, int TM, int KS, int BK, bool AK, bool BK1, bool TF32, int NST, class Epi>
+template <class T, int BM, int BN, int TM, int KS, int BK, bool AK, bool BK1, bool TF32, int NST, int EARLY, class Epi>
 __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam, long long sak,
                                          const T *__restrict__ B, long long sbk, long long sbn,
                                          int M, int N, int K, Epi epi) {
@@ -255,11 +257,11 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
         pb[u] = B + kb[u] * sbk + nb[u] * sbn;
         if (c >= CHB) nb[u] = N;
     }
-    auto load = [&](int st, int k0) {
+    auto load = [&](int st, int k0, int which) {
         T *As = sm + st * TILE, *Bs = As + RA * SA;
 #pragma unroll
         for (int u = 0; u < UA; u++) {
-            if (CHA % NT && tid + NT * u >= CHA) continue;
+            if (!(which & 1) || (CHA % NT && tid + NT * u >= CHA)) continue;
             const T *src = pa[u] + k0 * sak;
             if (va) {
                 const bool ok = ma[u] < M && k0 + ka[u] < K;
@@ -274,7 +276,7 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
         }
 #pragma unroll
         for (int u = 0; u < UB; u++) {
-            if (CHB % NT && tid + NT * u >= CHB) continue;
+            if (!(which & 2) || (CHB % NT && tid + NT * u >= CHB)) continue;
             const T *src = pb[u] + k0 * sbk;
             if (vb) {
                 const bool ok = nb[u] < N && k0 + kb[u] < K;
@@ -306,15 +308,21 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
     const int lane = l % 32, wm = l / 32 / TC::WGN, wn = l / 32 % TC::WGN, fq = lane >> 2, ft = lane & 3;
     (void)lane, (void)wm, (void)wn, (void)fq, (void)ft;
     const int KT = (K + BK - 1) / BK;
+    /* EARLY operands (1: A, 2: B; values no step of the plan writes) are requested before this
+     * kernel waits for the steps before it; the rest after */
+#pragma unroll
+    for (int s = 0; s < NST - 1; s++)
+        if (EARLY && s < KT) load(s, s * BK, EARLY);
+    if constexpr (EARLY != 0) gtc_wait_prior_steps();
 #pragma unroll
     for (int s = 0; s < NST - 1; s++) {
-        if (s < KT) load(s, s * BK);
+        if (s < KT) load(s, s * BK, 3 & ~EARLY);
         gtc_cp_commit();
     }
     for (int kt = 0; kt < KT; kt++) {
         gtc_cp_wait<NST - 2>();
         __syncthreads();
-        if (kt + NST - 1 < KT) load((kt + NST - 1) % NST, (kt + NST - 1) * BK);
+        if (kt + NST - 1 < KT) load((kt + NST - 1) % NST, (kt + NST - 1) * BK, 3);
         gtc_cp_commit();
         const T *As = sm + kt % NST * TILE, *Bs = As + RA * SA;
         if constexpr (TF32) {

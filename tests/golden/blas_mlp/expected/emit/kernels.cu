@@ -20,7 +20,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k1(struct gtc_args a) {
     gtc_wait_prior_steps();
     const float *A = ((float *)a.p[10]);
     const float *B = ((float *)a.p[4]);
-    gtc_gemm<float, 16, 16, 4, 16, 64, true, false, false, 4>(A, 1024LL, 1LL, B, 16LL, 1LL, 1024, 16, 1024,
+    gtc_gemm<float, 16, 16, 4, 16, 64, true, false, false, 4, 0>(A, 1024LL, 1LL, B, 16LL, 1LL, 1024, 16, 1024,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[1])[(j + i * 16)];
@@ -58,7 +58,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k3(struct gtc_args a) {
     gtc_wait_prior_steps();
     const float *A = ((float *)(a.p[10] + 4259840));
     const float *B = ((float *)a.p[4]);
-    gtc_gemm<float, 64, 64, 4, 1, 16, true, true, false, 4>(A, 16LL, 1LL, B, 1LL, 16LL, 1024, 1024, 16,
+    gtc_gemm<float, 64, 64, 4, 1, 16, true, true, false, 4, 0>(A, 16LL, 1LL, B, 1LL, 16LL, 1024, 1024, 16,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[10])[(j + i * 1024)];
@@ -73,7 +73,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k4(struct gtc_args a) {
     gtc_wait_prior_steps();
     const float *A = ((float *)a.p[10]);
     const float *B = ((float *)(a.p[10] + 4259840));
-    gtc_gemm<float, 16, 16, 4, 16, 64, false, false, false, 4>(A, 1LL, 1024LL, B, 16LL, 1LL, 1024, 16, 1024,
+    gtc_gemm<float, 16, 16, 4, 16, 64, false, false, false, 4, 0>(A, 1LL, 1024LL, B, 16LL, 1LL, 1024, 16, 1024,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[4])[(j + i * 16)];

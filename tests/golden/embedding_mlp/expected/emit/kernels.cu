@@ -38,7 +38,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k1(struct gtc_args a) {
     gtc_wait_prior_steps();
     const float *A = ((float *)a.p[14]);
     const float *B = ((float *)a.p[3]);
-    gtc_gemm<float, 16, 16, 4, 16, 64, true, false, false, 4>(A, 16LL, 1LL, B, 16LL, 1LL, 32, 16, 16,
+    gtc_gemm<float, 16, 16, 4, 16, 64, true, false, false, 4, 0>(A, 16LL, 1LL, B, 16LL, 1LL, 32, 16, 16,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[4])[j];
@@ -225,7 +225,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k7(struct gtc_args a) {
     gtc_wait_prior_steps();
     const float *A = ((float *)(a.p[14] + 4864));
     const float *B = ((float *)a.p[3]);
-    gtc_gemm<float, 16, 16, 4, 16, 64, true, true, false, 4>(A, 16LL, 1LL, B, 1LL, 16LL, 32, 16, 16,
+    gtc_gemm<float, 16, 16, 4, 16, 64, true, true, false, 4, 0>(A, 16LL, 1LL, B, 1LL, 16LL, 32, 16, 16,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             ((float *)(a.p[14] + 2048))[(j + i * 16)] = acc;
@@ -237,7 +237,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k8(struct gtc_args a) {
     gtc_wait_prior_steps();
     const float *A = ((float *)a.p[14]);
     const float *B = ((float *)(a.p[14] + 4864));
-    gtc_gemm<float, 16, 16, 4, 16, 64, false, false, false, 4>(A, 1LL, 16LL, B, 16LL, 1LL, 16, 16, 32,
+    gtc_gemm<float, 16, 16, 4, 16, 64, false, false, false, 4, 0>(A, 1LL, 16LL, B, 16LL, 1LL, 16, 16, 32,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[3])[(j + i * 16)];

@@ -155,7 +155,7 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k5(struct gtc_args a) {
     gtc_wait_prior_steps();
     const float *A = ((float *)a.p[13]);
     const float *B = ((float *)a.p[13]);
-    gtc_gemm<float, 16, 16, 4, 16, 64, false, false, false, 4>(A, 1LL, 16LL, B, 16LL, 1LL, 16, 16, (int)a.s[0],
+    gtc_gemm<float, 16, 16, 4, 16, 64, false, false, false, 4, 0>(A, 1LL, 16LL, B, 16LL, 1LL, 16, 16, (int)a.s[0],
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             ((float *)a.p[11])[(j + i * 16)] = acc;

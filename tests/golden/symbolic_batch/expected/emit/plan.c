@@ -223,7 +223,7 @@ static const char gtc_cuda_source[] =
     "    gtc_wait_prior_steps();\n"
     "    const float *A = ((float *)a.p[13]);\n"
     "    const float *B = ((float *)a.p[13]);\n"
-    "    gtc_gemm<float, 16, 16, 4, 16, 64, false, false, false, 4>(A, 1LL, 16LL, B, 16LL, 1LL, 16, 16, (int)a.s[0],\n"
+    "    gtc_gemm<float, 16, 16, 4, 16, 64, false, false, false, 4, 0>(A, 1LL, 16LL, B, 16LL, 1LL, 16, 16, (int)a.s[0],\n"
     "        [&](int i, int j, float acc) {\n"
     "            (void)i; (void)j;\n"
     "            ((float *)a.p[11])[(j + i * 16)] = acc;\n"

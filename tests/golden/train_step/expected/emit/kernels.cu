@@ -12,10 +12,9 @@ struct gtc_args {
 
 /* step 0: gemm: matmul z1, add h1, relu a1; grid 16 x 8 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
-    gtc_wait_prior_steps();
     const float *A = ((float *)a.p[0]);
     const float *B = ((float *)a.p[2]);
-    gtc_gemm<float, 32, 32, 8, 8, 64, true, false, false, 4>(A, 480LL, 1LL, B, 256LL, 1LL, 512, 256, 480,
+    gtc_gemm<float, 32, 32, 8, 8, 64, true, false, false, 4, 1>(A, 480LL, 1LL, B, 256LL, 1LL, 512, 256, 480,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[3])[j];
@@ -221,10 +220,9 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k4(struct gtc_args a) {
 
 /* step 5: gemm: transpose x_t, matmul dw1, clamp g_w1, mul step_w1, sub w1_next; grid 15 x 8 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k5(struct gtc_args a) {
-    gtc_wait_prior_steps();
     const float *A = ((float *)a.p[0]);
     const float *B = ((float *)(a.p[12] + 1054720));
-    gtc_gemm<float, 32, 32, 8, 8, 64, false, false, false, 4>(A, 1LL, 480LL, B, 256LL, 1LL, 480, 256, 512,
+    gtc_gemm<float, 32, 32, 8, 8, 64, false, false, false, 4, 1>(A, 1LL, 480LL, B, 256LL, 1LL, 480, 256, 512,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[2])[(j + i * 256)];
