@@ -44,7 +44,7 @@ PHP_EXT_SRCS := runtime/php/gtc_module.c runtime/php/cudaarray.c runtime/php/cud
                 runtime/php/cudaarray_npz.c runtime/php/cudaarray_data.c runtime/php/cudaarray_nn.c \
                 runtime/php/hostarray.c runtime/php/exceptions.c runtime/php/kernel_compiler.c
 GTC_MAIN := compiler/main.c
-UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_emit test_sym
+UNIT_TESTS := test_types test_infer test_verify test_json test_simplify test_plan test_lower test_emit test_sym
 RT_UNIT_TESTS := test_tensor test_cpu_ops test_scalar test_fsum test_kcache test_cpu_cc test_half test_cpu_threads test_cpu_gemm test_dist
 # gtc compile: the build driver and the extension glue generator; gtc.so's API for models.
 COMPILER_SRCS += compiler/emit_ext.c compiler/names.c compiler/build.c
