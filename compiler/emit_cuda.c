@@ -538,20 +538,15 @@ static int gemm_early(const Graph *g, const EmitGemm *gm) {
     return early;
 }
 
-/* Whether step st's kernel waits for the steps before it inside gtc_gemm (gemm_early). */
-static bool waits_in_gemm(const Graph *g, const Step *st) {
-    EmitGemm gm;
-    Diag quiet = {0};
-    return st->kind == STEP_GEMM && st->lower.form == LOWER_GEMM_TILED && !emit_gemm_info(g, st, &gm, &quiet) &&
-           gemm_early(g, &gm) != 0;
-}
-
 static void emit_cuda_gemm(Ex *x) {
     EmitGemm gm;
     if (emit_gemm_info(x->g, x->st, &gm, x->d)) {
         x->failed = true;
         return;
     }
+    /* the step's wait for the steps before it: here, or inside gtc_gemm after its EARLY loads */
+    const int early = x->st->lower.form == LOWER_GEMM_TILED ? gemm_early(x->g, &gm) : 0;
+    if (!early) ex_line(x, "gtc_wait_prior_steps();");
     if (x->st->lower.form == LOWER_GEMM_BLAS) return emit_cuda_blas_epilogue(x, &gm);
     const Node *mm = N(x->g, gm.mm);
     const char *T = emit_ctype(mm->type.dtype);
@@ -592,7 +587,7 @@ static void emit_cuda_gemm(Ex *x) {
     else
         ex_line(x, "gtc_gemm<%s, %d, %d, %d, %d, %d, %s, %s, %s, %d, %d>(A, %lldLL, %lldLL, B, %lldLL, %lldLL, %s, %s, %s,", T,
                 tile->bm, tile->bn, tile->tm, tile->ks, tile->bk, gm.sak == 1 ? "true" : "false",
-                gm.sbk == 1 ? "true" : "false", tile->tf32 ? "true" : "false", tile->nst, gemm_early(x->g, &gm),
+                gm.sbk == 1 ? "true" : "false", tile->tf32 ? "true" : "false", tile->nst, early,
                 (long long)gm.sam, (long long)gm.sak, (long long)gm.sbk, (long long)gm.sbn, sz[0], sz[1], sz[2]);
     for (int i = 0; i < 4; i++) free(sz[i]);
     x->indent++;
@@ -641,7 +636,7 @@ char *emit_cuda_source(const Graph *g, const char *source_name, Diag *d) {
         }
         str_add(&b, "; grid %u x %u x %u, block %u */\n", l->grid[0], l->grid[1], l->grid[2], l->block[0]);
         str_add(&b, "extern \"C\" __global__ void __launch_bounds__(%u) %s_k%d(struct gtc_args a) {\n", l->block[0], p->sym, s);
-        if (!waits_in_gemm(g, st)) str_cat(&b, "    gtc_wait_prior_steps();\n");
+        if (st->kind != STEP_GEMM) str_cat(&b, "    gtc_wait_prior_steps();\n"); /* a GEMM's: emit_cuda_gemm */
         Ex x;
         ex_init(&x, g, EMIT_CUDA, s, &b, d);
         switch (st->kind) {

@@ -61,8 +61,8 @@ static unsigned gemm_smem(const StepLower *t, bool ak, bool bk1, int64_t elem) {
 /* K steps in flight (gtc_gemm's NST): up to 4 within 96 KB, so that two or three blocks share an
  * SM; but when the grid fits in one wave each block has its SM to itself (the executor's own_sm),
  * and then all of K, up to 9 steps within the target's shared memory, so the block issues its
- * whole operand slices before it first waits (TF32: the train step's 512x256x480 products 5.3 ->
- * 5.2 and 5.1 -> 4.9 us, H200, bench/gemm_split.cu). K symbolic: the bound's steps. */
+ * whole operand slices before it first waits (TF32: the train step's two products 5.37 -> 4.68
+ * and 4.92 -> 4.57 us, H200, bench/gemm_split.cu). K symbolic: the bound's steps. */
 #define GEMM_PIPE (96 * 1024)
 #define GEMM_NST_MAX 9
 static int gemm_stages(const Target *tg, const EmitGemm *gm, int64_t elem, const StepLower *t) {
@@ -122,7 +122,6 @@ static int gemm_tile(const Target *tg, const EmitGemm *gm, int64_t elem, bool tc
         StepLower cand = *t;
         cand.bm = c[0], cand.bn = c[1], cand.tm = c[2], cand.ks = c[3], cand.bk = c[4];
         cand.tf32 = tc && tile_tc_ok(&cand);
-        cand.nst = 2;
         cand.nst = gemm_stages(tg, gm, elem, &cand);
         if (gemm_smem(&cand, gm->sak == 1, gm->sbk == 1, elem) > (unsigned)tg->smem_block) continue;
         *t = cand;

@@ -145,7 +145,7 @@ __device__ __forceinline__ void gtc_wait_prior_steps() {
  * elements where the FMA path reads 16 bytes along them; on TF32 tensor cores, where the mma
  * fragments read down a column (row k = lane % 4, element lane / 4), rows along M or N by 8 and
  * the partial tiles' rows by 8 (pairs of a fragment stored as 8 bytes). With pad 4 there and
- * unpadded partial tiles the train step's 512x256x480 products took 6.1-6.2 us, padded 5.1-5.5
+ * unpadded partial tiles the train step's 512x256x480 products took 6.1-6.2 us, padded 4.9-5.4
  * (H200, bench/gemm_split.cu). */
 extern __shared__ __align__(32) unsigned char gtc_dsmem[];
 template <class T, int BM, int BN, int TM, int KS, int BK, bool AK, bool BK1, bool TF32, int NST> struct GtcGemmSmem {
@@ -223,7 +223,7 @@ __device__ __forceinline__ void gtc_gemm(const T *__restrict__ A, long long sam,
     static_assert((NT == 256 || NT == 512) && GM * TM == BM && GN * TN == BN, "the groups' micro-tiles cover the tile");
     static_assert(KG * KS == BK && KG % 4 == 0, "each group takes a multiple of 4 of every K step");
     static_assert(TM % 4 == 0 && (sizeof(T) == 4 || sizeof(T) == 8), "4-wide loads of 4- or 8-byte elements");
-    /* shared tiles in the global layout, rows padded by 4 elements (16-byte rows, distinct banks) */
+    /* shared tiles in the global layout, rows padded as GtcGemmSmem says (distinct banks) */
     using L = GtcGemmSmem<T, BM, BN, TM, KS, BK, AK, BK1, TF32, NST>;
     constexpr int RA = L::RA, CA = L::CA, SA = L::SA, RB = L::RB, CB = L::CB, SB = L::SB, TILE = L::TILE, BNP = L::BNP;
     static_assert(NST >= 2, "two K steps in flight");
