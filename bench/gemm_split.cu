@@ -217,11 +217,11 @@ __device__ __forceinline__ void gtc_gemm_tc(const float *__restrict__ A, long lo
 }
 
 
-template <int M, int N, int K, bool AK, bool BK1, int BM, int BN, int TM, int KS, int BK, int NST>
+template <int M, int N, int K, bool AK, bool BK1, int BM, int BN, int TM, int KS, int BK, int NST, int EARLY = 0>
 __global__ void __launch_bounds__(BM / TM * (BN / 4) * KS, 1)
 kold(const float *A, const float *B, const float *bias, float *C) {
-    gtc_wait_prior_steps();
-    gtc_gemm<float, BM, BN, TM, KS, BK, AK, BK1, true, NST, 0>(A, AK ? K : 1, AK ? 1 : M, B, BK1 ? 1 : N, BK1 ? K : 1, M, N, K,
+    if (!EARLY) gtc_wait_prior_steps();
+    gtc_gemm<float, BM, BN, TM, KS, BK, AK, BK1, true, NST, EARLY>(A, AK ? K : 1, AK ? 1 : M, B, BK1 ? 1 : N, BK1 ? K : 1, M, N, K,
         [&](int i, int j, float acc) { C[i * N + j] = acc + bias[j]; });
 }
 __global__ void kempty(const float *, const float *, const float *, float *) { gtc_wait_prior_steps(); }
@@ -255,6 +255,8 @@ template <int M_, int N_, int K_, bool AK_, bool BK1_> void shape(const char *na
     c.run("empty kernel", kempty, dim3(128), 256, 0, 1e30);
     OLD(c, 32, 32, 8, 8, 64, 4);
     OLD(c, 32, 32, 8, 8, 64, 9);       /* emitted: all of K in flight */
+    c.run("gtc_gemm 32x32 tm8 ks8 bk64 st9 EARLY A (emitted)", kold<M_, N_, K_, AK_, BK1_, 32, 32, 8, 8, 64, 9, 1>, dim3(M_ / 32, N_ / 32),
+          256, GtcGemmSmem<float, 32, 32, 8, 8, 64, AK_, BK1_, true, 9>::BYTES, 2e-3);
     OLD(c, 32, 32, 8, 16, 128, 4);     /* 512 threads */
     OLD(c, 32, 32, 4, 8, 64, 4);
     OLD(c, 16, 32, 4, 8, 64, 4);       /* 256 blocks */

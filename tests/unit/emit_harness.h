@@ -5,7 +5,9 @@
  * inputs, and every output is compared with the same graph evaluated eagerly, node by node, with
  * rt_apply on the CPU backend. Steps repeat with donated outputs fed back as the next inputs.
  * Each case draws its inputs from a seed of its own (the graph's path), so running a subset of the
- * cases gives each the same data. Included once per test program (static functions). */
+ * cases gives each the same data. GTC_EMIT_PRECISION=tf32|bf16 plans the products at that
+ * precision (timing a tensor-core step; the reference stays float32, so the caller's tolerance
+ * must allow for it). Included once per test program (static functions). */
 #ifndef GTC_EMIT_HARNESS_H
 #define GTC_EMIT_HARNESS_H
 
@@ -150,7 +152,10 @@ static int h_run_in(const char *path, int steps, const RtBackend *b, const char 
         goto done;
     }
     diag_init(&d, path);
-    if (pipeline_run(g, NULL, &d, NULL)) {
+    Target tg = *target_default();
+    const char *prec = getenv("GTC_EMIT_PRECISION");
+    if (prec && *prec && target_precision_parse(prec, &tg.precision, res->msg, sizeof res->msg)) goto done;
+    if (pipeline_run(g, &tg, &d, NULL)) {
         snprintf(res->msg, sizeof res->msg, "pipeline: %.1000s", d.msg);
         goto done;
     }

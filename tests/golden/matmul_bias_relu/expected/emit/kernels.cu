@@ -12,9 +12,10 @@ struct gtc_args {
 
 /* step 0: gemm: matmul z, add h, relu a; grid 8 x 2 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
+    gtc_wait_prior_steps();
     const float *A = ((float *)a.p[0]);
     const float *B = ((float *)a.p[1]);
-    gtc_gemm<float, 16, 16, 4, 16, 64, true, false, false, 4, 3>(A, 64LL, 1LL, B, 32LL, 1LL, 128, 32, 64,
+    gtc_gemm<float, 16, 16, 4, 16, 64, true, false, false, 4, 0>(A, 64LL, 1LL, B, 32LL, 1LL, 128, 32, 64,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[2])[j];

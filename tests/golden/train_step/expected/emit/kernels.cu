@@ -12,9 +12,10 @@ struct gtc_args {
 
 /* step 0: gemm: matmul z1, add h1, relu a1; grid 16 x 8 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
+    gtc_wait_prior_steps();
     const float *A = ((float *)a.p[0]);
     const float *B = ((float *)a.p[2]);
-    gtc_gemm<float, 32, 32, 8, 8, 64, true, false, false, 4, 1>(A, 480LL, 1LL, B, 256LL, 1LL, 512, 256, 480,
+    gtc_gemm<float, 32, 32, 8, 8, 64, true, false, false, 4, 0>(A, 480LL, 1LL, B, 256LL, 1LL, 512, 256, 480,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[3])[j];
