@@ -504,6 +504,27 @@ static int step_regions(const Graph *g, const Step *st, bool writes, Region **ou
     return k;
 }
 
+uint64_t lower_input_writers(const Graph *g, int input) {
+    const Plan *p = g->plan;
+    uint64_t w = 0;
+    const Region in = {0, input, input};
+    for (int s = 0; s < p->nsteps && s < 64; s++) {
+        Region *r;
+        int n = step_regions(g, &p->steps[s], true, &r);
+        if (regions_meet(r, n, &in, 1)) w |= 1ull << s;
+        free(r);
+    }
+    return p->nsteps <= 64 ? w : 0;
+}
+
+uint64_t lower_ancestors(const Plan *p, int s) {
+    if (p->nsteps > 64 || s < 0 || s >= p->nsteps) return 0;
+    uint64_t anc = p->steps[s].lower.after;
+    for (int i = s - 1; i >= 0; i--)
+        if ((anc >> i) & 1) anc |= p->steps[i].lower.after;
+    return anc;
+}
+
 /* Each step's `after`: the earlier steps it conflicts with (read after write, write after read,
  * write after write), so the GPU graph may run independent steps side by side, less the edges
  * another implies (a step after 0 and 1, where 1 is after 0, keeps the edge from 1 only: waiting

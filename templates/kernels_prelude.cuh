@@ -479,6 +479,61 @@ __device__ __forceinline__ void gtc_row_skinny(const T *__restrict__ A, long lon
     __syncwarp();
 }
 
+/* A row step's product operand B in registers, read before the kernel waits for the steps before
+ * it (compiler/emit_cuda.c: when no step it waits for writes B), so that no row waits on a round
+ * trip for it: the prologue's b[q][j] = B[k][j] for k = lane + 32 q (0 past K or N), the
+ * epilogue's b[q][k] = B[k][j] for the lane's column j = lane + 32 q (clamped to N - 1, as its
+ * gtc_j<q>; 0 past K). */
+template <class T, int KQ, int NN>
+__device__ __forceinline__ void gtc_row_b_pro(const T *__restrict__ B, long long sbk, long long sbn, int N, int K, T (&b)[KQ][NN]) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int q = 0; q < KQ; q++)
+#pragma unroll
+        for (int j = 0; j < NN; j++) b[q][j] = lane + 32 * q < K && j < N ? B[(lane + 32 * q) * sbk + j * sbn] : T(0);
+}
+template <class T, int NQ, int KK>
+__device__ __forceinline__ void gtc_row_b_epi(const T *__restrict__ B, long long sbk, long long sbn, int N, int K, T (&b)[NQ][KK]) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int q = 0; q < NQ; q++) {
+        const int j = lane + 32 * q < N ? lane + 32 * q : N - 1;
+#pragma unroll
+        for (int k = 0; k < KK; k++) b[q][k] = k < K ? B[k * sbk + j * sbn] : T(0);
+    }
+}
+/* gtc_row_skinny with B from gtc_row_b_pro: the same multiply-adds in the same order (the same
+ * bits). */
+template <class T, int KQ, int NN>
+__device__ __forceinline__ void gtc_row_skinny_r(const T *__restrict__ A, long long sam, long long sak, const T (&b)[KQ][NN],
+                                                 int i, int N, int K, T *out) {
+    const int lane = threadIdx.x & 31;
+    T acc[NN];
+#pragma unroll
+    for (int j = 0; j < NN; j++) acc[j] = T(0);
+#pragma unroll
+    for (int q = 0; q < KQ; q++)
+        if (lane + 32 * q < K) {
+            const T a = A[i * sam + (lane + 32 * q) * sak];
+#pragma unroll
+            for (int j = 0; j < NN; j++) acc[j] = gtc_fma(a, b[q][j], acc[j]);
+        }
+#pragma unroll
+    for (int j = 0; j < NN; j++) acc[j] = gtc_warp_reduce(acc[j], GtcSum());
+#pragma unroll
+    for (int j = 0; j < NN; j++)
+        if (lane == j && j < N) out[j] = acc[j];
+    __syncwarp();
+}
+/* gtc_row_dot with the lane's column of B from gtc_row_b_epi (the same bits). */
+template <class T, int KK> __device__ __forceinline__ T gtc_row_dot_r(const T *a, const T (&b)[KK], int K) {
+    T acc = T(0);
+#pragma unroll
+    for (int k = 0; k < KK; k++)
+        if (k < K) acc = gtc_fma(a[k], b[k], acc);
+    return acc;
+}
+
 /* Column j of a row step's epilogue product: the row a[0..K) (K <= KK, the warp's row in shared
  * memory) times column j of B ([K, N]), K in gtc_gemm_smallk's order (the same bits). */
 template <class T, int KK>

@@ -199,6 +199,27 @@ TEST(pass_lower__train_step__edges_reduced) {
         }
 }
 
+/* What the code generators ask of the edges (which values a kernel may read before its wait):
+ * each step's ancestors, and the steps that write an input's buffer (its donated output's). */
+TEST(lower_ancestors_and_input_writers__train_step) {
+    Plan *p = plan_file("examples/train_step.json");
+    uint64_t anc[64];
+    closure(p, anc);
+    for (int j = 0; j < p->nsteps; j++) assert_int_equal(lower_ancestors(p, j), anc[j]);
+    assert_int_equal(lower_ancestors(p, -1), 0);
+    assert_int_equal(lower_ancestors(p, p->nsteps), 0);
+    assert_int_equal(lower_input_writers(g, 0), 0); /* x, y: read only */
+    assert_int_equal(lower_input_writers(g, 1), 0);
+    const char *upd[] = {"w1_next", "b1_next", "w2_next", "b2_next"};
+    for (int k = 0; k < 4; k++) { /* inputs 2..5, each written by its update's step alone */
+        const int w = writer(p, upd[k]);
+        assert_true(w > 1);
+        assert_int_equal(lower_input_writers(g, 2 + k), 1ull << w);
+        /* the row step (1) reads w2 and b2; their writers wait for it, not it for them */
+        assert_false((lower_ancestors(p, 1) >> w) & 1);
+    }
+}
+
 TEST(pass_lower__digits_step__edges_reduced_and_reach_every_conflict) {
     Plan *p = plan_file("examples/digits_step.json");
     uint64_t anc[64];
@@ -307,6 +328,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(pass_lower__train_step__launch_tile_smem_and_cpu_product, teardown),
         cmocka_unit_test_teardown(pass_lower__train_step__edges_reduced, teardown),
+        cmocka_unit_test_teardown(lower_ancestors_and_input_writers__train_step, teardown),
         cmocka_unit_test_teardown(pass_lower__digits_step__edges_reduced_and_reach_every_conflict, teardown),
         cmocka_unit_test_teardown(pass_lower__smaller_target__larger_tiles_smaller_grids, teardown),
         cmocka_unit_test_teardown(pass_lower__elementwise_grid__eight_blocks_per_target_sm, teardown),

@@ -17,10 +17,9 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
 
 /* step 1: gemm: matmul z2, sub d, full d_sq, mul d_d_2, add d_d; grid 64 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k1(struct gtc_args a) {
-    gtc_wait_prior_steps();
     const float *A = ((float *)a.p[10]);
     const float *B = ((float *)a.p[4]);
-    gtc_gemm<float, 16, 16, 4, 16, 64, true, false, false, 4, 0>(A, 1024LL, 1LL, B, 16LL, 1LL, 1024, 16, 1024,
+    gtc_gemm<float, 16, 16, 4, 16, 64, true, false, false, 4, 2>(A, 1024LL, 1LL, B, 16LL, 1LL, 1024, 16, 1024,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[1])[(j + i * 16)];
@@ -55,10 +54,9 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k2(struct gtc_args a) {
 
 /* step 3: gemm: transpose bw_z2_2, matmul d_a1, gt bw_a1, where d_h1; grid 16 x 16 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k3(struct gtc_args a) {
-    gtc_wait_prior_steps();
     const float *A = ((float *)(a.p[10] + 4259840));
     const float *B = ((float *)a.p[4]);
-    gtc_gemm<float, 64, 64, 4, 1, 16, true, true, false, 4, 0>(A, 16LL, 1LL, B, 1LL, 16LL, 1024, 1024, 16,
+    gtc_gemm<float, 64, 64, 4, 1, 16, true, true, false, 4, 2>(A, 16LL, 1LL, B, 1LL, 16LL, 1024, 1024, 16,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[10])[(j + i * 1024)];

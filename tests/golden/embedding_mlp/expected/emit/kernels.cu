@@ -35,10 +35,9 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
 
 /* step 1: gemm: matmul z1, add h1, relu a1; grid 2 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k1(struct gtc_args a) {
-    gtc_wait_prior_steps();
     const float *A = ((float *)a.p[14]);
     const float *B = ((float *)a.p[3]);
-    gtc_gemm<float, 16, 16, 4, 16, 64, true, false, false, 4, 0>(A, 16LL, 1LL, B, 16LL, 1LL, 32, 16, 16,
+    gtc_gemm<float, 16, 16, 4, 16, 64, true, false, false, 4, 2>(A, 16LL, 1LL, B, 16LL, 1LL, 32, 16, 16,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             const float v0 = ((float *)a.p[4])[j];
@@ -50,10 +49,14 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k1(struct gtc_args a) {
 
 /* step 2: row: matmul z2, add logits, max m, sub sh, exp ex, sum se, log lse, sub logp, mul ylogp, sum ll, full d_ylogp, mul d_logp, neg bw_logp, sum d_lse, div d_se, mul bw_ex, add d_sh, transpose bw_z2_2, matmul d_a1, gt bw_a1, where d_h1; grid 8 x 1 x 1, block 128 */
 extern "C" __global__ void __launch_bounds__(128) gtc_k2(struct gtc_args a) {
-    gtc_wait_prior_steps();
     const float *const A1 = ((float *)(a.p[14] + 2048));
     const float *const B1 = ((float *)a.p[5]);
     const float *const B2 = ((float *)a.p[5]);
+    float gtc_b1[1][4];
+    gtc_row_b_pro<float, 1, 4>(B1, 4LL, 1LL, 4, 16, gtc_b1);
+    float gtc_b2[1][4];
+    gtc_row_b_epi<float, 1, 4>(B2, 1LL, 4LL, 16, 4, gtc_b2);
+    gtc_wait_prior_steps();
     __shared__ float gtc_rp[4][4];
     __shared__ float gtc_ra[4][4];
     const int lane = threadIdx.x & 31, wr = threadIdx.x >> 5;
@@ -69,7 +72,7 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k2(struct gtc_args a) {
         const float v3 = ((float *)a.p[1])[(c1 + c0 * 4)];
         const int gtc_j0 = lane + 0 < 16 ? lane + 0 : 15;
         const float v4 = ((float *)(a.p[14] + 2048))[(gtc_j0 + c0 * 16)];
-        gtc_row_skinny<float, 4>(A1, 16LL, 1LL, B1, 4LL, 1LL, c0, 4, 16, gtc_rp[wr]);
+        gtc_row_skinny_r<float, 1, 4>(A1, 16LL, 1LL, gtc_b1, c0, 4, 16, gtc_rp[wr]);
         float acc5 = (-GTC_INF_F);
         if (lane < 4) {
             const float v7 = (float)(gtc_rp[wr][c1] + v2);
@@ -122,7 +125,7 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k2(struct gtc_args a) {
         }
         __syncwarp();
         {
-            const float gtc_acc0 = gtc_row_dot<float, 4>(gtc_ra[wr], B2, 1LL, 4LL, gtc_j0, 4);
+            const float gtc_acc0 = gtc_row_dot_r<float, 4>(gtc_ra[wr], gtc_b2[0], 4);
             if (lane + 0 < 16) {
                 const gtc_bool v35 = (gtc_bool)(v4 > ((float)0));
                 const float v36 = (float)(gtc_where(v35, gtc_acc0, ((float)0)));
@@ -222,10 +225,9 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k6(struct gtc_args a) {
 
 /* step 7: gemm: transpose bw_z1_2, matmul d_x; grid 2 x 1 x 1, block 256 */
 extern "C" __global__ void __launch_bounds__(256) gtc_k7(struct gtc_args a) {
-    gtc_wait_prior_steps();
     const float *A = ((float *)(a.p[14] + 4864));
     const float *B = ((float *)a.p[3]);
-    gtc_gemm<float, 16, 16, 4, 16, 64, true, true, false, 4, 0>(A, 16LL, 1LL, B, 1LL, 16LL, 32, 16, 16,
+    gtc_gemm<float, 16, 16, 4, 16, 64, true, true, false, 4, 2>(A, 16LL, 1LL, B, 1LL, 16LL, 32, 16, 16,
         [&](int i, int j, float acc) {
             (void)i; (void)j;
             ((float *)(a.p[14] + 2048))[(j + i * 16)] = acc;

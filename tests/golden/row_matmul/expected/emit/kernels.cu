@@ -12,10 +12,14 @@ struct gtc_args {
 
 /* step 0: row: matmul z, add logits, max m, sub sh, exp e, sum se, log lse, sub logp, mul ylogp, sum ll_row, div p, sub pmy, div dlogits, transpose w_t, matmul da, gt h_pos, where dh; grid 16 x 1 x 1, block 128 */
 extern "C" __global__ void __launch_bounds__(128) gtc_k0(struct gtc_args a) {
-    gtc_wait_prior_steps();
     const float *const A1 = ((float *)a.p[0]);
     const float *const B1 = ((float *)a.p[3]);
     const float *const B2 = ((float *)a.p[3]);
+    float gtc_b1[2][3];
+    gtc_row_b_pro<float, 2, 3>(B1, 3LL, 1LL, 3, 48, gtc_b1);
+    float gtc_b2[2][3];
+    gtc_row_b_epi<float, 2, 3>(B2, 1LL, 3LL, 48, 3, gtc_b2);
+    gtc_wait_prior_steps();
     __shared__ float gtc_rp[4][3];
     __shared__ float gtc_ra[4][3];
     const int lane = threadIdx.x & 31, wr = threadIdx.x >> 5;
@@ -33,7 +37,7 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k0(struct gtc_args a) {
         const float v4 = ((float *)a.p[1])[(gtc_j0 + c0 * 48)];
         const int gtc_j1 = lane + 32 < 48 ? lane + 32 : 47;
         const float v5 = ((float *)a.p[1])[(gtc_j1 + c0 * 48)];
-        gtc_row_skinny<float, 3>(A1, 48LL, 1LL, B1, 3LL, 1LL, c0, 3, 48, gtc_rp[wr]);
+        gtc_row_skinny_r<float, 2, 3>(A1, 48LL, 1LL, gtc_b1, c0, 3, 48, gtc_rp[wr]);
         float acc6 = (-GTC_INF_F);
         if (lane < 3) {
             const float v8 = (float)(gtc_rp[wr][c1] + v2);
@@ -76,13 +80,13 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k0(struct gtc_args a) {
         }
         __syncwarp();
         {
-            const float gtc_acc0 = gtc_row_dot<float, 3>(gtc_ra[wr], B2, 1LL, 3LL, gtc_j0, 3);
+            const float gtc_acc0 = gtc_row_dot_r<float, 3>(gtc_ra[wr], gtc_b2[0], 3);
             const gtc_bool v30 = (gtc_bool)(v4 > ((float)0));
             const float v31 = (float)(gtc_where(v30, gtc_acc0, ((float)0)));
             ((float *)a.p[6])[(gtc_j0 + c0 * 48)] = v31;
         }
         {
-            const float gtc_acc1 = gtc_row_dot<float, 3>(gtc_ra[wr], B2, 1LL, 3LL, gtc_j1, 3);
+            const float gtc_acc1 = gtc_row_dot_r<float, 3>(gtc_ra[wr], gtc_b2[1], 3);
             if (lane + 32 < 48) {
                 const gtc_bool v32 = (gtc_bool)(v5 > ((float)0));
                 const float v33 = (float)(gtc_where(v32, gtc_acc1, ((float)0)));

@@ -27,9 +27,11 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
 
 /* step 1: row: matmul z2, add logits, max probs__max, stop_gradient probs__max_const, sub probs__shifted, exp probs__exp, sum probs__sum, div probs, log loss__log_sum, sub loss__log_softmax, mul loss__picked, sum loss__per_item; grid 1024 x 1 x 1, block 128 */
 extern "C" __global__ void __launch_bounds__(128) gtc_k1(struct gtc_args a) {
-    gtc_wait_prior_steps();
     const float *const A1 = ((float *)a.p[13]);
     const float *const B1 = ((float *)a.p[4]);
+    float gtc_b1[1][3];
+    gtc_row_b_pro<float, 1, 3>(B1, 3LL, 1LL, 3, 16, gtc_b1);
+    gtc_wait_prior_steps();
     __shared__ float gtc_rp[4][3];
     const int lane = threadIdx.x & 31, wr = threadIdx.x >> 5;
     (void)wr;
@@ -42,7 +44,7 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k1(struct gtc_args a) {
         (void)c1;
         const float v2 = ((float *)a.p[5])[c1];
         const float v3 = ((float *)a.p[1])[(c1 + c0 * 3)];
-        gtc_row_skinny<float, 3>(A1, 16LL, 1LL, B1, 3LL, 1LL, c0, 3, 16, gtc_rp[wr]);
+        gtc_row_skinny_r<float, 1, 3>(A1, 16LL, 1LL, gtc_b1, c0, 3, 16, gtc_rp[wr]);
         float acc4 = (-GTC_INF_F);
         if (lane < 3) {
             const float v6 = (float)(gtc_rp[wr][c1] + v2);

@@ -28,10 +28,14 @@ extern "C" __global__ void __launch_bounds__(256) gtc_k0(struct gtc_args a) {
 
 /* step 1: row: matmul z2, add logits, max m, sub sh, exp e, sum se, log lse, sub logp, mul ylogp, sum ll_row, div p, sub p_minus_y, div dlogits, transpose w2_t, matmul da1, gt h1_pos, where dh1; grid 128 x 1 x 1, block 128 */
 extern "C" __global__ void __launch_bounds__(128) gtc_k1(struct gtc_args a) {
-    gtc_wait_prior_steps();
     const float *const A1 = ((float *)(a.p[12] + 524288));
     const float *const B1 = ((float *)a.p[4]);
     const float *const B2 = ((float *)a.p[4]);
+    float gtc_b1[8][2];
+    gtc_row_b_pro<float, 8, 2>(B1, 2LL, 1LL, 2, 256, gtc_b1);
+    float gtc_b2[8][2];
+    gtc_row_b_epi<float, 8, 2>(B2, 1LL, 2LL, 256, 2, gtc_b2);
+    gtc_wait_prior_steps();
     __shared__ float gtc_rp[4][2];
     __shared__ float gtc_ra[4][2];
     const int lane = threadIdx.x & 31, wr = threadIdx.x >> 5;
@@ -61,7 +65,7 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k1(struct gtc_args a) {
         const float v10 = ((float *)a.p[12])[(gtc_j6 + c0 * 256)];
         const int gtc_j7 = lane + 224;
         const float v11 = ((float *)a.p[12])[(gtc_j7 + c0 * 256)];
-        gtc_row_skinny<float, 2>(A1, 256LL, 1LL, B1, 2LL, 1LL, c0, 2, 256, gtc_rp[wr]);
+        gtc_row_skinny_r<float, 8, 2>(A1, 256LL, 1LL, gtc_b1, c0, 2, 256, gtc_rp[wr]);
         float acc12 = (-GTC_INF_F);
         if (lane < 2) {
             const float v14 = (float)(gtc_rp[wr][c1] + v2);
@@ -105,49 +109,49 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k1(struct gtc_args a) {
         }
         __syncwarp();
         {
-            const float gtc_acc0 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j0, 2);
+            const float gtc_acc0 = gtc_row_dot_r<float, 2>(gtc_ra[wr], gtc_b2[0], 2);
             const gtc_bool v36 = (gtc_bool)(v4 > ((float)0));
             const float v37 = (float)(gtc_where(v36, gtc_acc0, ((float)0)));
             ((float *)(a.p[12] + 1054720))[(gtc_j0 + c0 * 256)] = v37;
         }
         {
-            const float gtc_acc1 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j1, 2);
+            const float gtc_acc1 = gtc_row_dot_r<float, 2>(gtc_ra[wr], gtc_b2[1], 2);
             const gtc_bool v38 = (gtc_bool)(v5 > ((float)0));
             const float v39 = (float)(gtc_where(v38, gtc_acc1, ((float)0)));
             ((float *)(a.p[12] + 1054720))[(gtc_j1 + c0 * 256)] = v39;
         }
         {
-            const float gtc_acc2 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j2, 2);
+            const float gtc_acc2 = gtc_row_dot_r<float, 2>(gtc_ra[wr], gtc_b2[2], 2);
             const gtc_bool v40 = (gtc_bool)(v6 > ((float)0));
             const float v41 = (float)(gtc_where(v40, gtc_acc2, ((float)0)));
             ((float *)(a.p[12] + 1054720))[(gtc_j2 + c0 * 256)] = v41;
         }
         {
-            const float gtc_acc3 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j3, 2);
+            const float gtc_acc3 = gtc_row_dot_r<float, 2>(gtc_ra[wr], gtc_b2[3], 2);
             const gtc_bool v42 = (gtc_bool)(v7 > ((float)0));
             const float v43 = (float)(gtc_where(v42, gtc_acc3, ((float)0)));
             ((float *)(a.p[12] + 1054720))[(gtc_j3 + c0 * 256)] = v43;
         }
         {
-            const float gtc_acc4 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j4, 2);
+            const float gtc_acc4 = gtc_row_dot_r<float, 2>(gtc_ra[wr], gtc_b2[4], 2);
             const gtc_bool v44 = (gtc_bool)(v8 > ((float)0));
             const float v45 = (float)(gtc_where(v44, gtc_acc4, ((float)0)));
             ((float *)(a.p[12] + 1054720))[(gtc_j4 + c0 * 256)] = v45;
         }
         {
-            const float gtc_acc5 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j5, 2);
+            const float gtc_acc5 = gtc_row_dot_r<float, 2>(gtc_ra[wr], gtc_b2[5], 2);
             const gtc_bool v46 = (gtc_bool)(v9 > ((float)0));
             const float v47 = (float)(gtc_where(v46, gtc_acc5, ((float)0)));
             ((float *)(a.p[12] + 1054720))[(gtc_j5 + c0 * 256)] = v47;
         }
         {
-            const float gtc_acc6 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j6, 2);
+            const float gtc_acc6 = gtc_row_dot_r<float, 2>(gtc_ra[wr], gtc_b2[6], 2);
             const gtc_bool v48 = (gtc_bool)(v10 > ((float)0));
             const float v49 = (float)(gtc_where(v48, gtc_acc6, ((float)0)));
             ((float *)(a.p[12] + 1054720))[(gtc_j6 + c0 * 256)] = v49;
         }
         {
-            const float gtc_acc7 = gtc_row_dot<float, 2>(gtc_ra[wr], B2, 1LL, 2LL, gtc_j7, 2);
+            const float gtc_acc7 = gtc_row_dot_r<float, 2>(gtc_ra[wr], gtc_b2[7], 2);
             const gtc_bool v50 = (gtc_bool)(v11 > ((float)0));
             const float v51 = (float)(gtc_where(v50, gtc_acc7, ((float)0)));
             ((float *)(a.p[12] + 1054720))[(gtc_j7 + c0 * 256)] = v51;
