@@ -135,11 +135,23 @@ TEST(emit_all__train_step__seven_kernels_three_gemms) {
     assert_int_equal(count(cu, "__global__ void"), 7);
     assert_int_equal(count(c, "static void gtc_c"), 7);
     assert_int_equal(count(cu, "gtc_gemm<float"), 2);               /* z1, dw1 */
-    assert_int_equal(count(cu, "gtc_row_skinny<float, 2>"), 1);     /* z2 = a1 w2: the row step's prologue */
-    /* da1 = dlogits w2^T, its epilogue: 256 columns, 8 per lane, unrolled */
-    assert_int_equal(count(cu, "gtc_row_dot<float, 2>(gtc_ra[wr], B2"), 8);
+    /* z1 waits for nothing (the replay's first step): no EARLY operand; dw1 requests x early */
+    assert_int_equal(count(cu, "gtc_gemm<float, 32, 32, 8, 8, 64, true, false, false, 4, 0>(A, 480LL"), 1);
+    assert_int_equal(count(cu, "gtc_gemm<float, 32, 32, 8, 8, 64, false, false, false, 4, 1>(A, 1LL"), 1);
+    /* z2 = a1 w2: the row step's prologue, and da1 = dlogits w2^T, its epilogue (256 columns, 8 per
+     * lane, unrolled), both with w2 in registers read before the row step's wait */
+    assert_int_equal(count(cu, "gtc_row_skinny_r<float, 8, 2>(A1, 256LL, 1LL, gtc_b1,"), 1);
+    for (int q = 0; q < 8; q++) {
+        char want[96];
+        snprintf(want, sizeof want, "gtc_row_dot_r<float, 2>(gtc_ra[wr], gtc_b2[%d], 2)", q);
+        assert_int_equal(count(cu, want), 1);
+    }
+    const char *k1 = strstr(cu, "gtc_k1(struct gtc_args a) {"), *bp = strstr(cu, "gtc_row_b_pro<float, 8, 2>(B1, 2LL, 1LL, 2, 256, gtc_b1);"),
+               *be = strstr(cu, "gtc_row_b_epi<float, 8, 2>(B2, 1LL, 2LL, 256, 2, gtc_b2);"),
+               *w1 = k1 ? strstr(k1, "gtc_wait_prior_steps();") : NULL;
+    assert_true(k1 && bp && be && w1 && k1 < bp && bp < be && be < w1);
     /* a lane row: y, b2 and the epilogue's h1 are loaded before the prologue product */
-    const char *pro = strstr(cu, "gtc_row_skinny<float, 2>(A1"), *h1 = strstr(cu, "[(gtc_j7 + c0 * 256)];");
+    const char *pro = strstr(cu, "gtc_row_skinny_r<float, 8, 2>(A1"), *h1 = strstr(cu, "[(gtc_j7 + c0 * 256)];");
     assert_non_null(strstr(cu, "const int le = lane < 2 ? lane : 1;"));
     assert_true(pro && h1 && h1 < pro);
     assert_int_equal(count(cu, "gtc_gemm_skinny_t<float, 2>"), 1);  /* dw2, A read transposed */
