@@ -130,8 +130,8 @@ template <int N> __device__ __forceinline__ void gtc_cp_wait() {
  * launched all their blocks, and it waits here until they have finished and their writes are
  * visible, so its launch overlaps their run. Launched with ordinary edges, or before sm_90, this
  * returns at once. Nothing before it may read memory a step of the plan writes, or write any:
- * gtc_gemm<..., EARLY> requests operands that no step writes (the caller's inputs that are not
- * updated in place) before it waits here. */
+ * gtc_gemm<..., EARLY> and a row step's B operands (gtc_row_b_pro, gtc_row_b_epi) read values no
+ * step before it writes (the caller's inputs; compiler/emit_cuda.c, buf_early) before it waits. */
 __device__ __forceinline__ void gtc_wait_prior_steps() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;" ::: "memory");
