@@ -504,6 +504,36 @@ TEST(emit_all__over_2_pow_31_elements__uses_64_bit_indices) {
     graph_free(g), graph_free(s);
 }
 
+/* A GEMM may request an operand before its wait only when no step it waits for writes it (buf_early):
+ * z = h @ w reads the input w, whose in-place update waits for z's step, so w is EARLY (B: 2); y = h @
+ * w_next reads the updated weight in w's buffer after the update's step, so nothing is (0). */
+TEST(emit_cuda__gemm_early__only_values_no_earlier_step_writes) {
+    Graph *g = planned("{'format':'gtc-graph','version':1,'name':'early','inputs':["
+                       "{'name':'x','dtype':'float32','shape':[64,32]},{'name':'w','dtype':'float32','shape':[32,32]},"
+                       "{'name':'lr','dtype':'float32','shape':[]}],'nodes':["
+                       "{'name':'h','op':'relu','inputs':['x']},"
+                       "{'name':'z','op':'matmul','inputs':['h','w']},"
+                       "{'name':'t','op':'tanh','inputs':['w']},{'name':'s','op':'mul','inputs':['t','lr']},"
+                       "{'name':'w_next','op':'sub','inputs':['w','s']},"
+                       "{'name':'y','op':'matmul','inputs':['h','w_next']}],"
+                       "'outputs':{'z':'z','y':'y','w':'w_next'},'donate':{'w_next':'w'}}");
+    char *cu = emit_cuda_source(g, "early.json", &d);
+    assert_non_null(cu);
+    assert_int_equal(count(cu, "gtc_gemm<float"), 2);
+    const char *zk = strstr(cu, "matmul z;"), *yk = strstr(cu, "matmul y;");
+    assert_non_null(zk);
+    assert_non_null(yk);
+    const char *zg = strstr(zk, "gtc_gemm<float"), *yg = strstr(yk, "gtc_gemm<float");
+    assert_non_null(zg);
+    assert_non_null(yg);
+    assert_non_null(strstr(zg, ", 2>(A"));
+    assert_true(strstr(zg, ", 2>(A") < strstr(zg, "\n}\n"));
+    assert_non_null(strstr(yg, ", 0>(A"));
+    assert_true(strstr(yg, ", 0>(A") < strstr(yg, "\n}\n"));
+    free(cu);
+    graph_free(g);
+}
+
 /* ---- errors ------------------------------------------------------------------------------------------ */
 
 TEST(emit_all__unplaced_plan__is_an_error) {
@@ -573,6 +603,7 @@ int main(void) {
         cmocka_unit_test(pass_lower__cublaslt_update__plain_sgd_only),
         cmocka_unit_test(pass_lower__each_step_kind__gets_its_configuration),
         cmocka_unit_test(plan_arena_total__gemm_into_donated_output__appends_scratch),
+        cmocka_unit_test(emit_cuda__gemm_early__only_values_no_earlier_step_writes),
         cmocka_unit_test(emit_all__over_2_pow_31_elements__uses_64_bit_indices),
         cmocka_unit_test(emit_all__unplaced_plan__is_an_error),
         cmocka_unit_test(emit_all__missing_directory__is_an_error_naming_it),
