@@ -508,13 +508,14 @@ uint64_t lower_input_writers(const Graph *g, int input) {
     const Plan *p = g->plan;
     uint64_t w = 0;
     const Region in = {0, input, input};
-    for (int s = 0; s < p->nsteps && s < 64; s++) {
+    if (p->nsteps > 64) return 0;
+    for (int s = 0; s < p->nsteps; s++) {
         Region *r;
         int n = step_regions(g, &p->steps[s], true, &r);
         if (regions_meet(r, n, &in, 1)) w |= 1ull << s;
         free(r);
     }
-    return p->nsteps <= 64 ? w : 0;
+    return w;
 }
 
 uint64_t lower_ancestors(const Plan *p, int s) {
