@@ -358,11 +358,7 @@ static int lane_row_begin(Ex *x, const EmitRow *rw, char *const *rc, char **ec) 
     if (!nq) return 0;
     for (int q = 0; q < nq; q++) {
         char *j = xfmt("gtc_j%d", q), *oc[2] = {rc[0], j};
-        if ((int64_t)(q + 1) * 32 > rw->epi.n) /* past N: the last column, not stored */
-            ex_line(x, "const int %s = lane + %d < %lld ? lane + %d : %lld;", j, 32 * q, (long long)rw->epi.n, 32 * q,
-                    (long long)rw->epi.n - 1);
-        else
-            ex_line(x, "const int %s = lane + %d;", j, 32 * q);
+        ex_line(x, "const int %s = gtc_lane_col(%d, %lld);", j, q, (long long)rw->epi.n); /* past N: N - 1 */
         for (int k = 0; k < rw->neo; k++) ex_prefetch(x, rw->eo[k], oc);
         free(j);
     }

@@ -479,11 +479,17 @@ __device__ __forceinline__ void gtc_row_skinny(const T *__restrict__ A, long lon
     __syncwarp();
 }
 
+/* A lane row's epilogue column q (compiler/emit_cuda.c's gtc_j<q>): lane + 32 q, the last column
+ * N - 1 past N (computed, not stored), so every load stays in range. */
+__device__ __forceinline__ int gtc_lane_col(int q, int N) {
+    const int j = (int)(threadIdx.x & 31) + 32 * q;
+    return j < N ? j : N - 1;
+}
+
 /* A row step's product operand B in registers, read before the kernel waits for the steps before
  * it (compiler/emit_cuda.c: when no step it waits for writes B), so that no row waits on a round
  * trip for it: the prologue's b[q][j] = B[k][j] for k = lane + 32 q (0 past K or N), the
- * epilogue's b[q][k] = B[k][j] for the lane's column j = lane + 32 q (clamped to N - 1, as its
- * gtc_j<q>; 0 past K). */
+ * epilogue's b[q][k] = B[k][j] for the lane's column j = gtc_lane_col(q, N) (0 past K). */
 template <class T, int KQ, int NN>
 __device__ __forceinline__ void gtc_row_b_pro(const T *__restrict__ B, long long sbk, long long sbn, int N, int K, T (&b)[KQ][NN]) {
     const int lane = threadIdx.x & 31;
@@ -497,7 +503,7 @@ __device__ __forceinline__ void gtc_row_b_epi(const T *__restrict__ B, long long
     const int lane = threadIdx.x & 31;
 #pragma unroll
     for (int q = 0; q < NQ; q++) {
-        const int j = lane + 32 * q < N ? lane + 32 * q : N - 1;
+        const int j = gtc_lane_col(q, N);
 #pragma unroll
         for (int k = 0; k < KK; k++) b[q][k] = k < K ? B[k * sbk + j * sbn] : T(0);
     }

@@ -70,7 +70,7 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k2(struct gtc_args a) {
         (void)c1;
         const float v2 = ((float *)a.p[6])[c1];
         const float v3 = ((float *)a.p[1])[(c1 + c0 * 4)];
-        const int gtc_j0 = lane + 0 < 16 ? lane + 0 : 15;
+        const int gtc_j0 = gtc_lane_col(0, 16);
         const float v4 = ((float *)(a.p[14] + 2048))[(gtc_j0 + c0 * 16)];
         gtc_row_skinny_r<float, 1, 4>(A1, 16LL, 1LL, gtc_b1, c0, 4, 16, gtc_rp[wr]);
         float acc5 = (-GTC_INF_F);

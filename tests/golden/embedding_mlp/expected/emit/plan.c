@@ -152,7 +152,7 @@ static const char gtc_cuda_source[] =
     "        (void)c1;\n"
     "        const float v2 = ((float *)a.p[6])[c1];\n"
     "        const float v3 = ((float *)a.p[1])[(c1 + c0 * 4)];\n"
-    "        const int gtc_j0 = lane + 0 < 16 \? lane + 0 : 15;\n"
+    "        const int gtc_j0 = gtc_lane_col(0, 16);\n"
     "        const float v4 = ((float *)(a.p[14] + 2048))[(gtc_j0 + c0 * 16)];\n"
     "        gtc_row_skinny_r<float, 1, 4>(A1, 16LL, 1LL, gtc_b1, c0, 4, 16, gtc_rp[wr]);\n"
     "        float acc5 = (-GTC_INF_F);\n"

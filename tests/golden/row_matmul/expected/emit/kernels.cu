@@ -33,9 +33,9 @@ extern "C" __global__ void __launch_bounds__(128) gtc_k0(struct gtc_args a) {
         (void)c1;
         const float v2 = ((float *)a.p[4])[c1];
         const float v3 = ((float *)a.p[2])[(c1 + c0 * 3)];
-        const int gtc_j0 = lane + 0;
+        const int gtc_j0 = gtc_lane_col(0, 48);
         const float v4 = ((float *)a.p[1])[(gtc_j0 + c0 * 48)];
-        const int gtc_j1 = lane + 32 < 48 ? lane + 32 : 47;
+        const int gtc_j1 = gtc_lane_col(1, 48);
         const float v5 = ((float *)a.p[1])[(gtc_j1 + c0 * 48)];
         gtc_row_skinny_r<float, 2, 3>(A1, 48LL, 1LL, gtc_b1, c0, 3, 48, gtc_rp[wr]);
         float acc6 = (-GTC_INF_F);
