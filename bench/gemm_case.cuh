@@ -37,15 +37,40 @@ template <class L> double bench_graph_us(cudaStream_t st, L launch) {
     return ms[15] / 20 * 1e3;
 }
 
-/* a kernel launch, with the programmatic-serialization attribute when pdl */
-template <class... P> void bench_launch(void (*k)(P...), dim3 grid, int threads, int smem, cudaStream_t st, bool pdl, P... args) {
+/* a kernel launch in clusters of `cluster` blocks (1 x 1 x 1: none, or the kernel's own
+ * __cluster_dims__), with the programmatic-serialization attribute when pdl */
+template <class... P, class... A>
+void bench_launch_cluster(void (*k)(P...), dim3 grid, int threads, int smem, cudaStream_t st, bool pdl, dim3 cluster, A... args) {
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = grid, cfg.blockDim = dim3(threads), cfg.dynamicSmemBytes = smem, cfg.stream = st;
-    cudaLaunchAttribute at[1];
-    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    at[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = at, cfg.numAttrs = pdl ? 1 : 0;
-    CK(cudaLaunchKernelEx(&cfg, k, args...));
+    cudaLaunchAttribute at[2];
+    int n = 0;
+    if (cluster.x * cluster.y * cluster.z > 1) at[n].id = cudaLaunchAttributeClusterDimension, at[n].val.clusterDim.x = cluster.x,
+                                              at[n].val.clusterDim.y = cluster.y, at[n].val.clusterDim.z = cluster.z, n++;
+    if (pdl) at[n].id = cudaLaunchAttributeProgrammaticStreamSerialization, at[n].val.programmaticStreamSerializationAllowed = 1, n++;
+    cfg.attrs = at, cfg.numAttrs = n;
+    CK(cudaLaunchKernelEx(&cfg, k, (P)args...));
+}
+template <class... P, class... A> void bench_launch(void (*k)(P...), dim3 grid, int threads, int smem, cudaStream_t st, bool pdl, A... args) {
+    bench_launch_cluster(k, grid, threads, smem, st, pdl, dim3(1, 1, 1), args...);
+}
+
+/* how many of a launch's clusters of `cluster` blocks the GPU holds at once (cluster 1 x 1 x 1 with
+ * a kernel's own __cluster_dims__ asks for those): fewer than the launch has, and it runs in two
+ * waves */
+template <class... P> int bench_clusters_at_once(void (*k)(P...), dim3 grid, int threads, int smem, dim3 cluster) {
+    if (smem > 48 * 1024) CK(cudaFuncSetAttribute((const void *)k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    if (cluster.x * cluster.y * cluster.z > 8) CK(cudaFuncSetAttribute((const void *)k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute at;
+    cfg.gridDim = grid, cfg.blockDim = dim3(threads), cfg.dynamicSmemBytes = smem;
+    if (cluster.x * cluster.y * cluster.z > 1) {
+        at.id = cudaLaunchAttributeClusterDimension, at.val.clusterDim.x = cluster.x, at.val.clusterDim.y = cluster.y,
+        at.val.clusterDim.z = cluster.z, cfg.attrs = &at, cfg.numAttrs = 1;
+    }
+    int n = 0;
+    CK(cudaOccupancyMaxActiveClusters(&n, (const void *)k, &cfg));
+    return n;
 }
 
 static bool g_quick = false; /* one checked launch per variant, no timing (for ncu) */

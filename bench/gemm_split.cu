@@ -8,7 +8,9 @@
  * step"); it stays here as the measured alternative. Each variant is checked against a float64
  * CPU product and for the same bits twice, then timed as 20 launches in one CUDA Graph (median
  * of 31 replays, per launch), plain and with programmatic dependent launch (the executor's edges
- * on sm_90), next to an empty kernel.
+ * on sm_90), next to an empty kernel. Each gtc_gemm_tc row also says how many blocks an SM holds and
+ * how many of its clusters the GPU holds at once (the mb2 rows ask registers for two blocks per
+ * SM): the forms whose clusters all fit at once lose as well, so a second wave is not why they lose.
  * Build here: nvcc -std=c++17 -O3 -arch=sm_90 -o build/dev/gemm_split bench/gemm_split.cu
  * Run on the GPU machine: build/dev/gemm_split (any argument: one checked launch per variant,
  * for ncu) */
@@ -226,8 +228,8 @@ kold(const float *A, const float *B, const float *bias, float *C) {
 }
 __global__ void kempty(const float *, const float *, const float *, float *) { gtc_wait_prior_steps(); }
 
-template <int M, int N, int K, bool AK, bool BK1, int BM, int BN, int BK, int NST, int S, int WM, int WN, int WK>
-__global__ void __cluster_dims__(1, 1, S) __launch_bounds__(WM * WN * WK * 32, 1)
+template <int M, int N, int K, bool AK, bool BK1, int BM, int BN, int BK, int NST, int S, int WM, int WN, int WK, int MB>
+__global__ void __cluster_dims__(1, 1, S) __launch_bounds__(WM * WN * WK * 32, MB)
 knew(const float *A, const float *B, const float *bias, float *C) {
     gtc_wait_prior_steps();
     gtc_gemm_tc<BM, BN, BK, NST, S, WM, WN, WK, AK, BK1>(A, AK ? K : 1, AK ? 1 : M, B, BK1 ? 1 : N, BK1 ? K : 1, M, N, K,
@@ -239,11 +241,24 @@ knew(const float *A, const float *B, const float *bias, float *C) {
           kold<M_, N_, K_, AK_, BK1_, BM_, BN_, TM_, KS_, BK_, NST_>, \
           dim3((M_ + BM_ - 1) / BM_, (N_ + BN_ - 1) / BN_), BM_ / TM_ * (BN_ / 4) * KS_, \
           GtcGemmSmem<float, BM_, BN_, TM_, KS_, BK_, AK_, BK1_, true, NST_>::BYTES, 2e-3)
-#define NEW(C, BM_, BN_, BK_, NST_, S_, WM_, WN_, WK_) \
-    C.run("tc " #BM_ "x" #BN_ " bk" #BK_ " st" #NST_ " S" #S_ " w" #WM_ "x" #WN_ "x" #WK_, \
-          knew<M_, N_, K_, AK_, BK1_, BM_, BN_, BK_, NST_, S_, WM_, WN_, WK_>, \
-          dim3((M_ + BM_ - 1) / BM_, (N_ + BN_ - 1) / BN_, S_), WM_ * WN_ * WK_ * 32, \
-          GtcGemmTcSmem<BM_, BN_, BK_, NST_, WK_, S_, AK_, BK1_>::BYTES, 2e-3)
+/* blocks per SM and clusters at once (bench_clusters_at_once) */
+template <class Kern> void fit(Kern k, dim3 grid, int threads, int smem, int S) {
+    int per_sm = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, threads, smem));
+    printf("%-22s   (%d blocks per SM; %d of %u clusters at once)\n", "", per_sm,
+           S > 1 ? bench_clusters_at_once(k, grid, threads, smem, dim3(1, 1, 1)) : 0, grid.x * grid.y * grid.z / S);
+}
+/* MB_: the blocks per SM __launch_bounds__ asks registers for */
+#define NEW_MB(C, BM_, BN_, BK_, NST_, S_, WM_, WN_, WK_, MB_) \
+    do { \
+        auto k_ = knew<M_, N_, K_, AK_, BK1_, BM_, BN_, BK_, NST_, S_, WM_, WN_, WK_, MB_>; \
+        const dim3 g_((M_ + BM_ - 1) / BM_, (N_ + BN_ - 1) / BN_, S_); \
+        const int sm_ = GtcGemmTcSmem<BM_, BN_, BK_, NST_, WK_, S_, AK_, BK1_>::BYTES; \
+        C.run("tc " #BM_ "x" #BN_ " bk" #BK_ " st" #NST_ " S" #S_ " w" #WM_ "x" #WN_ "x" #WK_ " mb" #MB_, k_, g_, \
+              WM_ * WN_ * WK_ * 32, sm_, 2e-3); \
+        fit(k_, g_, WM_ * WN_ * WK_ * 32, sm_, S_); \
+    } while (0)
+#define NEW(C, BM_, BN_, BK_, NST_, S_, WM_, WN_, WK_) NEW_MB(C, BM_, BN_, BK_, NST_, S_, WM_, WN_, WK_, 1)
 
 template <int M_, int N_, int K_, bool AK_, bool BK1_> void shape(const char *name) {
     Case<M_, N_, K_, AK_, BK1_> c(name);
@@ -255,7 +270,7 @@ template <int M_, int N_, int K_, bool AK_, bool BK1_> void shape(const char *na
     c.run("empty kernel", kempty, dim3(128), 256, 0, 1e30);
     OLD(c, 32, 32, 8, 8, 64, 4);
     OLD(c, 32, 32, 8, 8, 64, 9);       /* emitted: all of K in flight */
-    c.run("gtc_gemm 32x32 tm8 ks8 bk64 st9 EARLY A (emitted)", kold<M_, N_, K_, AK_, BK1_, 32, 32, 8, 8, 64, 9, 1>, dim3(M_ / 32, N_ / 32),
+    c.run("gtc_gemm 32x32 tm8 ks8 bk64 st9 EARLY A (emitted)", kold<M_, N_, K_, AK_, BK1_, 32, 32, 8, 8, 64, 9, 1>, dim3((M_ + 31) / 32, (N_ + 31) / 32),
           256, GtcGemmSmem<float, 32, 32, 8, 8, 64, AK_, BK1_, true, 9>::BYTES, 2e-3);
     OLD(c, 32, 32, 8, 16, 128, 4);     /* 512 threads */
     OLD(c, 32, 32, 4, 8, 64, 4);
@@ -267,6 +282,13 @@ template <int M_, int N_, int K_, bool AK_, bool BK1_> void shape(const char *na
     NEW(c, 64, 64, 32, 3, 8, 2, 2, 2);
     NEW(c, 128, 64, 32, 3, 8, 4, 2, 2);
     NEW(c, 32, 64, 32, 5, 4, 1, 2, 4);
+    /* registers for two blocks per SM, so that every cluster fits at once */
+    NEW_MB(c, 32, 32, 64, 5, 2, 1, 1, 8, 2);
+    NEW_MB(c, 64, 64, 32, 5, 4, 2, 2, 2, 2);
+    NEW_MB(c, 64, 64, 32, 3, 4, 2, 2, 2, 2);
+    NEW_MB(c, 64, 64, 32, 3, 8, 2, 2, 2, 2);
+    NEW_MB(c, 64, 32, 32, 5, 4, 2, 1, 4, 2);
+    NEW_MB(c, 32, 64, 32, 5, 4, 1, 2, 4, 2);
 }
 
 int main(int argc, char **argv) {

@@ -81,17 +81,7 @@ using Kern = void (*)(const char *, const char *, float *);
 static cudaStream_t st;
 
 static void launch(Kern k, int cx, int cy, const char *A, const char *B, float *out, bool pdl) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(16, 8), cfg.blockDim = dim3(256), cfg.dynamicSmemBytes = 2 * PANEL, cfg.stream = st;
-    cudaLaunchAttribute at[2];
-    int n = 0;
-    if (cx * cy > 1) {
-        at[n].id = cudaLaunchAttributeClusterDimension;
-        at[n].val.clusterDim.x = cx, at[n].val.clusterDim.y = cy, at[n].val.clusterDim.z = 1, n++;
-    }
-    if (pdl) at[n].id = cudaLaunchAttributeProgrammaticStreamSerialization, at[n].val.programmaticStreamSerializationAllowed = 1, n++;
-    cfg.attrs = at, cfg.numAttrs = n;
-    CK(cudaLaunchKernelEx(&cfg, k, A, B, out));
+    bench_launch_cluster(k, dim3(16, 8), 256, 2 * PANEL, st, pdl, dim3(cx, cy, 1), A, B, out);
 }
 
 static void row(const char *name, Kern k, int cx, int cy, const char *A, const char *B, float *out, const std::vector<float> &want) {

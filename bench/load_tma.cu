@@ -107,17 +107,7 @@ static float *g_A, *g_B, *g_out;
 
 template <class Kern, class... P>
 static void launch(Kern k, int cx, int cy, bool pdl, P... args) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(16, 8), cfg.blockDim = dim3(256), cfg.dynamicSmemBytes = 2 * PANEL + 1024, cfg.stream = st;
-    cudaLaunchAttribute at[2];
-    int n = 0;
-    if (cx * cy > 1) {
-        at[n].id = cudaLaunchAttributeClusterDimension;
-        at[n].val.clusterDim.x = cx, at[n].val.clusterDim.y = cy, at[n].val.clusterDim.z = 1, n++;
-    }
-    if (pdl) at[n].id = cudaLaunchAttributeProgrammaticStreamSerialization, at[n].val.programmaticStreamSerializationAllowed = 1, n++;
-    cfg.attrs = at, cfg.numAttrs = n;
-    CK(cudaLaunchKernelEx(&cfg, k, args...));
+    bench_launch_cluster(k, dim3(16, 8), 256, 2 * PANEL + 1024, st, pdl, dim3(cx, cy, 1), args...);
 }
 
 template <class Kern, class... P>
@@ -132,14 +122,7 @@ static void row(const char *name, Kern k, int cx, int cy, const std::vector<floa
     CK(cudaMemcpy(h.data(), g_out, 128 * 4, cudaMemcpyDeviceToHost));
     int bad = 0;
     for (int i = 0; i < (int)want.size(); i++) bad += std::fabs(h[i] - want[i]) > 1e-3f * std::fabs(want[i]) + 1e-2f;
-    int fit = 0;
-    if (cx * cy > 1) {
-        cudaLaunchConfig_t cfg = {};
-        cudaLaunchAttribute at;
-        at.id = cudaLaunchAttributeClusterDimension, at.val.clusterDim.x = cx, at.val.clusterDim.y = cy, at.val.clusterDim.z = 1;
-        cfg.gridDim = dim3(16, 8), cfg.blockDim = dim3(256), cfg.dynamicSmemBytes = 2 * PANEL + 1024, cfg.attrs = &at, cfg.numAttrs = 1;
-        CK(cudaOccupancyMaxActiveClusters(&fit, (const void *)k, &cfg));
-    }
+    const int fit = cx * cy > 1 ? bench_clusters_at_once(k, dim3(16, 8), 256, 2 * PANEL + 1024, dim3(cx, cy, 1)) : 0;
     const double plain = bench_graph_us(st, [&] { launch(k, cx, cy, false, args...); });
     const double pdl = bench_graph_us(st, [&] { launch(k, cx, cy, true, args...); });
     printf("%-46s %8.2f %8.2f  %s", name, plain, pdl, bad ? "WRONG BYTES" : "ok");
