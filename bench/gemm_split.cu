@@ -8,7 +8,8 @@
  * step"); it stays here as the measured alternative. Each variant is checked against a float64
  * CPU product and for the same bits twice, then timed as 20 launches in one CUDA Graph (median
  * of 31 replays, per launch), plain and with programmatic dependent launch (the executor's edges
- * on sm_90), next to an empty kernel. Each gtc_gemm_tc row also says how many blocks an SM holds and
+ * on sm_90), next to an empty kernel. kcsplit: the emitted template itself with K split over a
+ * cluster (it loses as well). Each gtc_gemm_tc row also says how many blocks an SM holds and
  * how many of its clusters the GPU holds at once (the mb2 rows ask registers for two blocks per
  * SM): the forms whose clusters all fit at once lose as well, so a second wave is not why they lose.
  * Build here: nvcc -std=c++17 -O3 -arch=sm_90 -o build/dev/gemm_split bench/gemm_split.cu
@@ -228,6 +229,62 @@ kold(const float *A, const float *B, const float *bias, float *C) {
 }
 __global__ void kempty(const float *, const float *, const float *, float *) { gtc_wait_prior_steps(); }
 
+__device__ __forceinline__ float4 gtc_cluster_ld4(const float *p, unsigned rank) {
+    float4 v;
+    unsigned r;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(gtc_smem_u32(p)), "r"(rank));
+    asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(r) : "memory");
+    return v;
+}
+/* gtc_gemm itself with K split over the S blocks of a cluster (blockIdx.z = rank): rank r runs the
+ * emitted template on its slice of K (a multiple of 4, so 16-byte copies stay aligned), keeps its
+ * partial BM x BN tile in shared memory, and after one cluster barrier sums rows [r BM / S, ...)
+ * of the tile over the ranks in rank order (deterministic) from their shared memory (DSMEM), with
+ * the bias. BM x BN tiles bigger than the emitted 32x32 halve (64x64) the L2 traffic; the split
+ * keeps 128 blocks. */
+template <int M, int N, int K, bool AK, bool BK1, int BM, int BN, int TM, int KS, int BK, int NST, int S>
+__global__ void __cluster_dims__(1, 1, S) __launch_bounds__(BM / TM * (BN / 4) * KS, 1)
+kcsplit(const float *A, const float *B, const float *bias, float *C) {
+    constexpr int NT = BM / TM * (BN / 4) * KS, KC = ((K + S - 1) / S + 3) / 4 * 4;
+    static_assert((BM / S) * BN % (4 * NT) == 0 || (BM / S) * BN < 4 * NT, "each thread sums whole float4s");
+    __shared__ __align__(16) float part[BM * BN];
+    const int rank = blockIdx.z, kb = rank * KC, kc = K - kb < KC ? K - kb : KC;
+    const long long sam = AK ? K : 1, sak = AK ? 1 : M, sbk = BK1 ? 1 : N, sbn = BK1 ? K : 1;
+    const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
+    gtc_wait_prior_steps();
+    gtc_gemm<float, BM, BN, TM, KS, BK, AK, BK1, true, NST, 0>(A + kb * sak, sam, sak, B + kb * sbk, sbk, sbn, M, N, kc,
+        [&](int i, int j, float acc) { part[(i - m0) * BN + (j - n0)] = acc; });
+    gtc_cluster_arrive();
+    gtc_cluster_wait();
+    for (int e = threadIdx.x * 4; e < BM / S * BN; e += NT * 4) {
+        const int r = rank * (BM / S) + e / BN, c = e % BN;
+        float4 t = gtc_cluster_ld4(part + r * BN + c, 0);
+#pragma unroll
+        for (int q = 1; q < S; q++) {
+            const float4 u = gtc_cluster_ld4(part + r * BN + c, q);
+            t.x = t.x + u.x, t.y = t.y + u.y, t.z = t.z + u.z, t.w = t.w + u.w;
+        }
+        const int gm = m0 + r, gn = n0 + c;
+        if (gm < M) {
+            const float v[4] = {t.x, t.y, t.z, t.w};
+#pragma unroll
+            for (int u = 0; u < 4; u++)
+                if (gn + u < N) C[gm * N + gn + u] = v[u] + bias[gn + u];
+        }
+    }
+    gtc_cluster_arrive(); /* no block leaves while a peer may still read its tile */
+    gtc_cluster_wait();
+}
+#define CSPLIT(C, BM_, BN_, TM_, KS_, BK_, NST_, S_) \
+    do { \
+        auto k_ = kcsplit<M_, N_, K_, AK_, BK1_, BM_, BN_, TM_, KS_, BK_, NST_, S_>; \
+        const dim3 g_((M_ + BM_ - 1) / BM_, (N_ + BN_ - 1) / BN_, S_); \
+        const int sm_ = GtcGemmSmem<float, BM_, BN_, TM_, KS_, BK_, AK_, BK1_, true, NST_>::BYTES; \
+        C.run("gtc_gemm " #BM_ "x" #BN_ " tm" #TM_ " ks" #KS_ " bk" #BK_ " st" #NST_ " K/" #S_, k_, g_, \
+              BM_ / TM_ * (BN_ / 4) * KS_, sm_, 2e-3); \
+        fit(k_, g_, BM_ / TM_ * (BN_ / 4) * KS_, sm_, S_); \
+    } while (0)
+
 template <int M, int N, int K, bool AK, bool BK1, int BM, int BN, int BK, int NST, int S, int WM, int WN, int WK, int MB>
 __global__ void __cluster_dims__(1, 1, S) __launch_bounds__(WM * WN * WK * 32, MB)
 knew(const float *A, const float *B, const float *bias, float *C) {
@@ -282,6 +339,13 @@ template <int M_, int N_, int K_, bool AK_, bool BK1_> void shape(const char *na
     NEW(c, 64, 64, 32, 3, 8, 2, 2, 2);
     NEW(c, 128, 64, 32, 3, 8, 4, 2, 2);
     NEW(c, 32, 64, 32, 5, 4, 1, 2, 4);
+    /* gtc_gemm itself, K split over a cluster */
+    CSPLIT(c, 64, 64, 8, 2, 32, 5, 4);
+    CSPLIT(c, 64, 64, 8, 4, 32, 5, 4); /* 512 threads */
+    CSPLIT(c, 64, 64, 4, 1, 32, 5, 4); /* 256 threads, one group */
+    CSPLIT(c, 32, 64, 8, 4, 32, 5, 2);
+    CSPLIT(c, 64, 32, 8, 4, 32, 5, 2);
+    CSPLIT(c, 32, 32, 8, 8, 64, 5, 2);
     /* registers for two blocks per SM, so that every cluster fits at once */
     NEW_MB(c, 32, 32, 64, 5, 2, 1, 1, 8, 2);
     NEW_MB(c, 64, 64, 32, 5, 4, 2, 2, 2, 2);
