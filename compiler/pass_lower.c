@@ -537,7 +537,6 @@ static void lower_edges(const Graph *g, Plan *p) {
     if (n > 64) return;
     Region *rd[64], *wr[64];
     int nr[64], nw[64];
-    uint64_t anc[64]; /* per step: the steps it follows, directly or not */
     for (int s = 0; s < n; s++) {
         nr[s] = step_regions(g, &p->steps[s], false, &rd[s]);
         nw[s] = step_regions(g, &p->steps[s], true, &wr[s]);
@@ -548,9 +547,8 @@ static void lower_edges(const Graph *g, Plan *p) {
             if (regions_meet(wr[i], nw[i], rd[j], nr[j]) || regions_meet(rd[i], nr[i], wr[j], nw[j]) ||
                 regions_meet(wr[i], nw[i], wr[j], nw[j]))
                 full |= (uint64_t)1 << i;
-        anc[j] = full;
-        for (int i = 0; i < j; i++)
-            if ((full >> i) & 1) implied |= anc[i], anc[j] |= anc[i];
+        for (int i = 0; i < j; i++) /* the earlier steps' edges are final: their ancestors are */
+            if ((full >> i) & 1) implied |= lower_ancestors(p, i);
         p->steps[j].lower.after = full & ~implied;
     }
     for (int s = 0; s < n; s++) free(rd[s]), free(wr[s]);

@@ -203,9 +203,9 @@ typedef enum { PLAN_TEXT, PLAN_JSON, PLAN_DOT } PlanFormat;
 /* Prints g->plan (a partial one too: before schedule or memplan, placements show as such). */
 void plan_print(const Graph *g, FILE *f, PlanFormat fmt);
 
-/* pass_lower's dependency facts, for the code generators: the steps (bit i: step i) whose writes
- * reach input `input`'s buffer (the step of an output donated to it, a copy into it), and the
- * steps step s waits for, directly or through others. Both 0 for a plan over 64 steps (its edges
+/* pass_lower's dependency facts, read by its edge reduction and by the code generators: the
+ * steps (bit i: step i) whose writes reach input `input`'s buffer (the step of an output donated
+ * to it, a copy into it), and the steps step s waits for, directly or through others. Both 0 for a plan over 64 steps (its edges
  * are not recorded: the executor runs it in order). */
 uint64_t lower_input_writers(const Graph *g, int input);
 uint64_t lower_ancestors(const Plan *p, int s);
