@@ -463,6 +463,16 @@ __device__ __forceinline__ void gtc_gemm_skinny(const T *__restrict__ A, long lo
         if (lane == j && j < N) epi(i, j, acc[j]);
 }
 
+/* The warp's row of a skinny product (every lane holding all of acc[0..N)) into out[0..N), the
+ * warp's row in shared memory, lane j storing column j; every lane sees it on return. */
+template <class T, int NN> __device__ __forceinline__ void gtc_row_put(const T (&acc)[NN], int N, T *out) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int j = 0; j < NN; j++)
+        if (lane == j && j < N) out[j] = acc[j];
+    __syncwarp();
+}
+
 /* A row step's prologue (compiler/pass_fuse_row.c): row i of the skinny product into out[0..N),
  * the warp's row in shared memory, in gtc_gemm_skinny's order (the same bits); every lane of
  * the warp sees it on return. */
@@ -470,13 +480,9 @@ template <class T, int NN>
 __device__ __forceinline__ void gtc_row_skinny(const T *__restrict__ A, long long sam, long long sak,
                                                const T *__restrict__ B, long long sbk, long long sbn,
                                                int i, int N, int K, T *out) {
-    const int lane = threadIdx.x & 31;
     T acc[NN];
     gtc_warp_row_dot<T, NN>(A, sam, sak, B, sbk, sbn, i, N, K, acc);
-#pragma unroll
-    for (int j = 0; j < NN; j++)
-        if (lane == j && j < N) out[j] = acc[j];
-    __syncwarp();
+    gtc_row_put<T, NN>(acc, N, out);
 }
 
 /* A lane row's epilogue column q (compiler/emit_cuda.c's gtc_j<q>): lane + 32 q, the last column
@@ -526,29 +532,27 @@ __device__ __forceinline__ void gtc_row_skinny_r(const T *__restrict__ A, long l
         }
 #pragma unroll
     for (int j = 0; j < NN; j++) acc[j] = gtc_warp_reduce(acc[j], GtcSum());
-#pragma unroll
-    for (int j = 0; j < NN; j++)
-        if (lane == j && j < N) out[j] = acc[j];
-    __syncwarp();
-}
-/* gtc_row_dot with the lane's column of B from gtc_row_b_epi (the same bits). */
-template <class T, int KK> __device__ __forceinline__ T gtc_row_dot_r(const T *a, const T (&b)[KK], int K) {
-    T acc = T(0);
-#pragma unroll
-    for (int k = 0; k < KK; k++)
-        if (k < K) acc = gtc_fma(a[k], b[k], acc);
-    return acc;
+    gtc_row_put<T, NN>(acc, N, out);
 }
 
-/* Column j of a row step's epilogue product: the row a[0..K) (K <= KK, the warp's row in shared
- * memory) times column j of B ([K, N]), K in gtc_gemm_smallk's order (the same bits). */
-template <class T, int KK>
-__device__ __forceinline__ T gtc_row_dot(const T *a, const T *__restrict__ B, long long sbk, long long sbn, int j, int K) {
+/* The K-term sum of a row step's epilogue column: the row a[0..K) (K <= KK, the warp's row in
+ * shared memory) times bk(k), B's column, in gtc_gemm_smallk's order (the same bits). */
+template <class T, int KK, class BK> __device__ __forceinline__ T gtc_row_dot_by(const T *a, BK bk, int K) {
     T acc = T(0);
 #pragma unroll
     for (int k = 0; k < KK; k++)
-        if (k < K) acc = gtc_fma(a[k], B[k * sbk + j * sbn], acc);
+        if (k < K) acc = gtc_fma(a[k], bk(k), acc);
     return acc;
+}
+/* ... with the lane's column of B from gtc_row_b_epi. */
+template <class T, int KK> __device__ __forceinline__ T gtc_row_dot_r(const T *a, const T (&b)[KK], int K) {
+    return gtc_row_dot_by<T, KK>(a, [&](int k) { return b[k]; }, K);
+}
+
+/* ... with column j of B ([K, N]) from memory. */
+template <class T, int KK>
+__device__ __forceinline__ T gtc_row_dot(const T *a, const T *__restrict__ B, long long sbk, long long sbn, int j, int K) {
+    return gtc_row_dot_by<T, KK>(a, [&](int k) { return B[k * sbk + j * sbn]; }, K);
 }
 
 /* The whole epilogue product: lanes stride over the N columns. */
