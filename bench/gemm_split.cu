@@ -13,11 +13,12 @@
  * how many of its clusters the GPU holds at once (the mb2 rows ask registers for two blocks per
  * SM): the forms whose clusters all fit at once lose as well, so a second wave is not why they lose.
  * Build here: nvcc -std=c++17 -O3 -arch=sm_90 -o build/dev/gemm_split bench/gemm_split.cu
- * Run on the GPU machine: build/dev/gemm_split (any argument: one checked launch per variant,
- * for ncu) */
+ * Run on the GPU machine: build/dev/gemm_split (`tiles`: only the emitted template unsplit in
+ * tiles bigger than 32x32; any other argument: one checked launch per variant, for ncu) */
 #include "gemm_case.cuh"
 #include "../templates/kernels_types.cuh"
 #include "../ir/scalar.h"
+static bool g_tiles = false; /* only the emitted template unsplit in bigger tiles */
 #include "../templates/kernels_prelude.cuh"
 
 /* Thread-block clusters (sm_90): a split barrier (arrive, then wait; writes before the arrive are
@@ -319,6 +320,20 @@ template <class Kern> void fit(Kern k, dim3 grid, int threads, int smem, int S) 
 
 template <int M_, int N_, int K_, bool AK_, bool BK1_> void shape(const char *name) {
     Case<M_, N_, K_, AK_, BK1_> c(name);
+    if (g_tiles) { /* the emitted template unsplit, tiles bigger than 32x32: fewer operand bytes */
+        c.run("empty kernel", kempty, dim3(128), 256, 0, 1e30);
+        OLD(c, 32, 32, 8, 8, 64, 9);  /* emitted */
+        OLD(c, 64, 32, 16, 8, 64, 8); /* 64 blocks, 7 of 8 K steps in flight */
+        OLD(c, 64, 32, 16, 8, 64, 5);
+        OLD(c, 64, 32, 8, 4, 64, 8);  /* 4 groups of 2 warps */
+        OLD(c, 32, 64, 16, 8, 64, 8);
+        OLD(c, 32, 64, 16, 8, 64, 5);
+        OLD(c, 32, 64, 8, 4, 64, 8);
+        OLD(c, 64, 64, 32, 8, 64, 6); /* 32 blocks */
+        OLD(c, 64, 64, 16, 4, 64, 6);
+        OLD(c, 64, 64, 16, 8, 64, 6); /* 512 threads */
+        return;
+    }
     if (g_quick) { /* one launch each, for ncu */
         OLD(c, 32, 32, 8, 8, 64, 9);
         NEW(c, 64, 64, 32, 5, 4, 2, 2, 2);
@@ -356,13 +371,14 @@ template <int M_, int N_, int K_, bool AK_, bool BK1_> void shape(const char *na
 }
 
 int main(int argc, char **argv) {
-    g_quick = argc > 1;
+    g_tiles = argc > 1 && !strcmp(argv[1], "tiles");
+    g_quick = argc > 1 && !g_tiles;
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, 0));
     printf("gemm_split on %s (%d SMs)\n", p.name, p.multiProcessorCount);
     shape<512, 256, 480, true, false>("x@w1 512x256x480");
     shape<480, 256, 512, false, false>("x^T@dh1 480x256x512");
-    if (g_quick) return 0;
+    if (g_quick || g_tiles) return 0;
     shape<500, 250, 470, true, true>("ragged 500x250x470");
     shape<500, 250, 470, false, false>("ragged^T 500x250x470");
     return 0;
