@@ -18,8 +18,9 @@
 #include "gemm_case.cuh"
 #include "../templates/kernels_types.cuh"
 #include "../ir/scalar.h"
-static bool g_tiles = false; /* only the emitted template unsplit in bigger tiles */
 #include "../templates/kernels_prelude.cuh"
+
+static bool g_tiles = false; /* `tiles`: only the emitted template unsplit in bigger tiles */
 
 /* Thread-block clusters (sm_90): a split barrier (arrive, then wait; writes before the arrive are
  * visible after the wait to every block of the cluster), and a 16-byte store into block `rank`'s
